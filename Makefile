@@ -1,0 +1,137 @@
+# spinscope build. `make` builds ./spinscope; `make test`, `make demo`,
+# `make asan`, `make deps`. Quiet unless V=1.
+#
+# Conventions, so that adding a file needs no Makefile edit:
+#   bpf/<x>.bpf.c         -> $(OUTPUT)/<x>.skel.h (bpftool gen skeleton)
+#   user/*.c advisor/*.c  -> linked into spinscope (user/main.c has main())
+#   tests/unit/test_*.c   -> cmocka binaries linked with everything but main
+#   tests/integration/test_*.c -> the same, run against real BPF as root
+#   tests/workloads/*.c   -> small programs with known behaviour
+
+OUTPUT ?= build
+CLANG ?= clang
+CC ?= gcc
+BPFTOOL ?= bpftool
+V ?= 0
+
+# --- architecture: map uname -m (or ARCH=) to the BPF target name ----------
+ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ifeq ($(filter x86 arm64,$(ARCH)),)
+$(error unsupported architecture '$(ARCH)': spinscope supports x86 (x86_64) and arm64 (aarch64))
+endif
+VMLINUX_DIR := vmlinux/$(ARCH)
+
+# --- dependencies: Debian package names, installed by `make deps` ----------
+DEB_BUILD_DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
+	libzstd-dev libjson-c-dev libcmocka-dev libnuma-dev pkg-config
+DEB_TEST_DEPS := util-linux procps
+DEB_DEPS := $(DEB_BUILD_DEPS) $(DEB_TEST_DEPS)
+-include mk/extra-deps.mk
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+SAN ?= 0
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS_BASE := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(WARN) \
+	-D_GNU_SOURCE -I$(OUTPUT) -Iuser -Ibpf -I.
+ifeq ($(SAN),1)
+CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=undefined -O1
+LDFLAGS += -fsanitize=address,undefined
+endif
+CFLAGS ?=
+ALL_CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
+LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lnuma -lpthread -lm
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
+SKELS := $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_NAMES))
+BPF_OBJS := $(patsubst %,$(OUTPUT)/bpf/%.bpf.o,$(BPF_NAMES))
+
+USER_SRCS := $(wildcard user/*.c) $(wildcard advisor/*.c)
+USER_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(USER_SRCS))
+LIB_OBJS := $(filter-out $(OUTPUT)/obj/user/main.o,$(USER_OBJS))
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
+INTEG_SRCS := $(wildcard tests/integration/test_*.c)
+INTEG_BINS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/integration/%,$(INTEG_SRCS))
+TEST_HELPER_SRCS := $(wildcard tests/lib/*.c)
+TEST_HELPER_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(TEST_HELPER_SRCS))
+WORKLOAD_SRCS := $(wildcard tests/workloads/*.c)
+WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(WORKLOAD_SRCS))
+
+.DELETE_ON_ERROR:
+.SECONDARY:
+.PHONY: spinscope all deps test unit integration demo asan clean workloads check-deps
+
+all: check-deps spinscope
+
+# Fails early, with the exact command, when a -dev package is missing.
+check-deps:
+	$(Q)./mk/deps.sh check $(DEB_DEPS)
+
+deps:
+	$(Q)./mk/deps.sh install $(DEB_DEPS)
+
+$(OUTPUT) $(OUTPUT)/bpf:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard $(VMLINUX_DIR)/*.h) vmlinux/vmlinux_common.h | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) -Ibpf -Wall -Werror -c $< -o $@.tmp.o
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+$(OUTPUT)/obj/%.o: %.c $(SKELS) $(wildcard user/*.h) $(wildcard bpf/*.h) $(wildcard advisor/*.h) $(wildcard tests/lib/*.h)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib -c $< -o $@
+
+$(OUTPUT)/spinscope: $(USER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDFLAGS) $(LIBS) -o $@
+
+# ./spinscope points at the normal build; sanitizer builds stay in their folder.
+spinscope: $(OUTPUT)/spinscope
+	$(Q)[ "$(OUTPUT)" != "build" ] || ln -sf build/spinscope spinscope
+
+$(OUTPUT)/tests/%: tests/%.c $(LIB_OBJS) $(TEST_HELPER_OBJS)
+	$(call msg,CC-TEST,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(LIB_OBJS) $(TEST_HELPER_OBJS) $(LDFLAGS) $(LIBS) -lcmocka -o $@
+
+# Workloads keep frame pointers and symbols: tests name their functions.
+$(OUTPUT)/workloads/%: tests/workloads/%.c $(wildcard tests/workloads/*.h)
+	$(call msg,CC-WL,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread $< -o $@ -lm
+
+workloads: $(WORKLOAD_BINS)
+
+test: check-deps spinscope $(UNIT_BINS) $(INTEG_BINS) workloads
+	$(Q)OUTPUT=$(OUTPUT) ./tests/run.sh $(UNIT_BINS) $(INTEG_BINS)
+
+unit: check-deps $(UNIT_BINS)
+	$(Q)OUTPUT=$(OUTPUT) ./tests/run.sh $(UNIT_BINS)
+
+integration: check-deps spinscope $(INTEG_BINS) workloads
+	$(Q)OUTPUT=$(OUTPUT) ./tests/run.sh $(INTEG_BINS)
+
+demo: check-deps spinscope
+	$(Q)$(OUTPUT)/spinscope demo
+
+# Same tests, built with AddressSanitizer and UBSan into their own folder.
+asan:
+	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 test
+
+clean:
+	$(Q)rm -rf build build-asan spinscope

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live tracing of one process: futex calls, sched_yield calls and scheduler
+ * switches, aggregated in maps (no per-event traffic to user space).
+ * Every program first drops events from other processes: they run for the
+ * whole host, so the common case must cost one comparison.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trace.h"
+#include "core_fixes.bpf.h"
+
+#define EINTR 4
+#define EAGAIN 11
+#define ETIMEDOUT 110
+#define ERESTARTSYS 512
+#define ERESTART_RESTARTBLOCK 516
+#define TASK_RUNNING 0
+
+/* futex(2) commands, include/uapi/linux/futex.h */
+#define FUTEX_CMD_MASK 0x7f	/* ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME) */
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+#define FUTEX_REQUEUE 3
+#define FUTEX_CMP_REQUEUE 4
+#define FUTEX_WAKE_OP 5
+#define FUTEX_LOCK_PI 6
+#define FUTEX_UNLOCK_PI 7
+#define FUTEX_WAIT_BITSET 9
+#define FUTEX_WAKE_BITSET 10
+#define FUTEX_WAIT_REQUEUE_PI 11
+#define FUTEX_CMP_REQUEUE_PI 12
+#define FUTEX_LOCK_PI2 13
+
+const volatile __u32 targ_tgid = 0;
+const volatile __u32 targ_tid = 0;	/* 0: every thread */
+
+/* Set by user space after load, just before attach: the trace's time zero. */
+__u64 start_ns = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct ss_thread);
+} threads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct ss_futex);
+} futexes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct ss_waiter_key);
+	__type(value, struct ss_waiter_val);
+} waiters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct ss_inflight);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __s32);
+	__type(value, __u64);
+} yield_sites SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 2048);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, SS_MAX_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SS_DROPS);
+	__type(key, __u32);
+	__type(value, __u64);
+} drops SEC(".maps");
+
+static const struct ss_thread zero_thread;
+static const struct ss_futex zero_futex;
+
+static __always_inline void count_drop(__u32 reason)
+{
+	__u64 *n = bpf_map_lookup_elem(&drops, &reason);
+
+	if (n)
+		(*n)++;
+}
+
+static __always_inline bool is_target(__u32 tgid, __u32 tid)
+{
+	return tgid == targ_tgid && (!targ_tid || tid == targ_tid);
+}
+
+static __always_inline bool current_is_target(__u32 *tid)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	*tid = (__u32)id;
+	return is_target(id >> 32, (__u32)id);
+}
+
+static __always_inline __u32 log2_slot(__u64 v)
+{
+	__u32 r = 0;
+
+	/* Branch-free-ish log2 the verifier accepts (no loops). */
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) { r += 1; }
+	return r < SS_HIST_SLOTS ? r : SS_HIST_SLOTS - 1;
+}
+
+/*
+ * Finds the thread's record, creating it on first sight. last_in/last_out
+ * say where the thread was when first seen, so that its first interval is
+ * measured from the trace start (or its creation), not lost.
+ */
+static __always_inline struct ss_thread *
+thread_get(__u32 tid, struct task_struct *task, __u64 last_in, __u64 last_out)
+{
+	struct ss_thread *t = bpf_map_lookup_elem(&threads, &tid);
+	bool created;
+
+	if (t)
+		return t;
+	/* NOEXIST: another CPU may create it first; then only we skip init. */
+	created = !bpf_map_update_elem(&threads, &tid, &zero_thread, BPF_NOEXIST);
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (!t) {
+		count_drop(SS_DROP_THREADS_FULL);
+		return NULL;
+	}
+	if (!created)
+		return t;
+	t->tid = tid;
+	t->last_in_ns = last_in;
+	t->last_out_ns = last_out;
+	if (task)
+		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &task->comm);
+	else
+		bpf_get_current_comm(t->comm, sizeof(t->comm));
+	return t;
+}
+
+/* A record for the current thread, which is running now. */
+static __always_inline struct ss_thread *current_thread(__u32 tid)
+{
+	return thread_get(tid, NULL, start_ns, 0);
+}
+
+static __always_inline void atomic_max(__u64 *p, __u64 v)
+{
+	/* A few tries suffice: each failure means another CPU raised it. */
+	for (int i = 0; i < 4; i++) {
+		__u64 cur = *p;
+
+		if (v <= cur || __sync_val_compare_and_swap(p, cur, v) == cur)
+			return;
+	}
+}
+
+/* ---- futex ------------------------------------------------------------- */
+
+static __always_inline __u32 futex_class(int op)
+{
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_LOCK_PI:
+	case FUTEX_LOCK_PI2:
+	case FUTEX_WAIT_REQUEUE_PI:
+		return SS_FUTEX_CLASS_WAIT;
+	case FUTEX_WAKE:
+	case FUTEX_WAKE_BITSET:
+	case FUTEX_WAKE_OP:
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_CMP_REQUEUE_PI:
+	case FUTEX_UNLOCK_PI:
+		return SS_FUTEX_CLASS_WAKE;
+	default:
+		return SS_FUTEX_CLASS_OTHER;
+	}
+}
+
+static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 class)
+{
+	struct ss_inflight in = {
+		.uaddr = uaddr,
+		.class = class,
+		.stack_id = -1,
+	};
+
+	if (class == SS_FUTEX_CLASS_WAIT) {
+		/* Waiters' stacks name the lock; wakers' would only add cost. */
+		in.stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		if (in.stack_id < 0)
+			count_drop(SS_DROP_STACK_FAIL);
+	}
+	in.start_ns = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY))
+		count_drop(SS_DROP_INFLIGHT_FULL);
+	return 0;
+}
+
+/* struct futex_waitv { u64 val; u64 uaddr; u32 flags; u32 reserved; } */
+static __always_inline __u64 waitv_first_uaddr(unsigned long waiters)
+{
+	__u64 uaddr = 0;
+
+	bpf_probe_read_user(&uaddr, sizeof(uaddr), (void *)(waiters + 8));
+	return uaddr;
+}
+
+SEC("tracepoint/syscalls/sys_enter_futex")
+int futex_enter_futex(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	return futex_enter(ctx, tid, ctx->args[0], futex_class((int)ctx->args[1]));
+}
+
+SEC("tracepoint/syscalls/sys_enter_futex_waitv")
+int futex_enter_waitv(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	return futex_enter(ctx, tid, waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAIT);
+}
+
+/* futex2 syscalls (Linux 6.7+): futex_wait, futex_wake, futex_requeue. */
+SEC("tracepoint/syscalls/sys_enter_futex_wait")
+int futex_enter_wait2(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	return futex_enter(ctx, tid, ctx->args[0], SS_FUTEX_CLASS_WAIT);
+}
+
+SEC("tracepoint/syscalls/sys_enter_futex_wake")
+int futex_enter_wake2(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	return futex_enter(ctx, tid, ctx->args[0], SS_FUTEX_CLASS_WAKE);
+}
+
+SEC("tracepoint/syscalls/sys_enter_futex_requeue")
+int futex_enter_requeue2(struct trace_event_raw_sys_enter *ctx)
+{
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	return futex_enter(ctx, tid, waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAKE);
+}
+
+static __always_inline __u32 wait_outcome(long ret)
+{
+	if (ret >= 0)
+		return SS_FUTEX_WOKEN;
+	switch (-ret) {
+	case ETIMEDOUT:
+		return SS_FUTEX_TIMEDOUT;
+	case EAGAIN:
+		return SS_FUTEX_AGAIN;
+	case EINTR:
+	case ERESTARTSYS:
+	case ERESTARTSYS + 1:	/* ERESTARTNOINTR */
+	case ERESTARTSYS + 2:	/* ERESTARTNOHAND */
+	case ERESTART_RESTARTBLOCK:
+		return SS_FUTEX_INTR;
+	default:
+		return SS_FUTEX_OTHER;
+	}
+}
+
+static __always_inline struct ss_futex *futex_get(__u64 uaddr)
+{
+	struct ss_futex *f = bpf_map_lookup_elem(&futexes, &uaddr);
+
+	if (f)
+		return f;
+	bpf_map_update_elem(&futexes, &uaddr, &zero_futex, BPF_NOEXIST);
+	f = bpf_map_lookup_elem(&futexes, &uaddr);
+	if (!f)
+		count_drop(SS_DROP_FUTEXES_FULL);
+	return f;
+}
+
+static __always_inline void record_wait(struct ss_thread *t, struct ss_inflight *in,
+					__u64 dur, long ret)
+{
+	__u32 outcome = wait_outcome(ret);
+	__u32 slot = log2_slot(dur);
+	struct ss_futex *f;
+
+	t->futex_wait++;
+	t->futex_wait_ns += dur;
+	if (dur > t->futex_wait_ns_max)
+		t->futex_wait_ns_max = dur;
+	if (outcome < SS_FUTEX_OUTCOMES)
+		t->futex_outcome[outcome]++;
+
+	f = futex_get(in->uaddr);
+	if (f) {
+		__sync_fetch_and_add(&f->waits, 1);
+		__sync_fetch_and_add(&f->wait_ns, dur);
+		atomic_max(&f->wait_ns_max, dur);
+		if (outcome < SS_FUTEX_OUTCOMES)
+			__sync_fetch_and_add(&f->outcome[outcome], 1);
+		if (slot < SS_HIST_SLOTS)
+			__sync_fetch_and_add(&f->hist[slot], 1);
+	}
+
+	if (in->stack_id >= 0) {
+		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id };
+		struct ss_waiter_val *wv = bpf_map_lookup_elem(&waiters, &wk);
+
+		if (!wv) {
+			struct ss_waiter_val zero = {};
+
+			bpf_map_update_elem(&waiters, &wk, &zero, BPF_NOEXIST);
+			wv = bpf_map_lookup_elem(&waiters, &wk);
+		}
+		if (wv) {
+			__sync_fetch_and_add(&wv->count, 1);
+			__sync_fetch_and_add(&wv->wait_ns, dur);
+		} else {
+			count_drop(SS_DROP_WAITERS_FULL);
+		}
+	}
+}
+
+static __always_inline void record_wake(struct ss_thread *t, struct ss_inflight *in, long ret)
+{
+	__u64 woken = ret > 0 ? ret : 0;
+	struct ss_futex *f;
+
+	t->futex_wake++;
+	t->futex_woken += woken;
+	f = futex_get(in->uaddr);
+	if (f) {
+		__sync_fetch_and_add(&f->wakes, 1);
+		__sync_fetch_and_add(&f->woken, woken);
+	}
+}
+
+static __always_inline int futex_exit(long ret)
+{
+	struct ss_inflight *in;
+	struct ss_thread *t;
+	__u64 now;
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	now = bpf_ktime_get_ns();
+	in = bpf_map_lookup_elem(&inflight, &tid);
+	if (!in) {
+		/* Entered before we attached, or the enter was dropped. */
+		count_drop(SS_DROP_MISSED_EXIT);
+		return 0;
+	}
+	t = current_thread(tid);
+	if (t) {
+		if (in->class == SS_FUTEX_CLASS_WAIT)
+			record_wait(t, in, now - in->start_ns, ret);
+		else if (in->class == SS_FUTEX_CLASS_WAKE)
+			record_wake(t, in, ret);
+		else
+			t->futex_other++;
+	}
+	bpf_map_delete_elem(&inflight, &tid);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_futex")
+int futex_exit_futex(struct trace_event_raw_sys_exit *ctx)
+{
+	return futex_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_futex_waitv")
+int futex_exit_waitv(struct trace_event_raw_sys_exit *ctx)
+{
+	return futex_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_futex_wait")
+int futex_exit_wait2(struct trace_event_raw_sys_exit *ctx)
+{
+	return futex_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_futex_wake")
+int futex_exit_wake2(struct trace_event_raw_sys_exit *ctx)
+{
+	return futex_exit(ctx->ret);
+}
+
+SEC("tracepoint/syscalls/sys_exit_futex_requeue")
+int futex_exit_requeue2(struct trace_event_raw_sys_exit *ctx)
+{
+	return futex_exit(ctx->ret);
+}
+
+/* ---- sched_yield ------------------------------------------------------- */
+
+SEC("tracepoint/syscalls/sys_enter_sched_yield")
+int yield_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	struct ss_thread *t;
+	__s32 stack_id;
+	__u64 *n;
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	t = current_thread(tid);
+	if (t)
+		t->sched_yield++;
+
+	stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	if (stack_id < 0) {
+		count_drop(SS_DROP_STACK_FAIL);
+		return 0;
+	}
+	n = bpf_map_lookup_elem(&yield_sites, &stack_id);
+	if (!n) {
+		__u64 zero = 0;
+
+		bpf_map_update_elem(&yield_sites, &stack_id, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&yield_sites, &stack_id);
+	}
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		count_drop(SS_DROP_YIELD_SITES_FULL);
+	return 0;
+}
+
+/* ---- scheduler --------------------------------------------------------- */
+
+static __always_inline void mark_runnable(struct task_struct *p, bool is_new)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+	__u64 now = bpf_ktime_get_ns();
+	struct ss_thread *t;
+
+	/* A thread first seen at its wakeup was off CPU since the trace began,
+	 * or, when it is new, since now. */
+	t = thread_get(tid, p, 0, is_new ? now : start_ns);
+	if (t)
+		t->enqueue_ns = now;
+}
+
+SEC("raw_tp/sched_wakeup")
+int BPF_PROG(sched_wakeup, struct task_struct *p)
+{
+	if (!is_target(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid)))
+		return 0;
+	mark_runnable(p, false);
+	return 0;
+}
+
+SEC("raw_tp/sched_wakeup_new")
+int BPF_PROG(sched_wakeup_new, struct task_struct *p)
+{
+	if (!is_target(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid)))
+		return 0;
+	mark_runnable(p, true);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 prev_tgid = BPF_CORE_READ(prev, tgid), prev_tid = BPF_CORE_READ(prev, pid);
+	__u32 next_tgid = BPF_CORE_READ(next, tgid), next_tid = BPF_CORE_READ(next, pid);
+	bool prev_is = is_target(prev_tgid, prev_tid), next_is = is_target(next_tgid, next_tid);
+	struct ss_thread *t;
+	__u64 now;
+
+	if (!prev_is && !next_is)
+		return 0;
+	now = bpf_ktime_get_ns();
+
+	if (prev_is) {
+		/* Running since the trace began if we had not seen it yet. */
+		t = thread_get(prev_tid, prev, start_ns, 0);
+		if (t) {
+			__u32 state = get_task_state(prev);
+
+			if (t->last_in_ns)
+				t->oncpu_ns += now - t->last_in_ns;
+			t->last_in_ns = 0;
+			t->last_out_ns = now;
+			/* The kernel's own rule (nvcsw vs nivcsw in __schedule):
+			 * voluntary when the task blocks rather than is preempted;
+			 * a yield leaves it runnable, so it counts as involuntary. */
+			if (!preempt && state != TASK_RUNNING) {
+				t->switches_voluntary++;
+			} else {
+				t->switches_involuntary++;
+				t->enqueue_ns = now;	/* still runnable: queued again */
+			}
+		}
+	}
+
+	if (next_is) {
+		t = thread_get(next_tid, next, 0, start_ns);
+		if (t) {
+			if (t->last_out_ns)
+				t->offcpu_ns += now - t->last_out_ns;
+			t->last_out_ns = 0;
+			t->last_in_ns = now;
+			if (t->enqueue_ns) {
+				__u64 delay = now - t->enqueue_ns;
+
+				t->runq_count++;
+				t->runq_ns += delay;
+				if (delay > t->runq_ns_max)
+					t->runq_ns_max = delay;
+				t->runq_hist[log2_slot(delay)]++;
+				t->enqueue_ns = 0;
+			}
+			/* Threads rename themselves (pthread_setname_np). */
+			bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &next->comm);
+		}
+	}
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(sched_process_exit, struct task_struct *p)
+{
+	struct ss_thread *t;
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (t)
+		t->flags |= SS_THREAD_EXITED;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Data shared between trace.bpf.c and user space: map keys and values, the
+ * drop reasons and the futex classification. Fixed-width types with explicit
+ * padding; the size asserts catch a struct that drifts between the sides.
+ */
+#ifndef SPINSCOPE_TRACE_H
+#define SPINSCOPE_TRACE_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define SS_COMM_LEN 16
+/* log2 histogram of nanoseconds: slot i holds [2^i, 2^(i+1)), slot 0 also 0;
+ * the last slot holds everything from 2^(SS_HIST_SLOTS-1) ns (~34 s) up. */
+#define SS_HIST_SLOTS 36
+#define SS_MAX_STACK_DEPTH 127
+
+/* How a futex wait ended, from the syscall's return value. */
+enum ss_futex_outcome {
+	SS_FUTEX_WOKEN = 0,	/* 0 (or an index for futex_waitv) */
+	SS_FUTEX_TIMEDOUT,	/* -ETIMEDOUT */
+	SS_FUTEX_AGAIN,		/* -EAGAIN: the value had changed */
+	SS_FUTEX_INTR,		/* -EINTR and the -ERESTART* family */
+	SS_FUTEX_OTHER,
+	SS_FUTEX_OUTCOMES,
+};
+
+/* Why an event was not (fully) recorded. Counted per CPU, always reported. */
+enum ss_drop {
+	SS_DROP_THREADS_FULL = 0,	/* threads map full: thread not tracked */
+	SS_DROP_FUTEXES_FULL,		/* futexes map full: address not tracked */
+	SS_DROP_INFLIGHT_FULL,		/* in-flight futex calls map full */
+	SS_DROP_WAITERS_FULL,		/* waiter stacks map full */
+	SS_DROP_YIELD_SITES_FULL,	/* yield call sites map full */
+	SS_DROP_STACK_FAIL,		/* user stack could not be collected */
+	SS_DROP_MISSED_EXIT,		/* futex exit with no matching enter */
+	SS_DROPS,
+};
+
+/* Futex syscall classes. */
+enum ss_futex_class {
+	SS_FUTEX_CLASS_OTHER = 0,
+	SS_FUTEX_CLASS_WAIT = 1,
+	SS_FUTEX_CLASS_WAKE = 2,
+};
+
+/* Thread flags. */
+#define SS_THREAD_EXITED 0x1
+
+/* Per-thread counters: key is the tid (__u32). Each thread's fields are
+ * written by the CPU the thread runs on, except enqueue_ns (its waker's). */
+struct ss_thread {
+	__u64 sched_yield;
+	__u64 futex_wait;		/* wait-class calls that returned */
+	__u64 futex_wait_ns;
+	__u64 futex_wait_ns_max;
+	__u64 futex_wake;		/* wake-class calls */
+	__u64 futex_woken;		/* waiters those calls woke */
+	__u64 futex_other;		/* TRYLOCK_PI, FD, ... */
+	__u64 futex_outcome[SS_FUTEX_OUTCOMES];
+	__u64 switches_voluntary;
+	__u64 switches_involuntary;
+	__u64 oncpu_ns;
+	__u64 offcpu_ns;
+	__u64 runq_count;
+	__u64 runq_ns;
+	__u64 runq_ns_max;
+	__u64 runq_hist[SS_HIST_SLOTS];
+	/* Bookkeeping for the time accounting; user space adds the tail. */
+	__u64 last_in_ns;		/* went on CPU; 0 while off CPU */
+	__u64 last_out_ns;		/* went off CPU */
+	__u64 enqueue_ns;		/* became runnable; 0 when not queued */
+	__u32 tid;
+	__u32 flags;			/* SS_THREAD_* */
+	char comm[SS_COMM_LEN];
+};
+
+/* Per futex address (key: __u64 user address). Updated by every thread that
+ * uses the address, so all updates are atomic. */
+struct ss_futex {
+	__u64 waits;
+	__u64 wait_ns;
+	__u64 wait_ns_max;
+	__u64 wakes;
+	__u64 woken;
+	__u64 outcome[SS_FUTEX_OUTCOMES];
+	__u64 hist[SS_HIST_SLOTS];
+};
+
+/* Waiter stacks per futex address. */
+struct ss_waiter_key {
+	__u64 uaddr;
+	__s32 stack_id;
+	__u32 pad;
+};
+
+struct ss_waiter_val {
+	__u64 count;
+	__u64 wait_ns;
+};
+
+/* A futex call between its enter and exit (key: tid). */
+struct ss_inflight {
+	__u64 start_ns;
+	__u64 uaddr;
+	__s32 stack_id;
+	__u32 class;			/* enum ss_futex_class */
+};
+
+/* sched_yield call sites (key: __s32 stack id, value: __u64 count). */
+
+#ifndef __VMLINUX_H__
+_Static_assert(sizeof(struct ss_thread) ==
+	       8 * (17 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + SS_COMM_LEN,
+	       "struct ss_thread layout");
+_Static_assert(sizeof(struct ss_futex) ==
+	       8 * (5 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
+_Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
+_Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");
+#endif
+
+#endif /* SPINSCOPE_TRACE_H */

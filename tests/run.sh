@@ -1,0 +1,32 @@
+#!/bin/bash
+# Runs cmocka test binaries, shows each result and prints one closing line
+# "N passed, N failed, N skipped". Exits non-zero on any failure, and, when
+# CI=true, on any skip: a CI run that skipped the BPF tests is not green.
+set -u
+passed=0 failed=0 skipped=0
+export CMOCKA_MESSAGE_OUTPUT=TAP
+for bin in "$@"; do
+	name=${bin#"${OUTPUT:-build}"/tests/}
+	out=$("$bin" 2>&1)
+	rc=$?
+	p=$(grep -c '^ok ' <<<"$out")
+	s=$(grep -c '^not ok [0-9]* # SKIP' <<<"$out")
+	f=$(grep '^not ok ' <<<"$out" | grep -vc '# SKIP')
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1	# crashed or aborted outside a test
+		out="$out
+# $name exited with status $rc"
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	printf '%-40s %3d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
+	if [ "$f" -ne 0 ] || [ "$s" -ne 0 ]; then
+		grep -E '^(not ok|# )' <<<"$out" | sed 's/^/    /'
+	fi
+done
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] || exit 1
+if [ "${CI:-}" = true ] && [ "$skipped" -ne 0 ]; then
+	echo "tests: CI=true and $skipped test(s) skipped: the BPF tests must run in CI" >&2
+	exit 1
+fi
+exit 0

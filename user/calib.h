@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interface every reference-kernel family implements (one file per
+ * family, user/calib_<family>.c), and what `spinscope calibrate` drives.
+ * Results are JSON objects (json-c): they are saved, loaded by
+ * `spinscope -p`, and turned into the advisor's plain structs there.
+ */
+#ifndef SPINSCOPE_CALIB_H
+#define SPINSCOPE_CALIB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sched.h>
+#include <json-c/json.h>
+
+struct calib_ctx {
+	bool quick;			/* --quick (default) or --full */
+	cpu_set_t cpus;			/* CPUs the kernels may use (--cpus) */
+	int ncpus;			/* CPU_COUNT(&cpus) */
+	volatile sig_atomic_t *stop;	/* set by SIGINT: stop early, keep results */
+	/* Progress: fraction of this family done, 0..1 (may be NULL). */
+	void (*progress)(void *arg, double done);
+	void *progress_arg;
+};
+
+struct calib_family {
+	const char *key;		/* JSON key: "false_sharing", ... */
+	const char *title;		/* "False sharing and padding" */
+	double quick_seconds;		/* expected run time, for the progress bar */
+	double full_seconds;
+	/* Fills *result with the family's object; on a skip sets "skipped":
+	 * true and "reason". Returns 0, or -errno on a real failure. */
+	int (*run)(const struct calib_ctx *ctx, json_object *result);
+	/* Prints the family's table, headline first, from a result object. */
+	void (*print)(const json_object *result, FILE *out);
+};
+
+extern const struct calib_family calib_false_sharing;
+extern const struct calib_family calib_spin_hint;
+extern const struct calib_family calib_spin_threshold;
+extern const struct calib_family calib_numa;
+extern const struct calib_family calib_memory_order;
+extern const struct calib_family calib_host_costs;
+
+#endif

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The one place that prints errors and warnings, plain or JSON. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include "errors.h"
+
+const char ss_exit_codes_help[] =
+	"Exit codes:\n"
+	"  0  success (also when the target exits during the trace)\n"
+	"  1  unexpected failure (I/O, memory)\n"
+	"  2  bad arguments\n"
+	"  3  target not traceable: no such process, a kernel thread or a zombie\n"
+	"  4  insufficient privileges: needs root or CAP_BPF and CAP_PERFMON\n"
+	"  5  kernel lacks support: no BTF, or a required tracepoint is missing\n"
+	"  6  BPF programs failed to load or attach\n";
+
+static bool json_errors;
+
+void ss_set_json_errors(bool on)
+{
+	json_errors = on;
+}
+
+int ss_error(int code, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "spinscope: %s\n", msg);
+	if (json_errors) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "error", json_object_new_string(msg));
+		json_object_object_add(o, "exit_code", json_object_new_int(code));
+		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		fflush(stdout);
+		json_object_put(o);
+	}
+	return code;
+}
+
+void ss_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("spinscope: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
