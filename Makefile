@@ -7,6 +7,7 @@
 #   tests/unit/test_*.c   -> cmocka binaries linked with everything but main
 #   tests/integration/test_*.c -> the same, run against real BPF as root
 #   tests/workloads/*.c   -> small programs with known behaviour
+#   mk/*.mk               -> extra targets and packages per topic
 
 OUTPUT ?= build
 CLANG ?= clang
@@ -26,7 +27,6 @@ DEB_BUILD_DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
 	libzstd-dev libjson-c-dev libcmocka-dev libnuma-dev pkg-config
 DEB_TEST_DEPS := util-linux procps
 DEB_DEPS := $(DEB_BUILD_DEPS) $(DEB_TEST_DEPS)
--include mk/extra-deps.mk
 
 ifeq ($(V),1)
 Q =
@@ -135,3 +135,7 @@ asan:
 
 clean:
 	$(Q)rm -rf build build-asan spinscope
+
+# Topic makefiles (mk/<topic>.mk) add targets and DEB_DEPS without editing
+# this file; included last so they never change the default goal.
+-include $(wildcard mk/*.mk)
