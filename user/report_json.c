@@ -198,7 +198,13 @@ json_object *report_interval_json(const struct ss_profile *p, double t_s)
 	json_object *root = json_object_new_object(), *a = json_object_new_array();
 
 	add(root, "type", json_object_new_string("interval"));
-	add(root, "t_s", json_object_new_double(t_s));
+	{
+		char ts[32];
+
+		/* Milliseconds are the resolution that matters here. */
+		snprintf(ts, sizeof(ts), "%.3f", t_s);
+		add(root, "t_s", json_object_new_double_s(t_s, ts));
+	}
 	add(root, "duration_ns", U64(p->now_ns - p->start_ns));
 	add(root, "totals", totals_json(&p->totals));
 	for (size_t i = 0; i < p->nthreads; i++)

@@ -212,7 +212,7 @@ int trace_run(const struct ss_opts *o)
 	struct ss_profile prof = {0};
 	struct ss_stacks stacks = {0};
 	struct tracer_features feat;
-	struct proc_status st;
+	struct proc_status st, now;
 	struct host_info host;
 	struct tracer *t = NULL;
 	char why[1024], btf[512];
@@ -260,8 +260,8 @@ int trace_run(const struct ss_opts *o)
 	}
 	start_ns = tracer_now_ns();
 	nthreads = proc_count_threads("/proc", o->pid);
-	fprintf(stderr, "spinscope: tracing futex, sched_yield and scheduler events of pid %d (%s, %d threads)",
-		o->pid, st.name, nthreads);
+	fprintf(stderr, "spinscope: tracing futex, sched_yield and scheduler events of pid %d (%s, %d thread%s)",
+		o->pid, st.name, nthreads, nthreads == 1 ? "" : "s");
 	if (o->duration_s > 0)
 		fprintf(stderr, " for %g s; Ctrl-C to stop early\n", o->duration_s);
 	else
@@ -288,7 +288,10 @@ int trace_run(const struct ss_opts *o)
 	rep.host = &host;
 	rep.pid = o->pid;
 	rep.tid = o->tid;
+	/* The target may have exec'd or renamed itself since the check. */
 	snprintf(rep.comm, sizeof(rep.comm), "%s", st.name);
+	if (!rs.exited && proc_read_status("/proc", o->pid, &now) == 0 && now.tgid == o->pid)
+		snprintf(rep.comm, sizeof(rep.comm), "%s", now.name);
 	rep.exited = rs.exited;
 	rep.duration_ns = prof.now_ns - prof.start_ns;
 	rep.profile = &prof;
