@@ -216,7 +216,7 @@ int trace_run(const struct ss_opts *o)
 	struct host_info host;
 	struct tracer *t = NULL;
 	char why[1024], btf[512];
-	__u64 start_ns;
+	__u64 start_ns, t0;
 	uint64_t caps;
 	int code, err, nthreads;
 
@@ -235,12 +235,14 @@ int trace_run(const struct ss_opts *o)
 		return ss_error(code, "%s", why);
 	topts.btf_custom_path = btf[0] ? btf : NULL;
 
+	t0 = tracer_now_ns();
 	t = tracer__open(&topts, &code, why, sizeof(why));
 	if (!t)
 		return ss_error(code, "%s", why);
 	if (o->verbose)
-		fprintf(stderr, "spinscope: BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB\n",
-			o->max_threads, o->max_futexes, o->max_stacks, tracer__map_bytes(t) / 1048576.0);
+		fprintf(stderr, "spinscope: loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB\n",
+			(tracer_now_ns() - t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,
+			tracer__map_bytes(t) / 1048576.0);
 	if (tracer__map_bytes(t) > 64ull << 20)
 		ss_warn("the BPF maps may lock %.0f MiB of kernel memory", tracer__map_bytes(t) / 1048576.0);
 
@@ -259,6 +261,8 @@ int trace_run(const struct ss_opts *o)
 		goto out;
 	}
 	start_ns = tracer_now_ns();
+	if (o->verbose)
+		fprintf(stderr, "spinscope: attached in %.0f ms\n", (start_ns - t0) / 1e6);
 	nthreads = proc_count_threads("/proc", o->pid);
 	fprintf(stderr, "spinscope: tracing futex, sched_yield and scheduler events of pid %d (%s, %d thread%s)",
 		o->pid, st.name, nthreads, nthreads == 1 ? "" : "s");
@@ -277,8 +281,11 @@ int trace_run(const struct ss_opts *o)
 	err = err ?: collect_stacks(t, &prof, &stacks);
 	tracer__features(t, &feat);
 	/* Detach now: the report needs nothing more from the kernel. */
+	t0 = tracer_now_ns();
 	tracer__free(t);
 	t = NULL;
+	if (o->verbose)
+		fprintf(stderr, "spinscope: detached in %.0f ms\n", (tracer_now_ns() - t0) / 1e6);
 	if (err) {
 		code = ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 		goto out;
