@@ -166,7 +166,7 @@ json_object *report_to_json(const struct ss_report *r)
 	add(o, "futex_waitv", json_object_new_boolean(r->futex_waitv_traced));
 	add(o, "futex2", json_object_new_boolean(r->futex2_traced));
 	add(o, "sched_yield", json_object_new_boolean(true));
-	add(o, "sched", json_object_new_boolean(true));
+	add(o, "sched", json_object_new_string(r->sched_btf ? "tp_btf" : "raw_tp"));
 	add(root, "traced", o);
 
 	add(root, "totals", totals_json(&p->totals));

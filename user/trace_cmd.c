@@ -305,6 +305,7 @@ int trace_run(const struct ss_opts *o)
 	rep.stacks = &stacks;
 	rep.futex_waitv_traced = feat.futex_waitv;
 	rep.futex2_traced = feat.futex2;
+	rep.sched_btf = feat.sched_btf;
 	if (rs.exited)
 		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep.duration_ns / 1e9);
 	if (o->json) {

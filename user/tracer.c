@@ -111,8 +111,10 @@ static int set_sizes(struct trace *skel, const struct tracer_opts *o)
 	return err;
 }
 
-/* Optional programs whose tracepoints this kernel may lack. */
-static void disable_missing(struct tracer *t, const char *const *roots)
+/* Picks the program variants this kernel can run: optional tracepoints it
+ * may lack, and tp_btf or raw_tp for the scheduler. */
+static void disable_missing(struct tracer *t, const char *const *roots,
+			    const struct tracer_opts *o)
 {
 	struct trace *s = t->skel;
 
@@ -124,6 +126,15 @@ static void disable_missing(struct tracer *t, const char *const *roots)
 		bpf_program__set_autoload(s->progs.futex_enter_waitv, false);
 		bpf_program__set_autoload(s->progs.futex_exit_waitv, false);
 	}
+	/* tp_btf needs the running kernel's own BTF; --btf files serve CO-RE
+	 * only, so without /sys/kernel/btf/vmlinux the raw_tp set is used. */
+	t->features.sched_btf = !o->btf_custom_path && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_switch_raw
+							: s->progs.sched_switch_btf, false);
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_raw
+							: s->progs.sched_wakeup_btf, false);
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_new_raw
+							: s->progs.sched_wakeup_new_btf, false);
 	if (!t->features.futex2) {
 		bpf_program__set_autoload(s->progs.futex_enter_wait2, false);
 		bpf_program__set_autoload(s->progs.futex_exit_wait2, false);
@@ -192,7 +203,7 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 		snprintf(why, whylen, "cannot size the BPF maps: %s", strerror(-err));
 		goto fail;
 	}
-	disable_missing(t, roots);
+	disable_missing(t, roots, o);
 
 	err = trace__load(t->skel);
 	if (err) {
