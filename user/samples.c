@@ -93,6 +93,19 @@ static int open_sampling(struct samples *s)
 	return opened;
 }
 
+static void explain_counter(struct samples *s, const struct perf_event_spec *spec, int cpu,
+			    int err)
+{
+	/* Not the sampling advice (--event cpu-clock): no event gives a miss
+	 * ratio on such a host. */
+	if (perf_event__err_unsupported(err) && spec->type == PERF_TYPE_HARDWARE)
+		snprintf(s->counters_reason, sizeof(s->counters_reason),
+			 "hardware event %s not supported on this host (no PMU, e.g. in a VM)",
+			 spec->name);
+	else
+		perf_event__explain(spec, err, cpu, s->counters_reason, sizeof(s->counters_reason));
+}
+
 /* Opens the counting events; all of them or none. */
 static void open_counters(struct samples *s, const struct samples_opts *o)
 {
@@ -120,8 +133,7 @@ static void open_counters(struct samples *s, const struct samples_opts *o)
 			if (fd == -ENODEV)
 				continue;
 			if (fd < 0) {
-				perf_event__explain(s->counter_spec[k], -fd, s->cpus[i],
-						    s->counters_reason, sizeof(s->counters_reason));
+				explain_counter(s, s->counter_spec[k], s->cpus[i], -fd);
 				close_fds(s->counter_fds, s->nr_cpus * SS_SAMPLE_COUNTERS);
 				return;
 			}

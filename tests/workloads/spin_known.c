@@ -28,13 +28,23 @@ extern const char __start_spin_text[], __stop_spin_text[];
 static atomic_int stop;
 static long fault_pages;
 
+/* Called once in 2^24 spins: makes spin_here a non-leaf function, which
+ * gcc gives a frame pointer (Debian's gcc omits it in leaf functions, and a
+ * frameless leaf hides its caller from frame-pointer unwinding). */
+__attribute__((noinline, noclone))
+static void spin_tick(unsigned long spins)
+{
+	__asm__ volatile("" : : "r"(spins) : "memory");
+}
+
 __attribute__((noinline, noclone, section("spin_text")))
 static unsigned long spin_here(void)
 {
 	unsigned long spins = 0;
 
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
-		spins++;
+		if ((++spins & ((1UL << 24) - 1)) == 0)
+			spin_tick(spins);
 	return spins;
 }
 
