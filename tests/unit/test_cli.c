@@ -331,7 +331,7 @@ static void test_help_text(void **state)
 	static const char *const must[] = {
 		"usage: spinscope -p PID", "-p, --pid", "-t, --tid", "-d, --duration",
 		"-i, --interval", "--json", "-v, --verbose", "--btf FILE", "--max-threads",
-		"--max-futexes", "--max-stacks", "-h, --help", "-V, --version", "demo",
+		"--max-futexes", "--max-stacks", "--event EVENT", "--folded FILE", "-h, --help", "-V, --version", "demo",
 		"Exit codes:",
 	};
 	char *buf = NULL;
