@@ -325,14 +325,14 @@ static void test_parse_double(void **state)
 	assert_true(v == 99);
 }
 
-/* --help documents the options of the issue and every exit code. */
+/* --help documents every option and every exit code. */
 static void test_help_text(void **state)
 {
 	static const char *const must[] = {
 		"usage: spinscope -p PID", "-p, --pid", "-t, --tid", "-d, --duration",
 		"-i, --interval", "--json", "-v, --verbose", "--btf FILE", "--max-threads",
-		"--max-futexes", "--max-stacks", "--event EVENT", "--folded FILE", "-h, --help", "-V, --version", "demo",
-		"Exit codes:",
+		"--max-futexes", "--max-stacks", "--event EVENT", "--folded FILE", "-h, --help",
+		"-V, --version", "demo", "Exit codes:",
 	};
 	char *buf = NULL;
 	size_t len = 0;
