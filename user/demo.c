@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "errors.h"
+#include "perf_events.h"
 #include "trace_cmd.h"
 
 #define DEMO_MUTEX_THREADS 3
@@ -134,6 +135,9 @@ int cmd_demo(int argc, char **argv)
 
 	ss_opts_init(&o);
 	o.duration_s = 4;
+	/* cpu-clock works on every host, PMU or not, and shows where the
+	 * workload spins; -p keeps the cache-misses default. */
+	o.event = "cpu-clock";
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			o.json = true;
@@ -142,10 +146,19 @@ int cmd_demo(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-d") && i + 1 < argc) {
 			if (ss_parse_double(argv[++i], 0.1, 3600, &o.duration_s))
 				return ss_error(SS_EXIT_USAGE, "demo: -d needs seconds (0.1 to 3600), got '%s'", argv[i]);
+		} else if (!strcmp(argv[i], "--event") && i + 1 < argc) {
+			const struct perf_event_spec *spec;
+
+			o.event = argv[++i];
+			if (perf_event__parse_arg(o.event, &spec))
+				return SS_EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--folded") && i + 1 < argc) {
+			o.folded_path = argv[++i];
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: spinscope demo [-d SECONDS] [--json] [-v]\n"
+			printf("usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json] [-v]\n"
 			       "Starts a workload with a lock convoy, a spin-then-yield lock and false\n"
-			       "sharing in a child process, traces it (default 4 s) and reports.\n");
+			       "sharing in a child process, traces it (default 4 s, sampling cpu-clock)\n"
+			       "and reports.\n");
 			return 0;
 		} else {
 			return ss_error(SS_EXIT_USAGE, "demo: unknown option '%s': try 'spinscope demo --help'", argv[i]);

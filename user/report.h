@@ -32,7 +32,6 @@ struct ss_report {
 	bool sched_btf;			/* scheduler traced through tp_btf */
 	json_object *samples;		/* "samples" object, may be NULL */
 	json_object *advice;		/* "advice" array, may be NULL */
-	const char *advice_text;	/* text of the Advice section, may be NULL */
 };
 
 /* Text report. */

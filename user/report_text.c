@@ -101,8 +101,8 @@ static void print_header(const struct ss_report *r, FILE *out)
 		fprintf(out, ", thread %d only", r->tid);
 	fprintf(out, "\nhost %s: Linux %s %s, %d CPUs, %s\n", r->host->hostname, r->host->kernel,
 		r->host->machine, r->host->cpus, r->host->cpu_model);
-	fprintf(out, "traced %s, %llu threads seen", fmt_ns(r->duration_ns, d, sizeof(d)),
-		(unsigned long long)p->totals.threads);
+	fprintf(out, "traced %s, %llu thread%s seen", fmt_ns(r->duration_ns, d, sizeof(d)),
+		(unsigned long long)p->totals.threads, p->totals.threads == 1 ? "" : "s");
 	if (r->exited)
 		fprintf(out, "; target exited after %.1f s", r->duration_ns / 1e9);
 	fprintf(out, "\n\n");
@@ -215,18 +215,23 @@ static void print_yields(const struct ss_report *r, FILE *out)
 static void print_drops(const struct ss_report *r, FILE *out)
 {
 	const __u64 *d = r->profile->drops;
-	bool any = false;
+	bool any = false, full = false;
 
 	for (int i = 0; i < SS_DROPS; i++) {
 		if (!d[i])
 			continue;
 		if (!any)
-			fprintf(out, "DROPPED (the figures above miss these events)\n");
+			fprintf(out, "DROPPED (events the figures above do not include)\n");
 		any = true;
-		fprintf(out, "  %-26s %llu\n", ss_drop_names[i], (unsigned long long)d[i]);
+		full |= i != SS_DROP_STACK_FAIL && i != SS_DROP_MISSED_EXIT;
+		fprintf(out, "  %-26s %llu%s\n", ss_drop_names[i], (unsigned long long)d[i],
+			i == SS_DROP_MISSED_EXIT ? "  (calls already in progress when tracing began)" :
+			i == SS_DROP_STACK_FAIL ? "  (user stack unreadable or stack map full)" : "");
 	}
+	if (full)
+		fprintf(out, "  a map was full: raise --max-threads, --max-futexes or --max-stacks\n");
 	if (any)
-		fprintf(out, "  raise --max-threads/--max-futexes/--max-stacks if a map was full\n\n");
+		fprintf(out, "\n");
 }
 
 void report_print_text(const struct ss_report *r, FILE *out)
@@ -242,8 +247,6 @@ void report_print_text(const struct ss_report *r, FILE *out)
 		fprintf(out, "\n");
 	}
 	print_drops(r, out);
-	if (r->advice_text)
-		fputs(r->advice_text, out);
 }
 
 void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out)

@@ -17,9 +17,11 @@
 #include "cli.h"
 #include "commands.h"
 #include "errors.h"
+#include "perf_events.h"
 #include "privs.h"
 #include "procfs.h"
 #include "report.h"
+#include "samples.h"
 #include "stacks.h"
 #include "trace_cmd.h"
 #include "tracer.h"
@@ -117,16 +119,94 @@ static const char *hex_frame(void *arg, __u64 ip, char *buf, size_t len)
 	return buf;
 }
 
-/* Copies the stacks the report shows before the maps go away. */
-static int collect_stacks(struct tracer *t, const struct ss_profile *p, struct ss_stacks *s)
+/* Copies the stacks the report shows (all of them for --folded) before
+ * the maps go away. */
+static int collect_stacks(struct tracer *t, const struct ss_profile *p, bool all,
+			  struct ss_stacks *s)
 {
+	size_t nf = all ? p->nfutexes : SS_REPORT_TOP_FUTEXES;
+	size_t ns = all ? SIZE_MAX : SS_REPORT_TOP_STACKS;
 	int err = 0;
 
-	for (size_t i = 0; i < p->nfutexes && i < SS_REPORT_TOP_FUTEXES; i++)
-		for (size_t k = 0; k < p->futexes[i].nstacks && k < SS_REPORT_TOP_STACKS; k++)
+	for (size_t i = 0; i < p->nfutexes && i < nf; i++)
+		for (size_t k = 0; k < p->futexes[i].nstacks && k < ns; k++)
 			err = err ?: stacks__add(s, p->futexes[i].stacks[k].stack_id, read_stack_cb, t);
 	for (size_t i = 0; i < p->nyields; i++)
 		err = err ?: stacks__add(s, p->yields[i].stack_id, read_stack_cb, t);
+	return err;
+}
+
+/* Names an address for samples' reports and folded stacks. */
+static const char *sym_name(void *arg, __u64 ip, const char **module)
+{
+	*module = NULL;
+	return NULL;
+}
+
+/*
+ * Folded stacks of the trace's own stacks, through the samples writer:
+ * each (stack, weight) becomes one samples_stack of a temporary result.
+ */
+static int fold_trace_stacks(FILE *f, const struct ss_stacks *stacks, const __s32 *ids,
+			     const __u64 *weights, size_t n, const char *kind)
+{
+	struct samples_result r = { .stacks = calloc(n ? n : 1, sizeof(*r.stacks)) };
+	int err;
+
+	if (!r.stacks)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_stack *st = stacks__find(stacks, ids[i]);
+
+		if (!st || !weights[i])
+			continue;
+		r.stacks[r.nr_stacks++] = (struct samples_stack){
+			.stack_id = ids[i], .count = weights[i], .depth = st->depth, .ips = st->ips,
+		};
+	}
+	err = samples__write_folded(&r, f, sym_name, NULL, kind);
+	free(r.stacks);
+	return err;
+}
+
+/* --folded: futex wait time (ns) by waiter stack, sched_yield calls by call
+ * site, and samples, each kind under its own root frame. */
+static int write_folded(FILE *f, const struct ss_profile *p, const struct ss_stacks *stacks,
+			const struct samples_result *sr)
+{
+	size_t n = 0, cap = p->nyields;
+	__s32 *ids;
+	__u64 *w;
+	int err;
+
+	for (size_t i = 0; i < p->nfutexes; i++)
+		cap += p->futexes[i].nstacks;
+	ids = calloc(cap + 1, sizeof(*ids));
+	w = calloc(cap + 1, sizeof(*w));
+	if (!ids || !w) {
+		free(ids);
+		free(w);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < p->nfutexes; i++)
+		for (size_t k = 0; k < p->futexes[i].nstacks; k++, n++) {
+			ids[n] = p->futexes[i].stacks[k].stack_id;
+			w[n] = p->futexes[i].stacks[k].wait_ns;
+		}
+	err = fold_trace_stacks(f, stacks, ids, w, n, "futex-wait-ns");
+	for (n = 0; n < p->nyields; n++) {
+		ids[n] = p->yields[n].stack_id;
+		w[n] = p->yields[n].count;
+	}
+	err = err ?: fold_trace_stacks(f, stacks, ids, w, n, "sched-yield");
+	if (!err && sr && sr->available) {
+		char kind[64];
+
+		snprintf(kind, sizeof(kind), "samples-%s", sr->event);
+		err = samples__write_folded(sr, f, sym_name, NULL, kind);
+	}
+	free(ids);
+	free(w);
 	return err;
 }
 
@@ -211,6 +291,13 @@ int trace_run(const struct ss_opts *o)
 	struct ss_report rep = {0};
 	struct ss_profile prof = {0};
 	struct ss_stacks stacks = {0};
+	struct samples_opts sopts = {
+		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
+	};
+	struct samples_result sres = {0};
+	struct samples *smp = NULL;
+	bool have_sres = false;
+	FILE *folded = NULL;
 	struct tracer_features feat;
 	struct proc_status st, now;
 	struct host_info host;
@@ -235,10 +322,24 @@ int trace_run(const struct ss_opts *o)
 		return ss_error(code, "%s", why);
 	topts.btf_custom_path = btf[0] ? btf : NULL;
 
+	/* A path we cannot write must fail now, not after the trace. */
+	if (o->folded_path && !(folded = fopen(o->folded_path, "we")))
+		return ss_error(SS_EXIT_USAGE, "cannot write folded stacks to %s: %s", o->folded_path,
+				strerror(errno));
+
 	t0 = tracer_now_ns();
 	t = tracer__open(&topts, &code, why, sizeof(why));
-	if (!t)
-		return ss_error(code, "%s", why);
+	if (!t) {
+		code = ss_error(code, "%s", why);
+		goto out;
+	}
+	/* A missing PMU is not a failure: smp is then marked unavailable. */
+	smp = samples__open(&sopts, why, sizeof(why));
+	if (!smp) {
+		code = ss_error(errno == EPERM || errno == EACCES ? SS_EXIT_PERM :
+				errno == EINVAL ? SS_EXIT_USAGE : SS_EXIT_BPF, "%s", why);
+		goto out;
+	}
 	if (o->verbose)
 		fprintf(stderr, "spinscope: loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB\n",
 			(tracer_now_ns() - t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,
@@ -260,6 +361,12 @@ int trace_run(const struct ss_opts *o)
 		code = ss_error(code, "%s", why);
 		goto out;
 	}
+	err = samples__start(smp);
+	if (err) {
+		code = ss_error(SS_EXIT_BPF, "cannot start sampling %s: %s",
+				o->event ? o->event : "cache-misses", strerror(-err));
+		goto out;
+	}
 	start_ns = tracer_now_ns();
 	if (o->verbose)
 		fprintf(stderr, "spinscope: attached in %.0f ms\n", (start_ns - t0) / 1e6);
@@ -278,12 +385,19 @@ int trace_run(const struct ss_opts *o)
 		goto out;
 	}
 	err = tracer__read(t, &prof);
-	err = err ?: collect_stacks(t, &prof, &stacks);
+	err = err ?: collect_stacks(t, &prof, folded != NULL, &stacks);
 	tracer__features(t, &feat);
 	/* Detach now: the report needs nothing more from the kernel. */
 	t0 = tracer_now_ns();
+	samples__stop(smp);
 	tracer__free(t);
 	t = NULL;
+	if (!err) {
+		err = samples__read(smp, &sres);
+		have_sres = !err;
+	}
+	samples__free(smp);
+	smp = NULL;
 	if (o->verbose)
 		fprintf(stderr, "spinscope: detached in %.0f ms\n", (tracer_now_ns() - t0) / 1e6);
 	if (err) {
@@ -308,17 +422,35 @@ int trace_run(const struct ss_opts *o)
 	rep.sched_btf = feat.sched_btf;
 	if (rs.exited)
 		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep.duration_ns / 1e9);
+	if (folded) {
+		err = write_folded(folded, &prof, &stacks, &sres);
+		if (fclose(folded) || err) {
+			folded = NULL;
+			code = ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", o->folded_path);
+			goto out;
+		}
+		folded = NULL;
+	}
 	if (o->json) {
-		json_object *j = report_to_json(&rep);
+		json_object *j;
 
+		rep.samples = samples__to_json(&sres, sym_name, NULL);
+		j = report_to_json(&rep);
 		err = emit_json(j, o->interval_s > 0);
 		json_object_put(j);
+		json_object_put(rep.samples);
 	} else {
 		report_print_text(&rep, stdout);
+		samples__print_text(&sres, stdout, sym_name, NULL, 10);
 		err = fflush(stdout) == EOF ? -EIO : 0;
 	}
 	code = err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
 out:
+	if (folded)
+		fclose(folded);
+	if (have_sres)
+		samples_result__free(&sres);
+	samples__free(smp);
 	tracer__free(t);
 	stacks__free(&stacks);
 	profile_free(&prof);
@@ -349,5 +481,12 @@ int cmd_trace(int argc, char **argv)
 		return 0;
 	}
 	ss_set_json_errors(o.json);
+	if (o.event) {
+		const struct perf_event_spec *spec;
+
+		code = perf_event__parse_arg(o.event, &spec);
+		if (code)
+			return code;
+	}
 	return trace_run(&o);
 }
