@@ -11,6 +11,7 @@
  * between go and done happened while attached, so nothing is timing-bound.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,32 @@ static uint64_t thread_u64(json_object *doc, long long tid, const char *key)
 }
 
 /*
+ * A thread alive for the whole trace was, at every instant, either on a CPU
+ * or off it: its on- and off-CPU times add up to the trace's duration (give
+ * or take the moments at which each was read). Threads that came or went
+ * during the trace account for less.
+ */
+static void assert_time_accounted(json_object *doc, const long long *whole, int n)
+{
+	uint64_t duration = tt_u64(doc, "duration_ns");
+	uint64_t slack = duration / 1000 > 1000000 ? duration / 1000 : 1000000;
+	json_object *threads = tt_get(doc, "threads");
+
+	for (size_t i = 0; i < json_object_array_length(threads); i++) {
+		json_object *th = json_object_array_get_idx(threads, i);
+		long long tid = (long long)tt_u64(th, "tid");
+		uint64_t sum = tt_u64(th, "oncpu_ns") + tt_u64(th, "offcpu_ns");
+		bool alive_throughout = false;
+
+		for (int k = 0; k < n; k++)
+			alive_throughout |= whole[k] == tid;
+		if (sum > duration + slack || (alive_throughout && sum + slack < duration))
+			fail_msg("thread %lld: on-CPU + off-CPU = %llu ns, the trace lasted %llu ns", tid,
+				 (unsigned long long)sum, (unsigned long long)duration);
+	}
+}
+
+/*
  * The yield call sites (issue: "the user call sites (stack ids)") add up to
  * every yield, and each points into the workload's yielding code.
  */
@@ -199,6 +226,12 @@ static void test_yield_counts_exact(void **state)
 	assert_totals_are_sums(doc);
 	assert_nothing_dropped(doc);
 	assert_yield_sites(doc, w.ready, N * K);
+	{
+		long long whole[K + 1] = { w.proc.pid };
+
+		memcpy(whole + 1, tids, sizeof(tids));
+		assert_time_accounted(doc, whole, K + 1);
+	}
 	json_object_put(doc);
 	tt_workload_end(&w);
 }
@@ -230,6 +263,7 @@ static void test_yield_threads_created_after_attach(void **state)
 	assert_totals_are_sums(doc);
 	assert_nothing_dropped(doc);
 	assert_yield_sites(doc, w.ready, N * K);
+	assert_time_accounted(doc, (long long[]){ w.proc.pid }, 1);
 	json_object_put(doc);
 	tt_workload_end(&w);
 }
@@ -378,6 +412,7 @@ static void test_futex_waits_exact(void **state)
 	/* Each blocking wait put the main thread to sleep at least once. */
 	assert_true(thread_u64(doc, main_tid, "switches_voluntary") >= K + M + I);
 	assert_true(thread_u64(doc, main_tid, "offcpu_ns") >= M * t_ns);
+	assert_time_accounted(doc, &main_tid, 1);
 	{
 		json_object *threads = tt_get(doc, "threads");
 

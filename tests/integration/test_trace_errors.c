@@ -4,10 +4,11 @@
  * documented exit code, one clear line on stderr, and no BPF program or link
  * left behind.
  *
- *   3  no such pid, a kernel thread (kthreadd), a zombie, a thread id as -p
+ *   3  no such pid, a kernel thread (kthreadd), a zombie, a thread id as -p,
+ *      -t naming a thread of another process
  *   2  non-numeric pid, negative duration, unknown option
  *   4  an unprivileged user (setpriv), root without CAP_BPF, without CAP_PERFMON
- *   5  --btf FILE missing; /sys/kernel/btf hidden (unshare -m + tmpfs);
+ *   5  --btf FILE missing or holding no BTF; /sys/kernel/btf hidden (unshare -m + tmpfs);
  *      a tracefs without the syscalls tracepoints (unshare -m + tmpfs)
  */
 #include <errno.h>
@@ -196,6 +197,22 @@ static void test_thread_id_as_pid(void **state)
 	tt_workload_end(&w);
 }
 
+/* -t must name a thread of the -p process. */
+static void test_tid_of_another_process(void **state)
+{
+	struct tt_workload w, other;
+	long long tid;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	tt_workload_start(&other, "yield_n", TT_ARGS("1", "1"));
+	assert_int_equal(tt_field_list(other.ready, "tids", &tid, 1), 1);
+	free(expect_spinscope_error(TT_ARGS("-p", tt_num(w.proc.pid), "-t", tt_num(tid), "-d", "1"),
+				    3, TT_ARGS(tt_num(tid))));
+	tt_workload_end(&other);
+	tt_workload_end(&w);
+}
+
 /* ---- 2: arguments ---------------------------------------------------------- */
 
 /* Usage errors: exit 2, and the first stderr line says what was wrong (a
@@ -299,6 +316,21 @@ static void test_btf_file_missing(void **state)
 	tt_workload_end(&w);
 }
 
+/* --btf FILE that exists but holds no BTF (an ELF file without a .BTF
+ * section): the same kernel-support error, naming the file, not libbpf's
+ * errno. */
+static void test_btf_file_without_btf(void **state)
+{
+	const char *not_btf = tl_path("workloads/yield_n");
+	struct tt_workload w;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	free(expect_spinscope_error(TT_ARGS("-p", tt_num(w.proc.pid), "-d", "1", "--btf", not_btf),
+				    5, TT_ARGS(not_btf)));
+	tt_workload_end(&w);
+}
+
 /* Runs spinscope in a mount namespace of its own after a shell script has
  * rearranged that namespace (the host's mounts are never touched). */
 static char *expect_error_in_mount_ns(const char *script, const char *const args[], int want,
@@ -373,11 +405,13 @@ int main(void)
 		cmocka_unit_test_teardown(test_kernel_thread, tt_teardown),
 		cmocka_unit_test_teardown(test_zombie, tt_teardown),
 		cmocka_unit_test_teardown(test_thread_id_as_pid, tt_teardown),
+		cmocka_unit_test_teardown(test_tid_of_another_process, tt_teardown),
 		cmocka_unit_test_teardown(test_bad_arguments, tt_teardown),
 		cmocka_unit_test_teardown(test_unprivileged_user, tt_teardown),
 		cmocka_unit_test_teardown(test_root_without_cap_bpf, tt_teardown),
 		cmocka_unit_test_teardown(test_root_without_cap_perfmon, tt_teardown),
 		cmocka_unit_test_teardown(test_btf_file_missing, tt_teardown),
+		cmocka_unit_test_teardown(test_btf_file_without_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_btf_hidden, tt_teardown),
 		cmocka_unit_test_teardown(test_tracepoint_missing_futex, tt_teardown),
 		cmocka_unit_test_teardown(test_tracepoint_missing_sched_yield, tt_teardown),
