@@ -7,11 +7,12 @@
 
 const char *fmt_ns(__u64 ns, char *buf, size_t len)
 {
-	if (ns >= 10000000000ull)
+	/* Thresholds sit where rounding would print "1000.0 us" instead. */
+	if (ns >= 9995000000ull)
 		snprintf(buf, len, "%.1f s", ns / 1e9);
-	else if (ns >= 1000000000ull)
+	else if (ns >= 999950000ull)
 		snprintf(buf, len, "%.2f s", ns / 1e9);
-	else if (ns >= 1000000)
+	else if (ns >= 999950)
 		snprintf(buf, len, "%.1f ms", ns / 1e6);
 	else if (ns >= 1000)
 		snprintf(buf, len, "%.1f us", ns / 1e3);

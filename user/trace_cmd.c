@@ -404,7 +404,11 @@ int trace_run(const struct ss_opts *o)
 		code = ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 		goto out;
 	}
-	stacks__symbolize(&stacks, hex_frame, NULL);
+	err = stacks__symbolize(&stacks, hex_frame, NULL);
+	if (err) {
+		code = ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
+		goto out;
+	}
 
 	rep.host = &host;
 	rep.pid = o->pid;
