@@ -309,7 +309,7 @@ static __always_inline struct ss_futex *futex_get(__u64 uaddr)
 	return f;
 }
 
-static __always_inline void record_wait(struct ss_thread *t, struct ss_inflight *in,
+static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct ss_inflight *in,
 					__u64 dur, long ret)
 {
 	__u32 outcome = wait_outcome(ret);
@@ -334,8 +334,8 @@ static __always_inline void record_wait(struct ss_thread *t, struct ss_inflight 
 			__sync_fetch_and_add(&f->hist[slot], 1);
 	}
 
-	if (in->stack_id >= 0) {
-		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id };
+	{
+		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id, .tid = tid };
 		struct ss_waiter_val *wv = bpf_map_lookup_elem(&waiters, &wk);
 
 		if (!wv) {
@@ -386,7 +386,7 @@ static __always_inline int futex_exit(long ret)
 	t = current_thread(tid);
 	if (t) {
 		if (in->class == SS_FUTEX_CLASS_WAIT)
-			record_wait(t, in, now - in->start_ns, ret);
+			record_wait(t, tid, in, now - in->start_ns, ret);
 		else if (in->class == SS_FUTEX_CLASS_WAKE)
 			record_wake(t, in, ret);
 		else

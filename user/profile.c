@@ -181,8 +181,10 @@ void profile_free(struct ss_profile *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->nfutexes; i++)
+	for (size_t i = 0; i < p->nfutexes; i++) {
 		free(p->futexes[i].stacks);
+		free(p->futexes[i].tids);
+	}
 	free(p->futexes);
 	free(p->threads);
 	free(p->yields);

@@ -179,8 +179,8 @@ static void print_futexes(const struct ss_report *r, FILE *out)
 		const struct ss_futex_rec *f = &p->futexes[i];
 		char a[32], b[32], c[32];
 
-		fprintf(out, "  #%zu 0x%llx: %llu waits, %s waiting (avg %s, max %s); %llu wakes woke %llu\n",
-			i + 1, (unsigned long long)f->uaddr, (unsigned long long)f->f.waits,
+		fprintf(out, "  #%zu 0x%llx: %u threads, %llu waits, %s waiting (avg %s, max %s); %llu wakes woke %llu\n",
+			i + 1, (unsigned long long)f->uaddr, f->waiters, (unsigned long long)f->f.waits,
 			fmt_ns(f->f.wait_ns, a, sizeof(a)),
 			fmt_ns(f->f.waits ? f->f.wait_ns / f->f.waits : 0, b, sizeof(b)),
 			fmt_ns(f->f.wait_ns_max, c, sizeof(c)), (unsigned long long)f->f.wakes,
@@ -189,6 +189,8 @@ static void print_futexes(const struct ss_report *r, FILE *out)
 			continue;
 		print_log2_hist_ns(f->f.hist, SS_HIST_SLOTS, "     ", out);
 		for (size_t s = 0; s < f->nstacks && s < SS_REPORT_TOP_STACKS; s++) {
+			if (f->stacks[s].stack_id < 0)
+				continue;
 			fprintf(out, "     waiters' stack %zu: %llu waits, %s\n", s + 1,
 				(unsigned long long)f->stacks[s].count,
 				fmt_ns(f->stacks[s].wait_ns, a, sizeof(a)));

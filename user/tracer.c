@@ -312,6 +312,50 @@ static int read_threads(struct tracer *t, struct ss_profile *p)
 	return 0;
 }
 
+/* Has another (uaddr, tid) record of this address been counted already? */
+static bool tid_seen(__u32 *tids, size_t n, __u32 tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
+		      const struct ss_waiter_val *v)
+{
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		struct ss_futex_rec *r = &p->futexes[i];
+		struct ss_waiter_stack *s;
+		size_t j;
+
+		if (r->uaddr != k->uaddr)
+			continue;
+		if (!tid_seen(r->tids, r->waiters, k->tid)) {
+			__u32 *tids = realloc(r->tids, (r->waiters + 1) * sizeof(*tids));
+
+			if (!tids)
+				return -ENOMEM;
+			r->tids = tids;
+			r->tids[r->waiters++] = k->tid;
+		}
+		for (j = 0; j < r->nstacks; j++)
+			if (r->stacks[j].stack_id == k->stack_id)
+				break;
+		if (j == r->nstacks) {
+			s = realloc(r->stacks, (r->nstacks + 1) * sizeof(*s));
+			if (!s)
+				return -ENOMEM;
+			r->stacks = s;
+			s[r->nstacks++] = (struct ss_waiter_stack){ .stack_id = k->stack_id };
+		}
+		r->stacks[j].count += v->count;
+		r->stacks[j].wait_ns += v->wait_ns;
+		return 0;
+	}
+	return 0;	/* the address itself was not recorded (map full) */
+}
+
 static int read_futexes(struct tracer *t, struct ss_profile *p)
 {
 	int fd = bpf_map__fd(t->skel->maps.futexes);
@@ -334,26 +378,15 @@ static int read_futexes(struct tracer *t, struct ss_profile *p)
 		key = next;
 		prev = &key;
 	}
-	/* Attach each waiter stack to its address. */
+	/* Attach each waiter stack to its address; the map keys them per
+	 * thread too, so sum the threads' shares of a stack and count the
+	 * distinct threads. */
 	while (bpf_map_get_next_key(wfd, wprev, &wnext) == 0) {
 		if (bpf_map_lookup_elem(wfd, &wnext, &wval) == 0) {
-			for (size_t i = 0; i < p->nfutexes; i++) {
-				struct ss_futex_rec *r = &p->futexes[i];
-				struct ss_waiter_stack *s;
+			int err = add_waiter(p, &wnext, &wval);
 
-				if (r->uaddr != wnext.uaddr)
-					continue;
-				s = realloc(r->stacks, (r->nstacks + 1) * sizeof(*s));
-				if (!s)
-					return -ENOMEM;
-				r->stacks = s;
-				s[r->nstacks++] = (struct ss_waiter_stack){
-					.stack_id = wnext.stack_id,
-					.count = wval.count,
-					.wait_ns = wval.wait_ns,
-				};
-				break;
-			}
+			if (err)
+				return err;
 		}
 		wkey = wnext;
 		wprev = &wkey;

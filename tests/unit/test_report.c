@@ -71,7 +71,7 @@ static int setup(void **state)
 		.f = { .waits = 3, .wait_ns = 3000000, .wait_ns_max = 2000000, .wakes = 3,
 		       .woken = 3, .outcome = { [SS_FUTEX_WOKEN] = 2, [SS_FUTEX_TIMEDOUT] = 1 },
 		       .hist = { [18] = 1, [19] = 1, [20] = 1 } },
-		.stacks = fx->wstacks, .nstacks = 4,
+		.stacks = fx->wstacks, .nstacks = 4, .waiters = 2,
 	};
 	fx->wstacks[0] = (struct ss_waiter_stack){ .stack_id = 7, .count = 2, .wait_ns = 2500000 };
 	fx->wstacks[1] = (struct ss_waiter_stack){ .stack_id = 8, .count = 1, .wait_ns = 400000 };
@@ -398,8 +398,8 @@ static void test_text_sections(void **state)
 	assert_non_null(spinner);
 	assert_true(locker < spinner);
 	assert_non_null(strstr(spinner, "(exited)\n"));
-	has(t, "#1 0x7f00dead1000: 3 waits, 3.0 ms waiting (avg 1.0 ms, max 2.0 ms); 3 wakes woke 3\n");
-	has(t, "#2 0x55aa00000040: 0 waits");
+	has(t, "#1 0x7f00dead1000: 2 threads, 3 waits, 3.0 ms waiting (avg 1.0 ms, max 2.0 ms); 3 wakes woke 3\n");
+	has(t, "#2 0x55aa00000040: 0 threads, 0 waits");
 	/* The hot futex's histogram: slots 18-20, one wait each. */
 	has(t, "     256 us -> 512 us        : 1         |****************************************|\n"
 	       "     512 us -> 1 ms          : 1         |****************************************|\n"
