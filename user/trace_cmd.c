@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include "advice.h"
 #include "btf_locate.h"
 #include "cli.h"
 #include "commands.h"
@@ -210,6 +211,37 @@ static int write_folded(FILE *f, const struct ss_profile *p, const struct ss_sta
 	return err;
 }
 
+/* Runs the advisor on the trace; *out is NULL when it could not run. */
+static int run_advisor(const struct ss_report *rep, const struct samples_result *sr,
+		       struct adv_report **out)
+{
+	struct advice_target tgt = {
+		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
+		.is_jvm = proc_maps_has("/proc", rep->pid, "/libjvm.so"),
+		.ncpus = proc_allowed_cpus(rep->pid),
+	};
+	struct advice_input in;
+	struct adv_host host = {0};
+	int err;
+
+	*out = NULL;
+	if (tgt.ncpus <= 0)	/* exited: the host's CPUs are what it had */
+		tgt.ncpus = rep->host->cpus;
+	if (!tgt.duration_ns)
+		return 0;
+	err = advice__build_profile(&in, &tgt, rep->profile, rep->stacks, sr, sym_name, NULL);
+	if (err)
+		return err;
+	*out = calloc(1, sizeof(**out));
+	err = *out ? advisor__run(&in.profile, &host, *out) : -ENOMEM;
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	advice__free_input(&in);
+	return err;
+}
+
 static int emit_json(json_object *o, bool one_line)
 {
 	int flags = one_line ? JSON_C_TO_STRING_PLAIN : JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED;
@@ -298,6 +330,7 @@ int trace_run(const struct ss_opts *o)
 	struct samples *smp = NULL;
 	bool have_sres = false;
 	FILE *folded = NULL;
+	struct adv_report *advice = NULL;
 	struct tracer_features feat;
 	struct proc_status st, now;
 	struct host_info host;
@@ -435,21 +468,30 @@ int trace_run(const struct ss_opts *o)
 		}
 		folded = NULL;
 	}
+	err = run_advisor(&rep, have_sres ? &sres : NULL, &advice);
+	if (err)
+		ss_warn("no advice: the advisor failed: %s", strerror(-err));
 	if (o->json) {
 		json_object *j;
 
 		rep.samples = samples__to_json(&sres, sym_name, NULL);
+		rep.advice = advice ? advice__to_json(advice) : NULL;
 		j = report_to_json(&rep);
 		err = emit_json(j, o->interval_s > 0);
 		json_object_put(j);
 		json_object_put(rep.samples);
+		json_object_put(rep.advice);
 	} else {
 		report_print_text(&rep, stdout);
 		samples__print_text(&sres, stdout, sym_name, NULL, 10);
+		fputc('\n', stdout);
+		if (advice)
+			advice__print_text(advice, stdout);
 		err = fflush(stdout) == EOF ? -EIO : 0;
 	}
 	code = err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
 out:
+	free(advice);
 	if (folded)
 		fclose(folded);
 	if (have_sres)
