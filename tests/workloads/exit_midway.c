@@ -28,7 +28,8 @@ static void *worker(void *arg __attribute__((unused)))
 	wl_read_all(go_pipe[0], &c, 1);
 	yield_many();
 	wl_write_all(done_pipe[1], &c, 1);
-	wl_read_all(go_pipe[0], &c, 1);	/* blocks until exit() ends us */
+	for (;;)
+		pause();	/* until exit() ends us */
 	return NULL;
 }
 

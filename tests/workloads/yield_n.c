@@ -42,8 +42,10 @@ static void *worker(void *arg __attribute__((unused)))
 	wl_write_all(done_pipe[1], &c, 1);
 	if (late)
 		return NULL;	/* a thread that comes and goes */
-	/* Stay: an exit would wake a joiner through the kernel's futex. */
-	wl_read_all(go_pipe[0], &c, 1);
+	/* Stay, idle (an exit would wake a joiner through the kernel's futex),
+	 * and off the go pipe: a worker still to start needs its byte. */
+	for (;;)
+		pause();
 	return NULL;
 }
 
