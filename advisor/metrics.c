@@ -92,7 +92,9 @@ static void count_thread(struct adv_metrics *m, const struct tview *t, double we
 	/* Every switch of a yielding thread may be a yield; what is left over
 	 * was the scheduler taking the CPU away. */
 	m->preempt_rate += weight * fmax(0, t->invol - t->yields) / m->dur_s;
-	if (t->yields / m->dur_s < ADV_YIELD_RATE_MIN)
+	if (t->yields / m->dur_s < ADV_YIELD_RATE_MIN &&
+	    (t->yields / m->dur_s < ADV_YIELD_RATE_SWITCHING ||
+	     t->yields < ADV_YIELD_SWITCH_SHARE * t->switches))
 		return;
 	if (!m->spinners && t->comm)
 		snprintf(m->spinner_comm, sizeof(m->spinner_comm), "%s", t->comm);

@@ -28,6 +28,14 @@
  * Code that yields once per unit of real work yields a few times a second;
  * 1000/s is a yield at least every millisecond, which only a wait loop does. */
 #define ADV_YIELD_RATE_MIN 1000.0
+/* With more runnable threads than CPUs each yield switches away and waits
+ * its turn, which caps the rate far below that (a 2-CPU host with 8 busy
+ * threads: ~60/s per thread). A thread is a yield spinner there too when
+ * most of its switches are yields and it still yields 50 times a second
+ * (code that yields once per unit of work also blocks, so yields are not
+ * most of its switches). */
+#define ADV_YIELD_RATE_SWITCHING 50.0
+#define ADV_YIELD_SWITCH_SHARE 0.5
 
 /* A futex address is a contended lock when all of these hold:
  * - at least 20 waits, at least 10 per second: fewer is a handful of

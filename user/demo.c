@@ -79,13 +79,16 @@ static void __attribute__((noinline)) demo_spin_lock(void)
 	}
 }
 
+/* Short holds, frequent retries: the lock is busy often enough that the
+ * spinners yield thousands of times a second. */
 static void *demo_yield_spinner(void *arg)
 {
 	pthread_setname_np(pthread_self(), "yield-spinner");
 	for (;;) {
 		demo_spin_lock();
-		demo_busy_ns(10000);
+		demo_busy_ns(3000);
 		atomic_store_explicit(&demo_spin_flag, 0, memory_order_release);
+		demo_busy_ns(1000);
 	}
 	return NULL;
 }

@@ -48,11 +48,26 @@ static void test_spin_yield_silent_below_rate_threshold(void **state)
 {
 	struct fx *fx = fx_new(5, 4);
 
-	/* 500 yields/s: under the 1000/s threshold. */
-	fx_yielders(fx, 2, 500, 0.5, 0.0, 1);
+	/* 500 yields/s, a tenth of the switches: under the 1000/s threshold
+	 * and not a thread that gives up its CPU mostly by yielding. */
+	fx_yielders(fx, 2, 500, 0.5, 0.0, 0.1);
 	fx_host(fx);
 	fx_run(fx);
 	assert_null(fx_get(fx, "spin-yield"));
+	fx_free(fx);
+}
+
+/* On an oversubscribed host every yield switches away: a low rate, but
+ * every switch of the thread a yield. */
+static void test_spin_yield_fires_when_every_switch_is_a_yield(void **state)
+{
+	struct fx *fx = fx_new(5, 2);
+	const struct adv_finding *f;
+
+	fx_yielders(fx, 3, 60, 0.07, 0.9, 1);
+	fx_host(fx);
+	f = fx_run_get(fx, "spin-yield");
+	assert_non_null(strstr(fx_evidence(f, "yielding threads"), "3 of 3"));
 	fx_free(fx);
 }
 
@@ -156,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_spin_yield_fires_on_yielders),
 		cmocka_unit_test(test_spin_yield_critical_when_spinners_hold_half_the_cpus),
 		cmocka_unit_test(test_spin_yield_silent_below_rate_threshold),
+		cmocka_unit_test(test_spin_yield_fires_when_every_switch_is_a_yield),
 		cmocka_unit_test(test_spin_yield_silent_when_healthy),
 		cmocka_unit_test(test_spin_yield_from_totals_only),
 		cmocka_unit_test(test_spin_hint_x86_sizes_spins_in_time),
