@@ -1,6 +1,6 @@
 # Symbolization: test binaries built from one source in many variants,
-# and the libFuzzer target for the ELF symbol loader (`make fuzz`, not part
-# of `make test`).
+# the libFuzzer target for the ELF symbol loader (`make fuzz`, not part of
+# `make test`) and the resolution benchmark (`make bench-syms`).
 
 DEB_DEPS += binutils
 
@@ -63,7 +63,7 @@ $(SYMS_FIX)/syms_shlib: $(SYMS_FIX_SRC) $(SYMS_FIX)/libsyms_fixture.so
 	  -L$(SYMS_FIX) -lsyms_fixture -Wl,-rpath,'$$ORIGIN' -o $@
 
 syms-fixtures: $(SYMS_FIXTURES)
-.PHONY: syms-fixtures fuzz
+.PHONY: syms-fixtures fuzz bench-syms
 
 # The symbolization tests run the fixtures.
 $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_syms_*.c tests/integration/test_syms_*.c)): $(SYMS_FIXTURES)
@@ -85,3 +85,12 @@ fuzz: $(FUZZ_OUT)/fuzz_elf_symtab
 	$(Q)mkdir -p $(FUZZ_OUT)/corpus_elf_symtab
 	$(Q)$(FUZZ_OUT)/fuzz_elf_symtab -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
 	  -rss_limit_mb=2048 $(FUZZ_OUT)/corpus_elf_symtab tests/fuzz/corpus/elf_symtab
+
+# --- benchmark ---------------------------------------------------------------
+$(OUTPUT)/bench/syms_resolve: bench/syms_resolve.c $(LIB_OBJS)
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $< $(LIB_OBJS) $(LDFLAGS) $(LIBS) -ldl -o $@
+
+bench-syms: $(OUTPUT)/bench/syms_resolve
+	$(Q)$(OUTPUT)/bench/syms_resolve
