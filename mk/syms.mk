@@ -1,0 +1,96 @@
+# Symbolization: test binaries built from one source in many variants,
+# the libFuzzer target for the ELF symbol loader (`make fuzz`, not part of
+# `make test`) and the resolution benchmark (`make bench-syms`).
+
+DEB_DEPS += binutils
+
+comma := ,
+SYMS_FIX_SRC := tests/fixtures/syms_fixture.c
+SYMS_FIX := $(OUTPUT)/fixtures
+SYMS_FIX_CC := $(CC) -std=gnu11 -g -Wall -Wextra -Werror
+# Test debug root, so that tests never write to /usr/lib/debug.
+SYMS_DEBUG_ROOT := $(SYMS_FIX)/debugroot
+
+SYMS_FIXTURES := $(addprefix $(SYMS_FIX)/,syms_fp_pie syms_nopie syms_nofp syms_dynsym \
+	syms_debuglink syms_debuglink_nobid syms_buildid syms_shlib libsyms_fixture.so)
+
+# name, compiler flags: an unstripped build of the fixture
+define syms_fixture
+$(SYMS_FIX)/$(1): $(SYMS_FIX_SRC) mk/syms.mk
+	$$(call msg,CC-FIX,$$@)
+	$(Q)mkdir -p $$(dir $$@)
+	$(Q)$(SYMS_FIX_CC) $(2) -DSYMS_FIXTURE_VARIANT='"$(patsubst %.full,%,$(1))"' $$< -o $$@
+endef
+
+$(eval $(call syms_fixture,syms_fp_pie,-O1 -fno-omit-frame-pointer -fPIE -pie))
+$(eval $(call syms_fixture,syms_nopie,-O1 -fno-omit-frame-pointer -fno-pie -no-pie))
+$(eval $(call syms_fixture,syms_nofp,-O2 -fomit-frame-pointer -fPIE -pie))
+$(eval $(call syms_fixture,syms_dynsym.full,-O1 -fno-omit-frame-pointer -fPIE -pie -rdynamic))
+$(eval $(call syms_fixture,syms_debuglink.full,-O1 -fno-omit-frame-pointer -fPIE -pie -Wl$(comma)--build-id))
+$(eval $(call syms_fixture,syms_debuglink_nobid.full,-O1 -fno-omit-frame-pointer -fPIE -pie -Wl$(comma)--build-id=none))
+$(eval $(call syms_fixture,syms_buildid.full,-O1 -fno-omit-frame-pointer -fPIE -pie -Wl$(comma)--build-id))
+$(eval $(call syms_fixture,libsyms_fixture.so,-O1 -fno-omit-frame-pointer -fPIC -shared -DSYMS_FIXTURE_LIB))
+
+
+# Exports only: stripped of .symtab, names left in .dynsym.
+$(SYMS_FIX)/syms_dynsym: $(SYMS_FIX)/syms_dynsym.full
+	$(call msg,STRIP,$@)
+	$(Q)strip --strip-all -o $@ $<
+
+# Stripped, debug file next to it, found through .gnu_debuglink (checked
+# by build-id, or by the link's CRC when the binary has no build-id).
+$(SYMS_FIX)/syms_debuglink $(SYMS_FIX)/syms_debuglink_nobid: $(SYMS_FIX)/%: $(SYMS_FIX)/%.full
+	$(call msg,DEBUGLNK,$@)
+	$(Q)objcopy --only-keep-debug $< $@.debug
+	$(Q)strip --strip-all -o $@.tmp $<
+	$(Q)cd $(dir $@) && objcopy --add-gnu-debuglink=$(notdir $@).debug $(notdir $@).tmp $(notdir $@)
+	$(Q)rm -f $@.tmp
+
+# Stripped, debug file only in the test debug root under its build-id.
+$(SYMS_FIX)/syms_buildid: $(SYMS_FIX)/syms_buildid.full
+	$(call msg,BUILD-ID,$@)
+	$(Q)id=$$(readelf -n $< | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p'); \
+	  [ -n "$$id" ] || { echo "no build-id in $<" >&2; exit 1; }; \
+	  rm -rf $(SYMS_DEBUG_ROOT); d=$(SYMS_DEBUG_ROOT)/.build-id/$$(echo $$id | cut -c1-2); mkdir -p $$d; \
+	  objcopy --only-keep-debug $< $$d/$$(echo $$id | cut -c3-).debug
+	$(Q)strip --strip-all -o $@ $<
+
+# A PIE calling into a shared object, found next to it via $ORIGIN.
+$(SYMS_FIX)/syms_shlib: $(SYMS_FIX_SRC) $(SYMS_FIX)/libsyms_fixture.so
+	$(call msg,CC-FIX,$@)
+	$(Q)$(SYMS_FIX_CC) -O1 -fno-omit-frame-pointer -fPIE -pie -DSYMS_FIXTURE_USE_LIB \
+	  -DSYMS_FIXTURE_VARIANT='"syms_shlib"' $< \
+	  -L$(SYMS_FIX) -lsyms_fixture -Wl,-rpath,'$$ORIGIN' -o $@
+
+syms-fixtures: $(SYMS_FIXTURES)
+.PHONY: syms-fixtures fuzz bench-syms
+
+# The symbolization tests run the fixtures.
+$(patsubst tests/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_syms_*.c tests/integration/test_syms_*.c)): $(SYMS_FIXTURES)
+
+# --- fuzzing: clang's libFuzzer with ASan and UBSan --------------------------
+FUZZ_TIME ?= 20
+FUZZ_OUT := $(OUTPUT)/fuzz
+FUZZ_SYMTAB_SRCS := user/elf_symtab.c user/frame_ptr.c user/strpool.c
+
+$(FUZZ_OUT)/fuzz_elf_symtab: tests/fuzz/fuzz_elf_symtab.c $(FUZZ_SYMTAB_SRCS) $(wildcard user/*.h)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CLANG) -std=gnu11 -g -O1 -D_GNU_SOURCE -Iuser -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=undefined $< $(FUZZ_SYMTAB_SRCS) -lelf -lz -o $@
+
+# Runs briefly from the committed seeds; new inputs go to a scratch corpus
+# in the build folder so the committed one stays small.
+fuzz: $(FUZZ_OUT)/fuzz_elf_symtab
+	$(Q)mkdir -p $(FUZZ_OUT)/corpus_elf_symtab
+	$(Q)$(FUZZ_OUT)/fuzz_elf_symtab -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
+	  -rss_limit_mb=2048 $(FUZZ_OUT)/corpus_elf_symtab tests/fuzz/corpus/elf_symtab
+
+# --- benchmark ---------------------------------------------------------------
+$(OUTPUT)/bench/syms_resolve: bench/syms_resolve.c $(LIB_OBJS)
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $< $(LIB_OBJS) $(LDFLAGS) $(LIBS) -ldl -o $@
+
+bench-syms: $(OUTPUT)/bench/syms_resolve
+	$(Q)$(OUTPUT)/bench/syms_resolve

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * JIT symbols from a perf map (/tmp/perf-PID.map), the text file that
+ * JVMs (-XX:+DumpPerfMapAtExit, jcmd Compiler.perfmap, perf-map-agent),
+ * Node (--perf-basic-prof) and .NET (DOTNET_PerfMapEnabled) write: one
+ * "START SIZE name" line per compiled method, numbers in hex.
+ *
+ * The file is written by the target, so it is untrusted input: lines are
+ * read with a bounded length, entries and bytes are capped, and a line
+ * that does not parse is counted and skipped rather than guessed at.
+ */
+#ifndef SPINSCOPE_PERFMAP_H
+#define SPINSCOPE_PERFMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PERFMAP_MAX_LINE	4096		/* longer lines are rejected */
+#define PERFMAP_MAX_ENTRIES	(2u << 20)
+#define PERFMAP_MAX_BYTES	(256u << 20)	/* of the file read */
+#define PERFMAP_MAX_NAME	1024
+
+struct perfmap;
+
+/* Parses one line (without its newline, len bytes, may lack a NUL).
+ * Returns 0 and the fields (name points into line, name_len bytes), or
+ * -EINVAL for a malformed line: missing or non-hex numbers, numbers wider
+ * than 64 bits, size 0, a range past the end of the address space, an
+ * empty name, or a NUL byte. */
+int perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64_t *size,
+			const char **name, size_t *name_len);
+
+/* Reads a perf map from fd (not closed). NULL with *err = -errno. */
+struct perfmap *perfmap__load(int fd, int *err);
+void perfmap__free(struct perfmap *pm);
+
+/* The newest entry covering addr (JIT code is often recompiled at a
+ * reused address, and later lines describe the newer code). */
+const char *perfmap__find(const struct perfmap *pm, uint64_t addr, uint64_t *offset);
+size_t perfmap__count(const struct perfmap *pm);
+/* Lines skipped as malformed, over-long or over the caps. */
+size_t perfmap__rejected(const struct perfmap *pm);
+
+#endif
