@@ -48,22 +48,32 @@ static void frame_function(const char *frame, char *buf, size_t len)
 		snprintf(buf, len, "%s", frame);
 }
 
+/* " (module)" of a frame string, or "" */
+static const char *frame_module(const char *frame)
+{
+	const char *m = strstr(frame, " (");
+
+	return m ? m : "";
+}
+
 void advice__lock_name(char *const *frames, int depth, char *buf, size_t len)
 {
-	const char *module = NULL;
-	size_t n = 0;
+	char inner[128], fn[128];
 
 	buf[0] = 0;
-	/* Three frames name a lock: the wait, the lock call, its caller. */
-	for (int d = 0; d < depth && d < 3 && n < len; d++) {
-		char fn[128];
-
+	if (depth <= 0)
+		return;
+	frame_function(frames[0], inner, sizeof(inner));
+	/* The lock's user is the first frame outside the module that waits
+	 * (libc for a pthread mutex): "worker (app) via __lll_lock_wait". */
+	for (int d = 1; d < depth; d++) {
+		if (!strcmp(frame_module(frames[d]), frame_module(frames[0])))
+			continue;
 		frame_function(frames[d], fn, sizeof(fn));
-		n += snprintf(buf + n, len - n, "%s%s", d ? " <- " : "", fn);
-		module = strstr(frames[d], " (");
+		snprintf(buf, len, "%s%s via %s", fn, frame_module(frames[d]), inner);
+		return;
 	}
-	if (module && n < len)
-		snprintf(buf + n, len - n, "%s", module);
+	snprintf(buf, len, "%s%s", inner, frame_module(frames[0]));
 }
 
 int advice__build_profile(struct advice_input *in, const struct advice_target *tgt,

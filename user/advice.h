@@ -38,8 +38,9 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 			  const struct samples_result *sr, samples_symbolize_fn sym, void *sym_arg);
 void advice__free_input(struct advice_input *in);
 
-/* "pthread_mutex_lock <- demo_locked_update (spinscope)" from frame
- * strings "func+0x12 (module)", innermost first. Pure. */
+/* "demo_locked_update (spinscope) via __lll_lock_wait" from frame strings
+ * "func+0x12 (module)", innermost first: the first caller outside the
+ * waiting module, and the wait itself. Pure. */
 void advice__lock_name(char *const *frames, int depth, char *buf, size_t len);
 
 /* The Advice section of the text report. */

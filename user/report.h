@@ -18,6 +18,17 @@
 #define SS_REPORT_TOP_STACKS 3
 #define SS_REPORT_TOP_YIELDS 5
 
+/* What symbolization could not do, so that the reader can trust the stacks
+ * as far as they go. */
+#define SS_REPORT_MAX_NOFP 8
+struct ss_report_symbols {
+	const char *no_fp[SS_REPORT_MAX_NOFP];	/* modules without frame pointers */
+	bool no_fp_partial[SS_REPORT_MAX_NOFP];	/* ... only some functions */
+	size_t nno_fp;
+	__u64 stacks, stacks_truncated, stacks_unnamed_end;
+	__u64 resolved, module_only, unknown;
+};
+
 struct ss_report {
 	const struct host_info *host;
 	int pid;
@@ -30,6 +41,7 @@ struct ss_report {
 	bool futex_waitv_traced;	/* optional tracepoints found */
 	bool futex2_traced;
 	bool sched_btf;			/* scheduler traced through tp_btf */
+	struct ss_report_symbols symbols;
 	json_object *samples;		/* "samples" object, may be NULL */
 	json_object *advice;		/* "advice" array, may be NULL */
 };

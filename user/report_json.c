@@ -189,6 +189,18 @@ json_object *report_to_json(const struct ss_report *r)
 	add(root, "yield_sites", a);
 
 	add(root, "dropped", drops_json(p->drops));
+	o = json_object_new_object();
+	a = json_object_new_array();
+	for (size_t i = 0; i < r->symbols.nno_fp; i++)
+		json_object_array_add(a, json_object_new_string(r->symbols.no_fp[i]));
+	add(o, "modules_without_frame_pointers", a);
+	add(o, "stacks", U64(r->symbols.stacks));
+	add(o, "stacks_truncated", U64(r->symbols.stacks_truncated));
+	add(o, "stacks_unnamed_end", U64(r->symbols.stacks_unnamed_end));
+	add(o, "addresses_resolved", U64(r->symbols.resolved));
+	add(o, "addresses_module_only", U64(r->symbols.module_only));
+	add(o, "addresses_unknown", U64(r->symbols.unknown));
+	add(root, "symbols", o);
 	if (r->samples)
 		add(root, "samples", json_object_get(r->samples));
 	add(root, "advice", r->advice ? json_object_get(r->advice) : json_object_new_array());

@@ -237,6 +237,23 @@ static void print_drops(const struct ss_report *r, FILE *out)
 		fprintf(out, "\n");
 }
 
+static void print_symbols(const struct ss_report *r, FILE *out)
+{
+	const struct ss_report_symbols *s = &r->symbols;
+
+	if (!s->nno_fp && !s->stacks_truncated)
+		return;
+	fprintf(out, "STACKS: %llu of %llu stop before their thread's entry point\n",
+		(unsigned long long)s->stacks_truncated, (unsigned long long)s->stacks);
+	for (size_t i = 0; i < s->nno_fp; i++) {
+		const char *base = strrchr(s->no_fp[i], '/');
+
+		fprintf(out, "  %s is built without frame pointers%s: frames above its functions are lost\n",
+			base ? base + 1 : s->no_fp[i], s->no_fp_partial[i] ? " in part" : "");
+	}
+	fprintf(out, "  rebuild those with -fno-omit-frame-pointer for whole stacks\n\n");
+}
+
 void report_print_text(const struct ss_report *r, FILE *out)
 {
 	print_header(r, out);
@@ -244,6 +261,7 @@ void report_print_text(const struct ss_report *r, FILE *out)
 	print_threads(r, out);
 	print_futexes(r, out);
 	print_yields(r, out);
+	print_symbols(r, out);
 	if (r->profile->totals.runq_count) {
 		fprintf(out, "RUN-QUEUE DELAY (runnable to running, all threads)\n");
 		print_log2_hist_ns(r->profile->totals.runq_hist, SS_HIST_SLOTS, "  ", out);

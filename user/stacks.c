@@ -48,7 +48,8 @@ int stacks__add(struct ss_stacks *s, __s32 id,
 }
 
 int stacks__symbolize(struct ss_stacks *s,
-		      const char *(*fmt)(void *arg, __u64 ip, char *buf, size_t len), void *arg)
+		      const char *(*fmt)(void *arg, __u64 ip, int depth, char *buf, size_t len),
+		      void *arg)
 {
 	char buf[512];
 
@@ -61,7 +62,7 @@ int stacks__symbolize(struct ss_stacks *s,
 		if (!st->frames)
 			return -ENOMEM;
 		for (int d = 0; d < st->depth; d++) {
-			st->frames[d] = strdup(fmt(arg, st->ips[d], buf, sizeof(buf)));
+			st->frames[d] = strdup(fmt(arg, st->ips[d], d, buf, sizeof(buf)));
 			if (!st->frames[d])
 				return -ENOMEM;
 		}

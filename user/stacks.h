@@ -25,9 +25,11 @@ struct ss_stacks {
 /* Reads stack id's IPs through read(arg, id, ips, max) unless already held. */
 int stacks__add(struct ss_stacks *s, __s32 id,
 		int (*read)(void *arg, __s32 id, __u64 *ips, int max), void *arg);
-/* Turns every IP into a frame string with fmt(arg, ip, buf, len). */
+/* Turns every IP into a frame string with fmt(arg, ip, depth, buf, len);
+ * depth 0 is the innermost frame, the others hold return addresses. */
 int stacks__symbolize(struct ss_stacks *s,
-		      const char *(*fmt)(void *arg, __u64 ip, char *buf, size_t len), void *arg);
+		      const char *(*fmt)(void *arg, __u64 ip, int depth, char *buf, size_t len),
+		      void *arg);
 const struct ss_stack *stacks__find(const struct ss_stacks *s, __s32 id);
 void stacks__free(struct ss_stacks *s);
 

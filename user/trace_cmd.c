@@ -24,6 +24,7 @@
 #include "report.h"
 #include "samples.h"
 #include "stacks.h"
+#include "syms.h"
 #include "trace_cmd.h"
 #include "tracer.h"
 
@@ -114,10 +115,11 @@ static int read_stack_cb(void *arg, __s32 id, __u64 *ips, int max)
 	return tracer__stack(arg, id, ips, max);
 }
 
-static const char *hex_frame(void *arg, __u64 ip, char *buf, size_t len)
+/* Frame strings of the report: "func+0x12 (module)", module+offset or
+ * [unknown]. Callers' frames hold return addresses: the call is at ip - 1. */
+static const char *format_frame(void *arg, __u64 ip, int depth, char *buf, size_t len)
 {
-	snprintf(buf, len, "0x%llx", (unsigned long long)ip);
-	return buf;
+	return syms__format(arg, depth ? ip - 1 : ip, buf, len);
 }
 
 /* Copies the stacks the report shows (all of them for --folded) before
@@ -140,16 +142,21 @@ static int collect_stacks(struct tracer *t, const struct ss_profile *p, bool all
 /* Names an address for samples' reports and folded stacks. */
 static const char *sym_name(void *arg, __u64 ip, const char **module)
 {
+	struct sym_info si;
+
 	*module = NULL;
-	return NULL;
+	if (!arg || syms__resolve(arg, ip, &si))
+		return NULL;
+	*module = si.module;
+	return si.name;
 }
 
 /*
  * Folded stacks of the trace's own stacks, through the samples writer:
  * each (stack, weight) becomes one samples_stack of a temporary result.
  */
-static int fold_trace_stacks(FILE *f, const struct ss_stacks *stacks, const __s32 *ids,
-			     const __u64 *weights, size_t n, const char *kind)
+static int fold_trace_stacks(FILE *f, struct syms *syms, const struct ss_stacks *stacks,
+			     const __s32 *ids, const __u64 *weights, size_t n, const char *kind)
 {
 	struct samples_result r = { .stacks = calloc(n ? n : 1, sizeof(*r.stacks)) };
 	int err;
@@ -165,15 +172,15 @@ static int fold_trace_stacks(FILE *f, const struct ss_stacks *stacks, const __s3
 			.stack_id = ids[i], .count = weights[i], .depth = st->depth, .ips = st->ips,
 		};
 	}
-	err = samples__write_folded(&r, f, sym_name, NULL, kind);
+	err = samples__write_folded(&r, f, sym_name, syms, kind);
 	free(r.stacks);
 	return err;
 }
 
 /* --folded: futex wait time (ns) by waiter stack, sched_yield calls by call
  * site, and samples, each kind under its own root frame. */
-static int write_folded(FILE *f, const struct ss_profile *p, const struct ss_stacks *stacks,
-			const struct samples_result *sr)
+static int write_folded(FILE *f, struct syms *syms, const struct ss_profile *p,
+			const struct ss_stacks *stacks, const struct samples_result *sr)
 {
 	size_t n = 0, cap = p->nyields;
 	__s32 *ids;
@@ -194,17 +201,17 @@ static int write_folded(FILE *f, const struct ss_profile *p, const struct ss_sta
 			ids[n] = p->futexes[i].stacks[k].stack_id;
 			w[n] = p->futexes[i].stacks[k].wait_ns;
 		}
-	err = fold_trace_stacks(f, stacks, ids, w, n, "futex-wait-ns");
+	err = fold_trace_stacks(f, syms, stacks, ids, w, n, "futex-wait-ns");
 	for (n = 0; n < p->nyields; n++) {
 		ids[n] = p->yields[n].stack_id;
 		w[n] = p->yields[n].count;
 	}
-	err = err ?: fold_trace_stacks(f, stacks, ids, w, n, "sched-yield");
+	err = err ?: fold_trace_stacks(f, syms, stacks, ids, w, n, "sched-yield");
 	if (!err && sr && sr->available) {
 		char kind[64];
 
 		snprintf(kind, sizeof(kind), "samples-%s", sr->event);
-		err = samples__write_folded(sr, f, sym_name, NULL, kind);
+		err = samples__write_folded(sr, f, sym_name, syms, kind);
 	}
 	free(ids);
 	free(w);
@@ -213,7 +220,7 @@ static int write_folded(FILE *f, const struct ss_profile *p, const struct ss_sta
 
 /* Runs the advisor on the trace; *out is NULL when it could not run. */
 static int run_advisor(const struct ss_report *rep, const struct samples_result *sr,
-		       struct adv_report **out)
+		       struct syms *syms, struct adv_report **out)
 {
 	struct advice_target tgt = {
 		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
@@ -229,7 +236,7 @@ static int run_advisor(const struct ss_report *rep, const struct samples_result 
 		tgt.ncpus = rep->host->cpus;
 	if (!tgt.duration_ns)
 		return 0;
-	err = advice__build_profile(&in, &tgt, rep->profile, rep->stacks, sr, sym_name, NULL);
+	err = advice__build_profile(&in, &tgt, rep->profile, rep->stacks, sr, sym_name, syms);
 	if (err)
 		return err;
 	*out = calloc(1, sizeof(**out));
@@ -240,6 +247,32 @@ static int run_advisor(const struct ss_report *rep, const struct samples_result 
 	}
 	advice__free_input(&in);
 	return err;
+}
+
+/* How far the stacks can be trusted: truncated stacks and the modules
+ * without frame pointers that cut them. */
+static void note_symbols(struct syms *syms, const struct ss_stacks *stacks,
+			 struct ss_report_symbols *out)
+{
+	struct syms_fp_module nofp[SS_REPORT_MAX_NOFP];
+	struct syms_stats st;
+
+	for (size_t i = 0; i < stacks->n; i++)
+		syms__note_stack(syms, (const uint64_t *)stacks->v[i].ips, stacks->v[i].depth);
+	out->nno_fp = syms__modules_without_fp(syms, nofp, SS_REPORT_MAX_NOFP);
+	if (out->nno_fp > SS_REPORT_MAX_NOFP)
+		out->nno_fp = SS_REPORT_MAX_NOFP;
+	for (size_t i = 0; i < out->nno_fp; i++) {
+		out->no_fp[i] = nofp[i].path;
+		out->no_fp_partial[i] = nofp[i].fp == FRAME_PTR_PARTIAL;
+	}
+	syms__stats(syms, &st);
+	out->stacks = st.stacks;
+	out->stacks_truncated = st.stacks_truncated;
+	out->stacks_unnamed_end = st.stacks_unnamed_end;
+	out->resolved = st.resolved;
+	out->module_only = st.module_only;
+	out->unknown = st.unknown;
 }
 
 static int emit_json(json_object *o, bool one_line)
@@ -331,6 +364,7 @@ int trace_run(const struct ss_opts *o)
 	bool have_sres = false;
 	FILE *folded = NULL;
 	struct adv_report *advice = NULL;
+	struct syms *syms = NULL;
 	struct tracer_features feat;
 	struct proc_status st, now;
 	struct host_info host;
@@ -401,6 +435,13 @@ int trace_run(const struct ss_opts *o)
 		goto out;
 	}
 	start_ns = tracer_now_ns();
+	/* Snapshot the maps now: a target that exits early is still named. */
+	syms = syms__new(o->pid);
+	if (!syms) {
+		code = ss_error(SS_EXIT_ERROR, "cannot read the memory maps of pid %d: %s", o->pid,
+				strerror(errno));
+		goto out;
+	}
 	if (o->verbose)
 		fprintf(stderr, "spinscope: attached in %.0f ms\n", (start_ns - t0) / 1e6);
 	nthreads = proc_count_threads("/proc", o->pid);
@@ -437,7 +478,9 @@ int trace_run(const struct ss_opts *o)
 		code = ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 		goto out;
 	}
-	err = stacks__symbolize(&stacks, hex_frame, NULL);
+	/* The maps as they are now (or as last seen, if the target exited). */
+	syms__refresh(syms);
+	err = stacks__symbolize(&stacks, format_frame, syms);
 	if (err) {
 		code = ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
 		goto out;
@@ -457,10 +500,11 @@ int trace_run(const struct ss_opts *o)
 	rep.futex_waitv_traced = feat.futex_waitv;
 	rep.futex2_traced = feat.futex2;
 	rep.sched_btf = feat.sched_btf;
+	note_symbols(syms, &stacks, &rep.symbols);
 	if (rs.exited)
 		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep.duration_ns / 1e9);
 	if (folded) {
-		err = write_folded(folded, &prof, &stacks, &sres);
+		err = write_folded(folded, syms, &prof, &stacks, &sres);
 		if (fclose(folded) || err) {
 			folded = NULL;
 			code = ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", o->folded_path);
@@ -468,13 +512,13 @@ int trace_run(const struct ss_opts *o)
 		}
 		folded = NULL;
 	}
-	err = run_advisor(&rep, have_sres ? &sres : NULL, &advice);
+	err = run_advisor(&rep, have_sres ? &sres : NULL, syms, &advice);
 	if (err)
 		ss_warn("no advice: the advisor failed: %s", strerror(-err));
 	if (o->json) {
 		json_object *j;
 
-		rep.samples = samples__to_json(&sres, sym_name, NULL);
+		rep.samples = samples__to_json(&sres, sym_name, syms);
 		rep.advice = advice ? advice__to_json(advice) : NULL;
 		j = report_to_json(&rep);
 		err = emit_json(j, o->interval_s > 0);
@@ -483,7 +527,7 @@ int trace_run(const struct ss_opts *o)
 		json_object_put(rep.advice);
 	} else {
 		report_print_text(&rep, stdout);
-		samples__print_text(&sres, stdout, sym_name, NULL, 10);
+		samples__print_text(&sres, stdout, sym_name, syms, 10);
 		fputc('\n', stdout);
 		if (advice)
 			advice__print_text(advice, stdout);
@@ -492,6 +536,7 @@ int trace_run(const struct ss_opts *o)
 	code = err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
 out:
 	free(advice);
+	syms__free(syms);
 	if (folded)
 		fclose(folded);
 	if (have_sres)

@@ -37,7 +37,7 @@ static int fake_read(void *arg, __s32 id, __u64 *ips, int max)
 	return depth;
 }
 
-static const char *fake_fmt(void *arg, __u64 ip, char *buf, size_t len)
+static const char *fake_fmt(void *arg, __u64 ip, int depth, char *buf, size_t len)
 {
 	struct fake_map *m = arg;
 
