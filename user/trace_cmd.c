@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include "advice.h"
 #include "btf_locate.h"
@@ -314,9 +315,31 @@ static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_p
 	return err;
 }
 
-static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_state *rs, __u64 start_ns)
+/* Identity of the target's executable: it changes when the target execs. */
+static bool exe_changed(int pid, dev_t *dev, ino_t *ino)
+{
+	char path[64];
+	struct stat st;
+	bool changed;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	if (stat(path, &st))
+		return false;
+	changed = *ino && (st.st_dev != *dev || st.st_ino != *ino);
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return changed;
+}
+
+/* Look for an exec this often: a new program image needs new maps. */
+#define EXEC_CHECK_MS 1000
+
+static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_state *rs,
+		      struct syms *syms, __u64 start_ns)
 {
 	struct ss_profile prev = {0};
+	dev_t exe_dev = 0;
+	ino_t exe_ino = 0;
 	__u64 end_ns = o->duration_s > 0 ? start_ns + (__u64)(o->duration_s * 1e9) : 0;
 	__u64 step_ns = o->interval_s > 0 ? (__u64)(o->interval_s * 1e9) : 0;
 	__u64 next_ns = step_ns ? start_ns + step_ns : 0;
@@ -329,8 +352,12 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 		if (next_ns && (!wake || next_ns < wake))
 			wake = next_ns;
 		timeout = !wake ? -1 : wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
+		if (timeout < 0 || timeout > EXEC_CHECK_MS)
+			timeout = EXEC_CHECK_MS;
 		if (wait_event(rs, o->pid, timeout))
 			break;
+		if (exe_changed(o->pid, &exe_dev, &exe_ino))
+			syms__refresh(syms);
 		now = tracer_now_ns();
 		if (end_ns && now >= end_ns)
 			break;
@@ -452,7 +479,7 @@ int trace_run(const struct ss_opts *o)
 	else
 		fprintf(stderr, " until Ctrl-C\n");
 
-	err = trace_loop(o, t, &rs, start_ns);
+	err = trace_loop(o, t, &rs, syms, start_ns);
 	if (err) {
 		code = ss_error(err == -EIO ? SS_EXIT_ERROR : SS_EXIT_BPF, "%s",
 				err == -EIO ? "cannot write the report to stdout" : "cannot read the BPF maps");
