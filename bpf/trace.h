@@ -36,6 +36,9 @@ enum ss_drop {
 	SS_DROP_YIELD_SITES_FULL,	/* yield call sites map full */
 	SS_DROP_STACK_FAIL,		/* user stack could not be collected */
 	SS_DROP_MISSED_EXIT,		/* futex exit with no matching enter */
+	SS_DROP_PROG_MISSES,		/* the kernel skipped one of our programs
+					 * (recursion; set by user space from
+					 * bpf_prog_info.recursion_misses) */
 	SS_DROPS,
 };
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 #include "btf_locate.h"
 #include "errors.h"
 
@@ -26,11 +27,22 @@ int btf_locate(const char *override, const char *sysfs_path, const char *release
 
 	custom[0] = 0;
 	if (override) {
+		struct btf *btf;
+
 		if (access(override, R_OK)) {
 			snprintf(why, whylen, "BTF file %s: %s: give a readable vmlinux or .btf file to --btf",
 				 override, strerror(errno));
 			return SS_EXIT_KERNEL;
 		}
+		/* Junk or an ELF without .BTF would fail later with libbpf's
+		 * errno; say what is wrong with the file itself. */
+		btf = btf__parse(override, NULL);
+		if (!btf) {
+			snprintf(why, whylen, "BTF file %s holds no usable BTF: give a vmlinux with a .BTF section or a raw .btf file to --btf",
+				 override);
+			return SS_EXIT_KERNEL;
+		}
+		btf__free(btf);
 		snprintf(custom, customlen, "%s", override);
 		return 0;
 	}

@@ -42,7 +42,7 @@ int privs_check_caps(uint64_t caps, char *why, size_t whylen)
 	if (HAS(caps, CAP_SYS_ADMIN) || (bpf && perfmon))
 		return 0;
 	snprintf(why, whylen,
-		 "insufficient privileges: missing %s%s%s: run as root (sudo) or grant them with setcap cap_bpf,cap_perfmon+ep",
+		 "insufficient privileges: missing %s%s%s: run spinscope as root (sudo)",
 		 bpf ? "" : "CAP_BPF", !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON");
 	return SS_EXIT_PERM;
 }

@@ -13,6 +13,7 @@ const char *const ss_drop_names[SS_DROPS] = {
 	[SS_DROP_YIELD_SITES_FULL] = "yield_sites_map_full",
 	[SS_DROP_STACK_FAIL] = "stack_failed",
 	[SS_DROP_MISSED_EXIT] = "futex_exit_without_enter",
+	[SS_DROP_PROG_MISSES] = "bpf_program_misses",
 };
 
 const char *const ss_outcome_names[SS_FUTEX_OUTCOMES] = {

@@ -226,10 +226,11 @@ static void print_drops(const struct ss_report *r, FILE *out)
 		if (!any)
 			fprintf(out, "DROPPED (events the figures above do not include)\n");
 		any = true;
-		full |= i != SS_DROP_STACK_FAIL && i != SS_DROP_MISSED_EXIT;
+		full |= i != SS_DROP_STACK_FAIL && i != SS_DROP_MISSED_EXIT && i != SS_DROP_PROG_MISSES;
 		fprintf(out, "  %-26s %llu%s\n", ss_drop_names[i], (unsigned long long)d[i],
 			i == SS_DROP_MISSED_EXIT ? "  (calls already in progress when tracing began)" :
-			i == SS_DROP_STACK_FAIL ? "  (user stack unreadable or stack map full)" : "");
+			i == SS_DROP_STACK_FAIL ? "  (user stack unreadable or stack map full)" :
+			i == SS_DROP_PROG_MISSES ? "  (the kernel skipped our programs: another BPF tool ran on that CPU)" : "");
 	}
 	if (full)
 		fprintf(out, "  a map was full: raise --max-threads, --max-futexes or --max-stacks\n");

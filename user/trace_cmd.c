@@ -401,6 +401,7 @@ int trace_run(const struct ss_opts *o)
 	uint64_t caps;
 	int code, err, nthreads;
 
+	tracer_set_verbose(o->verbose);
 	code = proc_check_target("/proc", o->pid, o->tid, &st, why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);

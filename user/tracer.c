@@ -50,8 +50,11 @@ int tracefs_has_event(const char *const *roots, const char *event)
 		char path[512];
 
 		snprintf(path, sizeof(path), "%s/events", roots[i]);
-		if (access(path, F_OK))
+		if (access(path, F_OK)) {
+			if (errno == EACCES)
+				return -2;
 			continue;
+		}
 		mounted = true;
 		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], event);
 		if (access(path, F_OK) == 0)
@@ -88,6 +91,12 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (!verbose_level || (level == LIBBPF_DEBUG && verbose_level < 2))
 		return 0;
 	return vfprintf(stderr, fmt, ap);
+}
+
+void tracer_set_verbose(int level)
+{
+	verbose_level = level;
+	libbpf_set_print(libbpf_print);
 }
 
 __u64 tracer_now_ns(void)
@@ -158,10 +167,9 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 	struct tracer *t;
 	int err;
 
-	verbose_level = o->verbose;
-	libbpf_set_print(libbpf_print);
+	tracer_set_verbose(o->verbose);
 
-	if (tracefs_has_event(roots, required_events[0]) < 0)
+	if (tracefs_has_event(roots, required_events[0]) == -1)
 		tracefs_mount_private(roots, o->verbose);
 	/* Name a missing tracepoint before libbpf fails on it. */
 	for (size_t i = 0; i < sizeof(required_events) / sizeof(required_events[0]); i++) {
@@ -170,7 +178,11 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 		if (has == 1)
 			continue;
 		*code = SS_EXIT_KERNEL;
-		if (has < 0)
+		if (has == -2) {
+			*code = SS_EXIT_PERM;
+			snprintf(why, whylen, "insufficient privileges: cannot read tracefs at %s: run spinscope as root (sudo)",
+				 roots[0]);
+		} else if (has < 0)
 			snprintf(why, whylen, "tracefs is not mounted at %s or %s: mount it (mount -t tracefs nodev /sys/kernel/tracing); spinscope needs tracepoint %s",
 				 roots[0], roots[1] ? roots[1] : "-", required_events[i]);
 		else
@@ -434,6 +446,24 @@ static int read_drops(struct tracer *t, struct ss_profile *p)
 	return 0;
 }
 
+/* Runs the kernel skipped (recursion protection): events we never saw. */
+static __u64 prog_misses(struct tracer *t)
+{
+	struct bpf_program *prog;
+	__u64 n = 0;
+
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 int tracer__read(struct tracer *t, struct ss_profile *p)
 {
 	int err;
@@ -445,6 +475,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = err ?: read_futexes(t, p);
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
+	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t);
 	if (err) {
 		profile_free(p);
 		return err;

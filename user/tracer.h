@@ -46,11 +46,15 @@ size_t tracer__map_bytes(const struct tracer *t);
 /* Detaches and frees everything; accepts NULL. */
 void tracer__free(struct tracer *t);
 
+/* libbpf's messages: none (0), warnings (1), debug too (2). */
+void tracer_set_verbose(int level);
+
 /* Monotonic now, in the same clock as bpf_ktime_get_ns(). */
 __u64 tracer_now_ns(void);
 
 /* Looks for a tracepoint "category/name" under the tracefs roots.
- * Returns 1 when found, 0 when not, -1 when no tracefs is mounted. */
+ * Returns 1 when found, 0 when not, -1 when no tracefs is mounted, -2 when
+ * we may not read it. */
 int tracefs_has_event(const char *const *roots, const char *event);
 
 #endif
