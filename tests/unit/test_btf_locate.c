@@ -4,6 +4,8 @@
  * libbpf's fallbacks; a failure lists every path tried and what to do.
  */
 #include "testlib.h"
+#include <bpf/btf.h>
+#include <linux/btf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,22 @@ struct tmp {
 	char path[64];
 };
 
+/* A real raw BTF blob with one type, built with libbpf's writer. */
+static int write_minimal_btf(int fd)
+{
+	struct btf *btf = btf__new_empty();
+	const void *raw;
+	__u32 size;
+	int err = -1;
+
+	if (btf && btf__add_int(btf, "int", 4, BTF_INT_SIGNED) > 0) {
+		raw = btf__raw_data(btf, &size);
+		err = raw && write(fd, raw, size) == (ssize_t)size ? 0 : -1;
+	}
+	btf__free(btf);
+	return err;
+}
+
 static int setup(void **state)
 {
 	struct tmp *t = calloc(1, sizeof(*t));
@@ -27,7 +45,7 @@ static int setup(void **state)
 		return -1;
 	snprintf(t->path, sizeof(t->path), "/tmp/spinscope-btf-XXXXXX");
 	fd = mkstemp(t->path);
-	if (fd < 0 || write(fd, "BTF", 3) != 3) {
+	if (fd < 0 || write_minimal_btf(fd)) {
 		free(t);
 		return -1;
 	}
@@ -54,6 +72,22 @@ static void test_override_readable(void **state)
 				    sizeof(custom), why, sizeof(why)), 0);
 	assert_string_equal(custom, t->path);
 	assert_string_equal(why, "");
+}
+
+/* A file that exists but holds no BTF is refused with its name. */
+static void test_override_without_btf(void **state)
+{
+	char path[] = "/tmp/spinscope-junk-XXXXXX", custom[256], why[512] = "";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "BTF", 3), 3);
+	close(fd);
+	assert_int_equal(btf_locate(path, "/nonexistent/btf/vmlinux", FAKE_RELEASE, custom,
+				    sizeof(custom), why, sizeof(why)), SS_EXIT_KERNEL);
+	assert_non_null(strstr(why, path));
+	assert_non_null(strstr(why, "no usable BTF"));
+	unlink(path);
 }
 
 /* The file the user named is used or refused, never silently replaced by
@@ -137,6 +171,7 @@ static void test_absent_long_release(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_override_without_btf),
 		cmocka_unit_test_setup_teardown(test_override_readable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_override_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sysfs_present, setup, teardown),
