@@ -11,6 +11,7 @@
 #include <bpf/bpf_core_read.h>
 #include "trace.h"
 #include "core_fixes.bpf.h"
+#include "target.bpf.h"
 
 #define EINTR 4
 #define EAGAIN 11
@@ -33,9 +34,6 @@
 #define FUTEX_WAIT_REQUEUE_PI 11
 #define FUTEX_CMP_REQUEUE_PI 12
 #define FUTEX_LOCK_PI2 13
-
-const volatile __u32 targ_tgid = 0;
-const volatile __u32 targ_tid = 0;	/* 0: every thread */
 
 /* Set by user space after load, just before attach: the trace's time zero. */
 __u64 start_ns = 0;
@@ -94,23 +92,7 @@ static const struct ss_futex zero_futex;
 
 static __always_inline void count_drop(__u32 reason)
 {
-	__u64 *n = bpf_map_lookup_elem(&drops, &reason);
-
-	if (n)
-		(*n)++;
-}
-
-static __always_inline bool is_target(__u32 tgid, __u32 tid)
-{
-	return tgid == targ_tgid && (!targ_tid || tid == targ_tid);
-}
-
-static __always_inline bool current_is_target(__u32 *tid)
-{
-	__u64 id = bpf_get_current_pid_tgid();
-
-	*tid = (__u32)id;
-	return is_target(id >> 32, (__u32)id);
+	percpu_inc(&drops, reason);
 }
 
 static __always_inline __u32 log2_slot(__u64 v)

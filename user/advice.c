@@ -5,37 +5,21 @@
 #include <string.h>
 #include "advice.h"
 
-static void counters_from(struct adv_counters *c, const struct ss_thread *t)
-{
-	c->sched_yield = t->sched_yield;
-	c->futex_wait = t->futex_wait;
-	c->futex_wait_ns = t->futex_wait_ns;
-	c->futex_wake = t->futex_wake;
-	c->switches_voluntary = t->switches_voluntary;
-	c->switches_involuntary = t->switches_involuntary;
-	c->oncpu_ns = t->oncpu_ns;
-	c->offcpu_ns = t->offcpu_ns;
-	c->runq_count = t->runq_count;
-	c->runq_ns = t->runq_ns;
-	c->runq_ns_max = t->runq_ns_max;
-	memcpy(c->runq_hist, t->runq_hist, sizeof(c->runq_hist));
-}
-
-static void totals_from(struct adv_counters *c, const struct ss_totals *t)
-{
-	c->sched_yield = t->sched_yield;
-	c->futex_wait = t->futex_wait;
-	c->futex_wait_ns = t->futex_wait_ns;
-	c->futex_wake = t->futex_wake;
-	c->switches_voluntary = t->switches_voluntary;
-	c->switches_involuntary = t->switches_involuntary;
-	c->oncpu_ns = t->oncpu_ns;
-	c->offcpu_ns = t->offcpu_ns;
-	c->runq_count = t->runq_count;
-	c->runq_ns = t->runq_ns;
-	c->runq_ns_max = t->runq_ns_max;
-	memcpy(c->runq_hist, t->runq_hist, sizeof(c->runq_hist));
-}
+/* ss_thread and ss_totals name their counters alike. */
+#define COPY_COUNTERS(c, t) do {					\
+		(c)->sched_yield = (t)->sched_yield;			\
+		(c)->futex_wait = (t)->futex_wait;			\
+		(c)->futex_wait_ns = (t)->futex_wait_ns;		\
+		(c)->futex_wake = (t)->futex_wake;			\
+		(c)->switches_voluntary = (t)->switches_voluntary;	\
+		(c)->switches_involuntary = (t)->switches_involuntary;	\
+		(c)->oncpu_ns = (t)->oncpu_ns;				\
+		(c)->offcpu_ns = (t)->offcpu_ns;			\
+		(c)->runq_count = (t)->runq_count;			\
+		(c)->runq_ns = (t)->runq_ns;				\
+		(c)->runq_ns_max = (t)->runq_ns_max;			\
+		memcpy((c)->runq_hist, (t)->runq_hist, sizeof((c)->runq_hist)); \
+	} while (0)
 
 /* "func+0x12 (module)" -> "func"; "module+0x40" and "0x..." stay as they are. */
 static void frame_function(const char *frame, char *buf, size_t len)
@@ -95,12 +79,12 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	snprintf(ap->target.comm, sizeof(ap->target.comm), "%s", tgt->comm);
 	ap->target.is_jvm = tgt->is_jvm;
 	ap->target.nthreads = p->nthreads;
-	totals_from(&ap->totals, &p->totals);
+	COPY_COUNTERS(&ap->totals, &p->totals);
 
 	for (size_t i = 0; i < p->nthreads; i++) {
 		in->threads[i].tid = p->threads[i].tid;
 		memcpy(in->threads[i].comm, p->threads[i].comm, sizeof(in->threads[i].comm));
-		counters_from(&in->threads[i].c, &p->threads[i]);
+		COPY_COUNTERS(&in->threads[i].c, &p->threads[i]);
 	}
 	ap->threads = in->threads;
 	ap->nthreads = p->nthreads;
