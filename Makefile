@@ -37,7 +37,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 SAN ?= 0
-WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
 CFLAGS_BASE := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(WARN) \
 	-D_GNU_SOURCE -I$(OUTPUT) -Iuser -Ibpf -I.
 ifeq ($(SAN),1)

@@ -128,12 +128,11 @@ static __always_inline __u32 log2_slot(__u64 v)
 }
 
 /*
- * Finds the thread's record, creating it on first sight. last_in/last_out
- * say where the thread was when first seen, so that its first interval is
- * measured from the trace start (or its creation), not lost.
+ * Finds the thread's record, creating it on first sight. User space seeds
+ * the threads that exist at attach; a record with neither last_in_ns nor
+ * last_out_ns has not switched since the trace began.
  */
-static __always_inline struct ss_thread *
-thread_get(__u32 tid, struct task_struct *task, __u64 last_in, __u64 last_out)
+static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struct *task)
 {
 	struct ss_thread *t = bpf_map_lookup_elem(&threads, &tid);
 	bool created;
@@ -150,8 +149,6 @@ thread_get(__u32 tid, struct task_struct *task, __u64 last_in, __u64 last_out)
 	if (!created)
 		return t;
 	t->tid = tid;
-	t->last_in_ns = last_in;
-	t->last_out_ns = last_out;
 	if (task)
 		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &task->comm);
 	else
@@ -159,10 +156,9 @@ thread_get(__u32 tid, struct task_struct *task, __u64 last_in, __u64 last_out)
 	return t;
 }
 
-/* A record for the current thread, which is running now. */
 static __always_inline struct ss_thread *current_thread(__u32 tid)
 {
-	return thread_get(tid, NULL, start_ns, 0);
+	return thread_get(tid, NULL);
 }
 
 static __always_inline void atomic_max(__u64 *p, __u64 v)
@@ -473,11 +469,13 @@ static __always_inline void mark_runnable(struct task_struct *p, bool is_new)
 	__u64 now = bpf_ktime_get_ns();
 	struct ss_thread *t;
 
-	/* A thread first seen at its wakeup was off CPU since the trace began,
-	 * or, when it is new, since now. */
-	t = thread_get(tid, p, 0, is_new ? now : start_ns);
-	if (t)
-		t->enqueue_ns = now;
+	t = thread_get(tid, p);
+	if (!t)
+		return;
+	t->enqueue_ns = now;
+	/* A new thread's life begins off CPU, in the run queue. */
+	if (is_new && !t->last_in_ns && !t->last_out_ns)
+		t->last_out_ns = now;
 }
 
 SEC("raw_tp/sched_wakeup")
@@ -512,13 +510,14 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	now = bpf_ktime_get_ns();
 
 	if (prev_is) {
-		/* Running since the trace began if we had not seen it yet. */
-		t = thread_get(prev_tid, prev, start_ns, 0);
+		t = thread_get(prev_tid, prev);
 		if (t) {
 			__u32 state = get_task_state(prev);
 
 			if (t->last_in_ns)
 				t->oncpu_ns += now - t->last_in_ns;
+			else if (!t->last_out_ns)	/* running since the start */
+				t->oncpu_ns += now - start_ns;
 			t->last_in_ns = 0;
 			t->last_out_ns = now;
 			/* The kernel's own rule (nvcsw vs nivcsw in __schedule):
@@ -534,10 +533,12 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	}
 
 	if (next_is) {
-		t = thread_get(next_tid, next, 0, start_ns);
+		t = thread_get(next_tid, next);
 		if (t) {
 			if (t->last_out_ns)
 				t->offcpu_ns += now - t->last_out_ns;
+			else if (!t->last_in_ns)	/* off CPU since the start */
+				t->offcpu_ns += now - start_ns;
 			t->last_out_ns = 0;
 			t->last_in_ns = now;
 			if (t->enqueue_ns) {

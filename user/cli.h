@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Options of `spinscope -p PID ...`: parsed here, pure and unit-tested. */
+#ifndef SPINSCOPE_CLI_H
+#define SPINSCOPE_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define SS_VERSION "0.1.0"
+
+struct ss_opts {
+	int pid;
+	int tid;			/* 0: all threads */
+	double duration_s;		/* 0: until a signal */
+	double interval_s;		/* 0: no interval summaries */
+	bool json;
+	int verbose;
+	const char *btf_path;		/* --btf FILE */
+	unsigned int max_threads;	/* map sizes */
+	unsigned int max_futexes;
+	unsigned int max_stacks;
+	const char *event;		/* --event: sampled perf event */
+	const char *folded_path;	/* --folded FILE */
+	bool help;
+	bool version;
+};
+
+extern const char ss_usage_line[];
+
+/* Defaults for every option. */
+void ss_opts_init(struct ss_opts *o);
+/* Parses argv (argv[0] is the program). Returns 0, or SS_EXIT_USAGE with a
+ * one-line reason in err. Reentrant (resets getopt). */
+int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen);
+/* Prints --help (usage, options, exit codes). */
+void ss_print_help(FILE *out);
+
+/* Strict number parsing shared by every command: the whole string must be a
+ * number within [min, max]. Return 0 or -1. */
+int ss_parse_int(const char *s, long min, long max, long *out);
+int ss_parse_double(const char *s, double min, double max, double *out);
+
+#endif

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Sorting, totals and interval differences of a trace snapshot. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile.h"
+
+const char *const ss_drop_names[SS_DROPS] = {
+	[SS_DROP_THREADS_FULL] = "threads_map_full",
+	[SS_DROP_FUTEXES_FULL] = "futexes_map_full",
+	[SS_DROP_INFLIGHT_FULL] = "inflight_map_full",
+	[SS_DROP_WAITERS_FULL] = "waiter_stacks_map_full",
+	[SS_DROP_YIELD_SITES_FULL] = "yield_sites_map_full",
+	[SS_DROP_STACK_FAIL] = "stack_failed",
+	[SS_DROP_MISSED_EXIT] = "futex_exit_without_enter",
+};
+
+const char *const ss_outcome_names[SS_FUTEX_OUTCOMES] = {
+	[SS_FUTEX_WOKEN] = "woken",
+	[SS_FUTEX_TIMEDOUT] = "timed_out",
+	[SS_FUTEX_AGAIN] = "value_changed",
+	[SS_FUTEX_INTR] = "interrupted",
+	[SS_FUTEX_OTHER] = "other_error",
+};
+
+unsigned int ss_log2_slot(__u64 v)
+{
+	unsigned int r = v ? 63 - __builtin_clzll(v) : 0;
+
+	return r < SS_HIST_SLOTS ? r : SS_HIST_SLOTS - 1;
+}
+
+void profile_close_thread(struct ss_thread *t, __u64 start_ns, __u64 now_ns, bool running)
+{
+	if (t->flags & SS_THREAD_EXITED)
+		return;
+	if (t->last_in_ns && now_ns > t->last_in_ns)
+		t->oncpu_ns += now_ns - t->last_in_ns;
+	else if (t->last_out_ns && now_ns > t->last_out_ns)
+		t->offcpu_ns += now_ns - t->last_out_ns;
+	else if (!t->last_in_ns && !t->last_out_ns && now_ns > start_ns)
+		/* Never switched: on CPU or off it for the whole trace. */
+		*(running ? &t->oncpu_ns : &t->offcpu_ns) += now_ns - start_ns;
+}
+
+static __u64 thread_weight(const struct ss_thread *t)
+{
+	/* Waiting time first; yields break ties and rank spinners. */
+	return t->futex_wait_ns + t->sched_yield;
+}
+
+int profile_thread_cmp(const void *a, const void *b)
+{
+	const struct ss_thread *x = a, *y = b;
+	__u64 wx = thread_weight(x), wy = thread_weight(y);
+
+	if (wx != wy)
+		return wx < wy ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int futex_cmp(const void *a, const void *b)
+{
+	const struct ss_futex_rec *x = a, *y = b;
+
+	if (x->f.wait_ns != y->f.wait_ns)
+		return x->f.wait_ns < y->f.wait_ns ? 1 : -1;
+	if (x->f.wakes != y->f.wakes)
+		return x->f.wakes < y->f.wakes ? 1 : -1;
+	return x->uaddr < y->uaddr ? -1 : x->uaddr > y->uaddr;
+}
+
+static int stack_cmp(const void *a, const void *b)
+{
+	const struct ss_waiter_stack *x = a, *y = b;
+
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns < y->wait_ns ? 1 : -1;
+	return x->stack_id - y->stack_id;
+}
+
+static int yield_cmp(const void *a, const void *b)
+{
+	const struct ss_yield_site *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return x->stack_id - y->stack_id;
+}
+
+static void add_thread(struct ss_totals *s, const struct ss_thread *t)
+{
+	s->threads++;
+	s->sched_yield += t->sched_yield;
+	s->futex_wait += t->futex_wait;
+	s->futex_wait_ns += t->futex_wait_ns;
+	s->futex_wake += t->futex_wake;
+	s->futex_woken += t->futex_woken;
+	for (int i = 0; i < SS_FUTEX_OUTCOMES; i++)
+		s->futex_outcome[i] += t->futex_outcome[i];
+	s->switches_voluntary += t->switches_voluntary;
+	s->switches_involuntary += t->switches_involuntary;
+	s->oncpu_ns += t->oncpu_ns;
+	s->offcpu_ns += t->offcpu_ns;
+	s->runq_count += t->runq_count;
+	s->runq_ns += t->runq_ns;
+	if (t->runq_ns_max > s->runq_ns_max)
+		s->runq_ns_max = t->runq_ns_max;
+	for (int i = 0; i < SS_HIST_SLOTS; i++)
+		s->runq_hist[i] += t->runq_hist[i];
+}
+
+void profile_finish(struct ss_profile *p)
+{
+	memset(&p->totals, 0, sizeof(p->totals));
+	qsort(p->threads, p->nthreads, sizeof(*p->threads), profile_thread_cmp);
+	for (size_t i = 0; i < p->nthreads; i++)
+		add_thread(&p->totals, &p->threads[i]);
+	qsort(p->futexes, p->nfutexes, sizeof(*p->futexes), futex_cmp);
+	for (size_t i = 0; i < p->nfutexes; i++)
+		qsort(p->futexes[i].stacks, p->futexes[i].nstacks, sizeof(struct ss_waiter_stack),
+		      stack_cmp);
+	qsort(p->yields, p->nyields, sizeof(*p->yields), yield_cmp);
+}
+
+static const struct ss_thread *find_tid(const struct ss_profile *p, __u32 tid)
+{
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (p->threads[i].tid == tid)
+			return &p->threads[i];
+	return NULL;
+}
+
+/* Every counter of ss_thread up to the bookkeeping fields is a sum. */
+#define SS_THREAD_COUNTERS (offsetof(struct ss_thread, last_in_ns) / sizeof(__u64))
+
+int profile_diff(const struct ss_profile *cur, const struct ss_profile *prev,
+		 struct ss_profile *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->start_ns = prev ? prev->now_ns : cur->start_ns;
+	out->now_ns = cur->now_ns;
+	out->threads = calloc(cur->nthreads ? cur->nthreads : 1, sizeof(*out->threads));
+	if (!out->threads)
+		return -ENOMEM;
+	for (size_t i = 0; i < cur->nthreads; i++) {
+		const struct ss_thread *c = &cur->threads[i];
+		const struct ss_thread *o = prev ? find_tid(prev, c->tid) : NULL;
+		struct ss_thread *d = &out->threads[out->nthreads];
+		const __u64 *cv = (const __u64 *)c;
+		__u64 *dv = (__u64 *)d;
+
+		*d = *c;
+		if (o) {
+			const __u64 *ov = (const __u64 *)o;
+
+			for (size_t k = 0; k < SS_THREAD_COUNTERS; k++)
+				dv[k] = cv[k] - ov[k];
+			/* Maxima do not subtract: keep the running maximum. */
+			d->futex_wait_ns_max = c->futex_wait_ns_max;
+			d->runq_ns_max = c->runq_ns_max;
+		}
+		out->nthreads++;
+	}
+	for (int i = 0; i < SS_DROPS; i++)
+		out->drops[i] = cur->drops[i] - (prev ? prev->drops[i] : 0);
+	profile_finish(out);
+	return 0;
+}
+
+void profile_free(struct ss_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nfutexes; i++)
+		free(p->futexes[i].stacks);
+	free(p->futexes);
+	free(p->threads);
+	free(p->yields);
+	memset(p, 0, sizeof(*p));
+}

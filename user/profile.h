@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A snapshot of what the tracer has aggregated, as plain C: copied out of
+ * the BPF maps by tracer.c, then sorted, summed, diffed and reported without
+ * touching libbpf. Times are bpf_ktime_get_ns() (CLOCK_MONOTONIC).
+ */
+#ifndef SPINSCOPE_PROFILE_H
+#define SPINSCOPE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "trace.h"
+
+struct ss_waiter_stack {
+	__s32 stack_id;
+	__u64 count;
+	__u64 wait_ns;
+};
+
+struct ss_futex_rec {
+	__u64 uaddr;
+	struct ss_futex f;
+	struct ss_waiter_stack *stacks;	/* sorted by wait_ns, descending */
+	size_t nstacks;
+};
+
+struct ss_yield_site {
+	__s32 stack_id;
+	__u64 count;
+};
+
+struct ss_totals {
+	__u64 threads;
+	__u64 sched_yield;
+	__u64 futex_wait;
+	__u64 futex_wait_ns;
+	__u64 futex_wake;
+	__u64 futex_woken;
+	__u64 futex_outcome[SS_FUTEX_OUTCOMES];
+	__u64 switches_voluntary;
+	__u64 switches_involuntary;
+	__u64 oncpu_ns;
+	__u64 offcpu_ns;
+	__u64 runq_count;
+	__u64 runq_ns;
+	__u64 runq_ns_max;
+	__u64 runq_hist[SS_HIST_SLOTS];
+};
+
+struct ss_profile {
+	__u64 start_ns;			/* trace start */
+	__u64 now_ns;			/* when this snapshot was taken */
+	struct ss_thread *threads;	/* on/off-CPU include the open tail */
+	size_t nthreads;
+	struct ss_futex_rec *futexes;	/* sorted by wait_ns, descending */
+	size_t nfutexes;
+	struct ss_yield_site *yields;	/* sorted by count, descending */
+	size_t nyields;
+	__u64 drops[SS_DROPS];
+	struct ss_totals totals;
+};
+
+extern const char *const ss_drop_names[SS_DROPS];
+extern const char *const ss_outcome_names[SS_FUTEX_OUTCOMES];
+
+/* Log2 slot of a value, the same rule as the BPF side's. */
+unsigned int ss_log2_slot(__u64 v);
+
+/* Adds the time since a thread's last switch to its on- or off-CPU total,
+ * as of now_ns (exited threads stop at their last switch). running says
+ * where a thread that never switched has been (its /proc state is R). */
+void profile_close_thread(struct ss_thread *t, __u64 start_ns, __u64 now_ns, bool running);
+
+/* Sorts everything and computes totals. Call once the arrays are filled. */
+void profile_finish(struct ss_profile *p);
+
+/* Thread order of the report: most time waiting in futexes plus yields. */
+int profile_thread_cmp(const void *a, const void *b);
+
+/* out = cur - prev, thread by thread (matched by tid), for interval reports.
+ * out owns new arrays (threads only; futexes and yields are left empty). */
+int profile_diff(const struct ss_profile *cur, const struct ss_profile *prev,
+		 struct ss_profile *out);
+
+void profile_free(struct ss_profile *p);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Everything a trace report shows, gathered by the trace command, printed as
+ * text (report_text.c) or JSON (report_json.c). No libbpf here.
+ */
+#ifndef SPINSCOPE_REPORT_H
+#define SPINSCOPE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include "procfs.h"
+#include "profile.h"
+#include "stacks.h"
+
+#define SS_JSON_SCHEMA 1
+#define SS_REPORT_TOP_FUTEXES 5
+#define SS_REPORT_TOP_STACKS 3
+#define SS_REPORT_TOP_YIELDS 5
+
+struct ss_report {
+	const struct host_info *host;
+	int pid;
+	int tid;			/* -t, 0 if all */
+	char comm[64];
+	bool exited;			/* target exited during the trace */
+	__u64 duration_ns;
+	const struct ss_profile *profile;
+	const struct ss_stacks *stacks;
+	bool futex_waitv_traced;	/* optional tracepoints found */
+	bool futex2_traced;
+	json_object *samples;		/* "samples" object, may be NULL */
+	json_object *advice;		/* "advice" array, may be NULL */
+	const char *advice_text;	/* text of the Advice section, may be NULL */
+};
+
+/* Text report. */
+void report_print_text(const struct ss_report *r, FILE *out);
+/* One interval's summary line block; p is a profile_diff() result. */
+void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out);
+
+/* Full JSON document (caller puts it). */
+json_object *report_to_json(const struct ss_report *r);
+/* One interval as a JSON object. */
+json_object *report_interval_json(const struct ss_profile *p, double t_s);
+
+/* A log2 histogram of nanoseconds in the style of bcc's print_log2_hist. */
+void print_log2_hist_ns(const __u64 *slots, int nslots, const char *indent, FILE *out);
+/* "1.23 ms", "456 us", ... */
+const char *fmt_ns(__u64 ns, char *buf, size_t len);
+
+#endif

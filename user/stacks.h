@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The user stacks a report shows, copied out of the BPF stack map before
+ * detaching and turned into frame strings afterwards, so the report code
+ * needs neither libbpf nor the live process.
+ */
+#ifndef SPINSCOPE_STACKS_H
+#define SPINSCOPE_STACKS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+struct ss_stack {
+	__s32 id;
+	int depth;
+	__u64 *ips;		/* innermost first */
+	char **frames;		/* depth strings once symbolized */
+};
+
+struct ss_stacks {
+	struct ss_stack *v;
+	size_t n, cap;
+};
+
+/* Reads stack id's IPs through read(arg, id, ips, max) unless already held. */
+int stacks__add(struct ss_stacks *s, __s32 id,
+		int (*read)(void *arg, __s32 id, __u64 *ips, int max), void *arg);
+/* Turns every IP into a frame string with fmt(arg, ip, buf, len). */
+int stacks__symbolize(struct ss_stacks *s,
+		      const char *(*fmt)(void *arg, __u64 ip, char *buf, size_t len), void *arg);
+const struct ss_stack *stacks__find(const struct ss_stacks *s, __s32 id);
+void stacks__free(struct ss_stacks *s);
+
+#endif

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `spinscope -p PID`: check the target and our privileges, load and attach,
+ * wait for the end (duration, SIGINT/SIGTERM/SIGHUP, or the target's exit)
+ * while printing interval summaries, then detach and report.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include "btf_locate.h"
+#include "cli.h"
+#include "commands.h"
+#include "errors.h"
+#include "privs.h"
+#include "procfs.h"
+#include "report.h"
+#include "stacks.h"
+#include "trace_cmd.h"
+#include "tracer.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+struct run_state {
+	int sigfd;
+	int pidfd;		/* -1: poll /proc instead (kernels before 5.3) */
+	sigset_t old_mask;
+	bool exited;
+	int stop_signal;
+};
+
+static int signals_block(struct run_state *rs)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, &rs->old_mask))
+		return -errno;
+	rs->sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	return rs->sigfd < 0 ? -errno : 0;
+}
+
+static void signals_restore(struct run_state *rs)
+{
+	if (rs->sigfd >= 0)
+		close(rs->sigfd);
+	sigprocmask(SIG_SETMASK, &rs->old_mask, NULL);
+}
+
+static bool target_gone(struct run_state *rs, int pid)
+{
+	char path[64];
+
+	if (rs->pidfd >= 0)
+		return false;	/* poll() reports it */
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (access(path, F_OK))
+		return true;
+	{
+		struct proc_status st;
+
+		return proc_read_status("/proc", pid, &st) || st.state == 'Z';
+	}
+}
+
+/* Waits up to timeout_ms (-1: forever) for a signal or the target's exit.
+ * Returns 1 when the trace must end, 0 on timeout. */
+static int wait_event(struct run_state *rs, int pid, int timeout_ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = rs->sigfd, .events = POLLIN },
+		{ .fd = rs->pidfd, .events = POLLIN },
+	};
+	int nfds = rs->pidfd >= 0 ? 2 : 1;
+
+	/* Without a pidfd, look at /proc every 100 ms. */
+	if (rs->pidfd < 0 && (timeout_ms < 0 || timeout_ms > 100))
+		timeout_ms = 100;
+	for (;;) {
+		int n = poll(pfd, nfds, timeout_ms);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0 && pfd[0].revents) {
+			struct signalfd_siginfo si;
+
+			if (read(rs->sigfd, &si, sizeof(si)) == sizeof(si))
+				rs->stop_signal = si.ssi_signo;
+			return 1;
+		}
+		if ((n > 0 && nfds == 2 && pfd[1].revents) || target_gone(rs, pid)) {
+			rs->exited = true;
+			return 1;
+		}
+		return 0;
+	}
+}
+
+static int read_stack_cb(void *arg, __s32 id, __u64 *ips, int max)
+{
+	return tracer__stack(arg, id, ips, max);
+}
+
+static const char *hex_frame(void *arg, __u64 ip, char *buf, size_t len)
+{
+	snprintf(buf, len, "0x%llx", (unsigned long long)ip);
+	return buf;
+}
+
+/* Copies the stacks the report shows before the maps go away. */
+static int collect_stacks(struct tracer *t, const struct ss_profile *p, struct ss_stacks *s)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < p->nfutexes && i < SS_REPORT_TOP_FUTEXES; i++)
+		for (size_t k = 0; k < p->futexes[i].nstacks && k < SS_REPORT_TOP_STACKS; k++)
+			err = err ?: stacks__add(s, p->futexes[i].stacks[k].stack_id, read_stack_cb, t);
+	for (size_t i = 0; i < p->nyields; i++)
+		err = err ?: stacks__add(s, p->yields[i].stack_id, read_stack_cb, t);
+	return err;
+}
+
+static int emit_json(json_object *o, bool one_line)
+{
+	int flags = one_line ? JSON_C_TO_STRING_PLAIN : JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED;
+
+	flags |= JSON_C_TO_STRING_NOSLASHESCAPE;
+	if (puts(json_object_to_json_string_ext(o, flags)) == EOF || fflush(stdout) == EOF)
+		return -EIO;
+	return 0;
+}
+
+static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_profile *prev,
+			  __u64 start_ns)
+{
+	struct ss_profile cur, diff;
+	int err = tracer__read(t, &cur);
+
+	if (err)
+		return err;
+	err = profile_diff(&cur, prev->threads ? prev : NULL, &diff);
+	if (!err) {
+		double t_s = (cur.now_ns - start_ns) / 1e9;
+
+		if (o->json) {
+			json_object *j = report_interval_json(&diff, t_s);
+
+			err = emit_json(j, true);
+			json_object_put(j);
+		} else {
+			report_print_interval_text(&diff, t_s, stdout);
+			if (fflush(stdout) == EOF)
+				err = -EIO;
+		}
+		profile_free(&diff);
+	}
+	profile_free(prev);
+	*prev = cur;
+	return err;
+}
+
+static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_state *rs, __u64 start_ns)
+{
+	struct ss_profile prev = {0};
+	__u64 end_ns = o->duration_s > 0 ? start_ns + (__u64)(o->duration_s * 1e9) : 0;
+	__u64 step_ns = o->interval_s > 0 ? (__u64)(o->interval_s * 1e9) : 0;
+	__u64 next_ns = step_ns ? start_ns + step_ns : 0;
+	int err = 0;
+
+	for (;;) {
+		__u64 now = tracer_now_ns(), wake = end_ns;
+		int timeout;
+
+		if (next_ns && (!wake || next_ns < wake))
+			wake = next_ns;
+		timeout = !wake ? -1 : wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
+		if (wait_event(rs, o->pid, timeout))
+			break;
+		now = tracer_now_ns();
+		if (end_ns && now >= end_ns)
+			break;
+		if (next_ns && now >= next_ns) {
+			err = print_interval(o, t, &prev, start_ns);
+			if (err)
+				break;
+			next_ns += step_ns;
+		}
+	}
+	profile_free(&prev);
+	return err;
+}
+
+int trace_run(const struct ss_opts *o)
+{
+	struct run_state rs = { .sigfd = -1, .pidfd = -1 };
+	struct tracer_opts topts = {
+		.pid = o->pid, .tid = o->tid, .verbose = o->verbose,
+		.max_threads = o->max_threads, .max_futexes = o->max_futexes,
+		.max_stacks = o->max_stacks,
+	};
+	struct ss_report rep = {0};
+	struct ss_profile prof = {0};
+	struct ss_stacks stacks = {0};
+	struct tracer_features feat;
+	struct proc_status st, now;
+	struct host_info host;
+	struct tracer *t = NULL;
+	char why[1024], btf[512];
+	__u64 start_ns;
+	uint64_t caps;
+	int code, err, nthreads;
+
+	code = proc_check_target("/proc", o->pid, o->tid, &st, why, sizeof(why));
+	if (code)
+		return ss_error(code, "%s", why);
+	if (privs_effective(&caps))
+		return ss_error(SS_EXIT_PERM, "cannot read this process's capabilities: %s", strerror(errno));
+	code = privs_check_caps(caps, why, sizeof(why));
+	if (code)
+		return ss_error(code, "%s", why);
+	host_info_read("/proc", &host);
+	code = btf_locate(o->btf_path, "/sys/kernel/btf/vmlinux", host.kernel, btf, sizeof(btf), why,
+			  sizeof(why));
+	if (code)
+		return ss_error(code, "%s", why);
+	topts.btf_custom_path = btf[0] ? btf : NULL;
+
+	t = tracer__open(&topts, &code, why, sizeof(why));
+	if (!t)
+		return ss_error(code, "%s", why);
+	if (o->verbose)
+		fprintf(stderr, "spinscope: BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB\n",
+			o->max_threads, o->max_futexes, o->max_stacks, tracer__map_bytes(t) / 1048576.0);
+	if (tracer__map_bytes(t) > 64ull << 20)
+		ss_warn("the BPF maps may lock %.0f MiB of kernel memory", tracer__map_bytes(t) / 1048576.0);
+
+	/* Block the stop signals before attaching: none may kill us while
+	 * attached without a report (the kernel detaches fd-based links
+	 * anyway when the process dies). */
+	err = signals_block(&rs);
+	if (err) {
+		code = ss_error(SS_EXIT_ERROR, "cannot set up signal handling: %s", strerror(-err));
+		goto out;
+	}
+	rs.pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
+	code = tracer__attach(t, why, sizeof(why));
+	if (code) {
+		code = ss_error(code, "%s", why);
+		goto out;
+	}
+	start_ns = tracer_now_ns();
+	nthreads = proc_count_threads("/proc", o->pid);
+	fprintf(stderr, "spinscope: tracing futex, sched_yield and scheduler events of pid %d (%s, %d thread%s)",
+		o->pid, st.name, nthreads, nthreads == 1 ? "" : "s");
+	if (o->duration_s > 0)
+		fprintf(stderr, " for %g s; Ctrl-C to stop early\n", o->duration_s);
+	else
+		fprintf(stderr, " until Ctrl-C\n");
+
+	err = trace_loop(o, t, &rs, start_ns);
+	if (err) {
+		code = ss_error(err == -EIO ? SS_EXIT_ERROR : SS_EXIT_BPF, "%s",
+				err == -EIO ? "cannot write the report to stdout" : "cannot read the BPF maps");
+		goto out;
+	}
+	err = tracer__read(t, &prof);
+	err = err ?: collect_stacks(t, &prof, &stacks);
+	tracer__features(t, &feat);
+	/* Detach now: the report needs nothing more from the kernel. */
+	tracer__free(t);
+	t = NULL;
+	if (err) {
+		code = ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
+		goto out;
+	}
+	stacks__symbolize(&stacks, hex_frame, NULL);
+
+	rep.host = &host;
+	rep.pid = o->pid;
+	rep.tid = o->tid;
+	/* The target may have exec'd or renamed itself since the check. */
+	snprintf(rep.comm, sizeof(rep.comm), "%s", st.name);
+	if (!rs.exited && proc_read_status("/proc", o->pid, &now) == 0 && now.tgid == o->pid)
+		snprintf(rep.comm, sizeof(rep.comm), "%s", now.name);
+	rep.exited = rs.exited;
+	rep.duration_ns = prof.now_ns - prof.start_ns;
+	rep.profile = &prof;
+	rep.stacks = &stacks;
+	rep.futex_waitv_traced = feat.futex_waitv;
+	rep.futex2_traced = feat.futex2;
+	if (rs.exited)
+		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep.duration_ns / 1e9);
+	if (o->json) {
+		json_object *j = report_to_json(&rep);
+
+		err = emit_json(j, o->interval_s > 0);
+		json_object_put(j);
+	} else {
+		report_print_text(&rep, stdout);
+		err = fflush(stdout) == EOF ? -EIO : 0;
+	}
+	code = err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
+out:
+	tracer__free(t);
+	stacks__free(&stacks);
+	profile_free(&prof);
+	if (rs.pidfd >= 0)
+		close(rs.pidfd);
+	signals_restore(&rs);
+	return code;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct ss_opts o;
+	char err[256];
+	int code;
+
+	code = ss_opts_parse(argc, argv, &o, err, sizeof(err));
+	if (code) {
+		ss_error(code, "%s", err);
+		fputs(ss_usage_line, stderr);
+		return code;
+	}
+	if (o.help) {
+		ss_print_help(stdout);
+		return 0;
+	}
+	if (o.version) {
+		printf("spinscope %s\n", SS_VERSION);
+		return 0;
+	}
+	ss_set_json_errors(o.json);
+	return trace_run(&o);
+}

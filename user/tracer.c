@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lifecycle of trace.bpf.c: open -> configure (target, map sizes) -> load
+ * -> attach, each step checked, plus reading the maps into a profile.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "errors.h"
+#include "procfs.h"
+#include "tracer.h"
+#include "trace.skel.h"
+
+#define MAX_LINKS 32
+
+struct tracer {
+	struct trace *skel;
+	struct bpf_link *links[MAX_LINKS];	/* fd-based: die with the process */
+	int nlinks;
+	struct tracer_features features;
+	int verbose;
+	int pid, tid;
+};
+
+static const char *const default_tracefs[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing", NULL
+};
+
+/* Tracepoints the report cannot do without. */
+static const char *const required_events[] = {
+	"syscalls/sys_enter_futex", "syscalls/sys_exit_futex",
+	"syscalls/sys_enter_sched_yield",
+};
+
+int tracefs_has_event(const char *const *roots, const char *event)
+{
+	bool mounted = false;
+
+	for (int i = 0; roots[i]; i++) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (access(path, F_OK))
+			continue;
+		mounted = true;
+		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], event);
+		if (access(path, F_OK) == 0)
+			return 1;
+	}
+	return mounted ? 0 : -1;
+}
+
+/*
+ * Hosts that never mounted tracefs (this VM, minimal containers) still have
+ * it in the kernel. Mount it where only we see it: in a private mount
+ * namespace of our own, which vanishes with us, so the host's mount table
+ * is never changed. Works only while we are single-threaded.
+ */
+static int tracefs_mount_private(const char *const *roots, int verbose)
+{
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	/* Our mounts must not propagate back into the host's namespace. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
+		return -errno;
+	if (mount("nodev", roots[0], "tracefs", 0, NULL))
+		return -errno;
+	if (verbose)
+		fprintf(stderr, "spinscope: mounted tracefs at %s in a private mount namespace\n", roots[0]);
+	return 0;
+}
+
+static int verbose_level;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* libbpf's own chatter only with -v; our errors say what failed. */
+	if (!verbose_level || (level == LIBBPF_DEBUG && verbose_level < 2))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+__u64 tracer_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int set_sizes(struct trace *skel, const struct tracer_opts *o)
+{
+	int err = 0;
+
+	err = err ?: bpf_map__set_max_entries(skel->maps.threads, o->max_threads);
+	err = err ?: bpf_map__set_max_entries(skel->maps.inflight, o->max_threads);
+	err = err ?: bpf_map__set_max_entries(skel->maps.futexes, o->max_futexes);
+	err = err ?: bpf_map__set_max_entries(skel->maps.waiters, 2 * o->max_futexes);
+	err = err ?: bpf_map__set_max_entries(skel->maps.yield_sites, o->max_stacks);
+	err = err ?: bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks);
+	return err;
+}
+
+/* Optional programs whose tracepoints this kernel may lack. */
+static void disable_missing(struct tracer *t, const char *const *roots)
+{
+	struct trace *s = t->skel;
+
+	t->features.futex_waitv = tracefs_has_event(roots, "syscalls/sys_enter_futex_waitv") == 1;
+	t->features.futex2 = tracefs_has_event(roots, "syscalls/sys_enter_futex_wait") == 1 &&
+			     tracefs_has_event(roots, "syscalls/sys_enter_futex_wake") == 1 &&
+			     tracefs_has_event(roots, "syscalls/sys_enter_futex_requeue") == 1;
+	if (!t->features.futex_waitv) {
+		bpf_program__set_autoload(s->progs.futex_enter_waitv, false);
+		bpf_program__set_autoload(s->progs.futex_exit_waitv, false);
+	}
+	if (!t->features.futex2) {
+		bpf_program__set_autoload(s->progs.futex_enter_wait2, false);
+		bpf_program__set_autoload(s->progs.futex_exit_wait2, false);
+		bpf_program__set_autoload(s->progs.futex_enter_wake2, false);
+		bpf_program__set_autoload(s->progs.futex_exit_wake2, false);
+		bpf_program__set_autoload(s->progs.futex_enter_requeue2, false);
+		bpf_program__set_autoload(s->progs.futex_exit_requeue2, false);
+	}
+}
+
+static int errno_code(int err)
+{
+	err = err < 0 ? -err : err;
+	return err == EPERM || err == EACCES ? SS_EXIT_PERM : SS_EXIT_BPF;
+}
+
+struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen)
+{
+	const char *const *roots = o->tracefs_roots[0] ? o->tracefs_roots : default_tracefs;
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_custom_path);
+	struct tracer *t;
+	int err;
+
+	verbose_level = o->verbose;
+	libbpf_set_print(libbpf_print);
+
+	if (tracefs_has_event(roots, required_events[0]) < 0)
+		tracefs_mount_private(roots, o->verbose);
+	/* Name a missing tracepoint before libbpf fails on it. */
+	for (size_t i = 0; i < sizeof(required_events) / sizeof(required_events[0]); i++) {
+		int has = tracefs_has_event(roots, required_events[i]);
+
+		if (has == 1)
+			continue;
+		*code = SS_EXIT_KERNEL;
+		if (has < 0)
+			snprintf(why, whylen, "tracefs is not mounted at %s or %s: mount it (mount -t tracefs nodev /sys/kernel/tracing); spinscope needs tracepoint %s",
+				 roots[0], roots[1] ? roots[1] : "-", required_events[i]);
+		else
+			snprintf(why, whylen, "this kernel has no tracepoint %s (needs CONFIG_FTRACE_SYSCALLS=y)",
+				 required_events[i]);
+		return NULL;
+	}
+
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		*code = SS_EXIT_ERROR;
+		snprintf(why, whylen, "out of memory");
+		return NULL;
+	}
+	t->verbose = o->verbose;
+	t->pid = o->pid;
+	t->tid = o->tid;
+	t->skel = trace__open_opts(&open_opts);
+	if (!t->skel) {
+		err = -errno;
+		*code = SS_EXIT_BPF;
+		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
+		goto fail;
+	}
+	t->skel->rodata->targ_tgid = o->pid;
+	t->skel->rodata->targ_tid = o->tid;
+	err = set_sizes(t->skel, o);
+	if (err) {
+		*code = SS_EXIT_BPF;
+		snprintf(why, whylen, "cannot size the BPF maps: %s", strerror(-err));
+		goto fail;
+	}
+	disable_missing(t, roots);
+
+	err = trace__load(t->skel);
+	if (err) {
+		*code = errno_code(err);
+		snprintf(why, whylen, "cannot load the BPF programs: %s%s", strerror(-err),
+			 o->verbose ? "" : " (run with -v for libbpf's log)");
+		goto fail;
+	}
+	return t;
+fail:
+	tracer__free(t);
+	return NULL;
+}
+
+static bool thread_running(int pid, __u32 tid)
+{
+	struct proc_status st;
+	char root[64];
+
+	snprintf(root, sizeof(root), "/proc/%d/task", pid);
+	return proc_read_status(root, tid, &st) == 0 && st.state == 'R';
+}
+
+/*
+ * Seeds the threads map with the threads alive at attach, so that threads
+ * that never switch during the trace (a main thread in pause()) are shown.
+ */
+static void seed_threads(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.threads);
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct ss_thread th = {0};
+		struct proc_status st;
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0 || (t->tid && tid != t->tid))
+			continue;
+		th.tid = tid;
+		if (proc_read_status(path, tid, &st) == 0)
+			memcpy(th.comm, st.name, sizeof(th.comm) - 1);
+		/* NOEXIST: a thread BPF already saw keeps its record. */
+		bpf_map_update_elem(fd, &th.tid, &th, BPF_NOEXIST);
+	}
+	closedir(d);
+}
+
+int tracer__attach(struct tracer *t, char *why, size_t whylen)
+{
+	struct bpf_program *prog;
+
+	/* Time zero: threads already running when we attach start here. */
+	t->skel->bss->start_ns = tracer_now_ns();
+	seed_threads(t);
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		if (t->nlinks == MAX_LINKS) {
+			snprintf(why, whylen, "internal error: more than %d programs", MAX_LINKS);
+			return SS_EXIT_ERROR;
+		}
+		link = bpf_program__attach(prog);
+		if (!link) {
+			int err = -errno;
+
+			snprintf(why, whylen, "cannot attach %s (%s): %s", bpf_program__name(prog),
+				 bpf_program__section_name(prog), strerror(-err));
+			return err == -ENOENT ? SS_EXIT_KERNEL : errno_code(err);
+		}
+		t->links[t->nlinks++] = link;
+	}
+	return 0;
+}
+
+/* Iterates a hash map's keys; returns the number of entries copied. */
+static int read_threads(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.threads);
+	size_t cap = bpf_map__max_entries(t->skel->maps.threads);
+	__u32 key, next, *prev = NULL;
+
+	p->threads = calloc(cap, sizeof(*p->threads));
+	if (!p->threads)
+		return -ENOMEM;
+	while (p->nthreads < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct ss_thread *th = &p->threads[p->nthreads];
+
+		if (bpf_map_lookup_elem(fd, &next, th) == 0) {
+			profile_close_thread(th, p->start_ns, p->now_ns,
+					     !th->last_in_ns && !th->last_out_ns &&
+					     thread_running(t->pid, th->tid));
+			p->nthreads++;
+		}
+		key = next;
+		prev = &key;
+	}
+	return 0;
+}
+
+static int read_futexes(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.futexes);
+	int wfd = bpf_map__fd(t->skel->maps.waiters);
+	size_t cap = bpf_map__max_entries(t->skel->maps.futexes);
+	__u64 key, next, *prev = NULL;
+	struct ss_waiter_key wkey, wnext, *wprev = NULL;
+	struct ss_waiter_val wval;
+
+	p->futexes = calloc(cap, sizeof(*p->futexes));
+	if (!p->futexes)
+		return -ENOMEM;
+	while (p->nfutexes < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct ss_futex_rec *r = &p->futexes[p->nfutexes];
+
+		if (bpf_map_lookup_elem(fd, &next, &r->f) == 0) {
+			r->uaddr = next;
+			p->nfutexes++;
+		}
+		key = next;
+		prev = &key;
+	}
+	/* Attach each waiter stack to its address. */
+	while (bpf_map_get_next_key(wfd, wprev, &wnext) == 0) {
+		if (bpf_map_lookup_elem(wfd, &wnext, &wval) == 0) {
+			for (size_t i = 0; i < p->nfutexes; i++) {
+				struct ss_futex_rec *r = &p->futexes[i];
+				struct ss_waiter_stack *s;
+
+				if (r->uaddr != wnext.uaddr)
+					continue;
+				s = realloc(r->stacks, (r->nstacks + 1) * sizeof(*s));
+				if (!s)
+					return -ENOMEM;
+				r->stacks = s;
+				s[r->nstacks++] = (struct ss_waiter_stack){
+					.stack_id = wnext.stack_id,
+					.count = wval.count,
+					.wait_ns = wval.wait_ns,
+				};
+				break;
+			}
+		}
+		wkey = wnext;
+		wprev = &wkey;
+	}
+	return 0;
+}
+
+static int read_yields(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.yield_sites);
+	size_t cap = bpf_map__max_entries(t->skel->maps.yield_sites);
+	__s32 key, next, *prev = NULL;
+
+	p->yields = calloc(cap, sizeof(*p->yields));
+	if (!p->yields)
+		return -ENOMEM;
+	while (p->nyields < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		if (bpf_map_lookup_elem(fd, &next, &p->yields[p->nyields].count) == 0)
+			p->yields[p->nyields++].stack_id = next;
+		key = next;
+		prev = &key;
+	}
+	return 0;
+}
+
+static int read_drops(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.drops);
+	int ncpus = libbpf_num_possible_cpus();
+	__u64 *vals;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	vals = calloc(ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (__u32 k = 0; k < SS_DROPS; k++) {
+		p->drops[k] = 0;
+		if (bpf_map_lookup_elem(fd, &k, vals))
+			continue;
+		for (int c = 0; c < ncpus; c++)
+			p->drops[k] += vals[c];
+	}
+	free(vals);
+	return 0;
+}
+
+int tracer__read(struct tracer *t, struct ss_profile *p)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->start_ns = t->skel->bss->start_ns;
+	p->now_ns = tracer_now_ns();
+	err = read_threads(t, p);
+	err = err ?: read_futexes(t, p);
+	err = err ?: read_yields(t, p);
+	err = err ?: read_drops(t, p);
+	if (err) {
+		profile_free(p);
+		return err;
+	}
+	profile_finish(p);
+	return 0;
+}
+
+int tracer__stack(struct tracer *t, __s32 stack_id, __u64 *ips, int max)
+{
+	__u64 buf[SS_MAX_STACK_DEPTH] = {0};
+	int n = 0;
+
+	if (stack_id < 0 || bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stacks), &stack_id, buf))
+		return 0;
+	while (n < max && n < SS_MAX_STACK_DEPTH && buf[n]) {
+		ips[n] = buf[n];
+		n++;
+	}
+	return n;
+}
+
+void tracer__features(const struct tracer *t, struct tracer_features *f)
+{
+	*f = t->features;
+}
+
+size_t tracer__map_bytes(const struct tracer *t)
+{
+	struct bpf_map *m;
+	size_t total = 0;
+
+	bpf_object__for_each_map(m, t->skel->obj) {
+		/* Hash maps cost about key + value + a 64-byte element header. */
+		size_t per = bpf_map__key_size(m) + bpf_map__value_size(m) + 64;
+
+		if (bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_ARRAY)
+			per = bpf_map__value_size(m) * libbpf_num_possible_cpus();
+		total += per * bpf_map__max_entries(m);
+	}
+	return total;
+}
+
+void tracer__free(struct tracer *t)
+{
+	if (!t)
+		return;
+	while (t->nlinks)
+		bpf_link__destroy(t->links[--t->nlinks]);
+	trace__destroy(t->skel);
+	free(t);
+}
