@@ -272,12 +272,15 @@ void calib_team__free(struct calib_team_result *res)
 	res->members = NULL;
 }
 
-static int read_file(const char *root, const char *rel, char *buf, size_t len)
+int calib__read_text(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[4096];
 	FILE *f;
 	size_t n;
 
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s%s", root ? root : "", rel);
 	f = fopen(path, "re");
 	if (!f)
@@ -285,6 +288,8 @@ static int read_file(const char *root, const char *rel, char *buf, size_t len)
 	n = fread(buf, 1, len - 1, f);
 	buf[n] = '\0';
 	fclose(f);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
 	return 0;
 }
 
@@ -294,11 +299,11 @@ int calib_busy__read(const char *root, struct calib_busy_sample *s)
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	if ((err = read_file(root, "/proc/loadavg", buf, sizeof(buf))))
+	if ((err = calib__read_text(root, "/proc/loadavg", buf, sizeof(buf))))
 		return err;
 	if (sscanf(buf, "%lf", &s->load1) != 1)
 		return -EINVAL;
-	if ((err = read_file(root, "/proc/stat", buf, sizeof(buf))))
+	if ((err = calib__read_text(root, "/proc/stat", buf, sizeof(buf))))
 		return err;
 	/* cpu  user nice system idle iowait irq softirq steal guest guest_nice;
 	 * guest time is already counted in user, so it is not added again. */

@@ -28,6 +28,11 @@ int calib__parse_cpulist(const char *list, cpu_set_t *set);
 /* The i-th CPU (0-based, wrapping round-robin) of set, or -1 if empty. */
 int calib__nth_cpu(const cpu_set_t *set, int i);
 
+/* Reads root + rel ("/proc/loadavg"; root "" or NULL for the live host,
+ * else a fake tree) into buf, NUL-terminated, trailing newlines and spaces
+ * trimmed. Returns 0 or -errno. */
+int calib__read_text(const char *root, const char *rel, char *buf, size_t len);
+
 /* --- statistics over repeated samples ---------------------------------- */
 
 /* Spread limits above which a figure carries a warning: instruction costs
