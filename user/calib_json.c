@@ -135,36 +135,52 @@ const char *calib_json__cell(const json_object *obj, const char *key,
 	return buf;
 }
 
-static int print_warnings(json_object *obj, char *path, size_t plen, FILE *out)
+/* Spread warnings are many and already marked "!" in the tables. */
+static bool is_spread(const char *w)
+{
+	return !strncmp(w, "wide spread", 11) || !strncmp(w, "only ", 5);
+}
+
+static void walk_warnings(json_object *obj, char *path, size_t plen, FILE *out, int *shown,
+			  int *spread)
 {
 	size_t base = strlen(path);
-	int count = 0;
 
 	if (json_object_is_type(obj, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(obj); i++) {
 			snprintf(path + base, plen - base, "[%zu]", i);
-			count += print_warnings(json_object_array_get_idx(obj, i), path, plen, out);
+			walk_warnings(json_object_array_get_idx(obj, i), path, plen, out, shown, spread);
 		}
 	} else if (json_object_is_type(obj, json_type_object)) {
 		json_object_object_foreach(obj, key, val) {
 			if (!strcmp(key, "warning") && json_object_is_type(val, json_type_string)) {
+				const char *w = json_object_get_string(val);
+
 				path[base] = '\0';
-				fprintf(out, "  warning: %s: %s\n", base ? path : "(family)",
-					json_object_get_string(val));
-				count++;
+				if (is_spread(w)) {
+					(*spread)++;
+				} else {
+					fprintf(out, "  warning: %s: %s\n", base ? path : "(family)", w);
+					(*shown)++;
+				}
 				continue;
 			}
 			snprintf(path + base, plen - base, "%s%s", base ? "." : "", key);
-			count += print_warnings(val, path, plen, out);
+			walk_warnings(val, path, plen, out, shown, spread);
 		}
 	}
 	path[base] = '\0';
-	return count;
 }
 
 int calib_json__print_warnings(const json_object *obj, FILE *out)
 {
 	char path[512] = "";
+	int shown = 0, spread = 0;
 
-	return print_warnings((json_object *)obj, path, sizeof(path), out);
+	walk_warnings((json_object *)obj, path, sizeof(path), out, &shown, &spread);
+	if (spread)
+		fprintf(out, "  warning: %d figure%s marked ! %s a wide spread or too few samples: "
+			"rerun on an idle host or with --full\n", spread, spread == 1 ? "" : "s",
+			spread == 1 ? "has" : "have");
+	return shown + spread;
 }

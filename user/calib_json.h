@@ -40,8 +40,9 @@ const char *calib_json__string(const json_object *obj, const char *key, const ch
  * when absent. Returns buf. */
 const char *calib_json__cell(const json_object *obj, const char *key,
 			     const char *fmt, char *buf, size_t len);
-/* Prints every "warning" found in obj's figures (recursively), one line
- * each, prefixed with the path of the figure; returns how many. */
+/* Prints the "warning"s found in obj (recursively), one line each with the
+ * path of the figure, except spread warnings, which the tables mark with
+ * "!" and one closing line counts. Returns how many warnings there were. */
 int calib_json__print_warnings(const json_object *obj, FILE *out);
 
 #endif

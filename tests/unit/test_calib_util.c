@@ -178,10 +178,13 @@ static void test_cell_and_warnings(void **state)
 	assert_string_equal(calib_json__cell(r, "x", "%.2f", buf, sizeof(buf)), "12.35 ±2%");
 	assert_string_equal(calib_json__cell(inner, "y", "%.0f", buf, sizeof(buf)), "1 ±0%!");
 	assert_string_equal(calib_json__cell(r, "missing", "%.0f", buf, sizeof(buf)), "-");
+	json_object_object_add(inner, "warning", json_object_new_string("threads ran at once only 5% of the time"));
 	f = open_memstream(&text, &len);
-	assert_int_equal(calib_json__print_warnings(r, f), 1);
+	assert_int_equal(calib_json__print_warnings(r, f), 2);
 	fclose(f);
-	assert_string_equal(text, "  warning: inner.y: only 1 sample\n");
+	assert_string_equal(text, "  warning: inner: threads ran at once only 5% of the time\n"
+			    "  warning: 1 figure marked ! has a wide spread or too few samples: "
+			    "rerun on an idle host or with --full\n");
 	free(text);
 	json_object_put(r);
 }
