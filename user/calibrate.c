@@ -420,6 +420,9 @@ int cmd_calibrate(int argc, char **argv)
 				path, strerror(-err));
 	if (!o.json)
 		printf("\nsaved to %s%s\n", path, partial ? " (partial)" : "");
+	/* The document on stdout already says "partial" or "error": a second
+	 * JSON object after it would only break its parsing. */
+	ss_set_json_errors(false);
 	if (partial)
 		return ss_error(SS_EXIT_ERROR, "calibration interrupted: partial results saved to %s", path);
 	if (failed)

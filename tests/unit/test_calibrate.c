@@ -124,6 +124,8 @@ static void test_quick_completes_and_saves(void **state)
 	assert_int_equal(run(&out, &err, "--quick", "--json", "-o", path, NULL, NULL), 0);
 	/* Not a timing assertion: a generous bound that only a hang breaks. */
 	assert_true(time(NULL) - t0 < 120);
+	/* stderr is a pipe here: no progress bar, no carriage returns. */
+	assert_null(strchr(err, '\r'));
 	doc = json_tokener_parse(out);
 	assert_non_null(doc);
 	assert_true(json_object_object_get_ex(doc, "schema", &v));
