@@ -36,10 +36,16 @@ struct st_config {
 struct st_plan {
 	const char *name;		/* "light" / "heavy" */
 	int per_cpu;			/* threads per allowed CPU */
-	int reps;
+	int reps;			/* at most; the time box may end sooner */
 	uint64_t run_ns;
 	int stops;			/* stop-all cycles per run */
+	uint64_t budget_ns;		/* time box of the level */
 };
+
+/* Repetitions always made, whatever the time box says: fewer give no
+ * spread. The box is checked between repetitions, so that every
+ * configuration has the same number of samples. */
+#define MIN_REPS 2
 
 /* Samples of one configuration, one per repetition. */
 struct st_samples {
@@ -73,11 +79,6 @@ static const char *spin_hint_name(void)
 #else
 	return "none";
 #endif
-}
-
-static bool stopped(const struct calib_ctx *ctx)
-{
-	return ctx->stop && *ctx->stop;
 }
 
 static json_object *stat_json(const double *v, int n, double cv_limit,
@@ -188,7 +189,8 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	struct swbench *b = NULL;
 	struct swbench_sample *s = malloc(sizeof(*s));
 	json_object *arr;
-	int err, best, fastest_stop;
+	int err, best, fastest_stop, reps = 0;
+	uint64_t deadline = calib__now_ns() + plan->budget_ns;
 	bool tie, stop_tie;
 
 	if (!samples || !s) {
@@ -202,8 +204,13 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	/* One unrecorded run: the first release wakes cold threads. */
 	swbench__set_lock(b, SWLOCK_PTHREAD_MUTEX, 0);
 	err = swbench__run(b, plan->run_ns / 2, 0, 1, s);
-	for (int rep = 0; !err && rep < plan->reps && !stopped(ctx); rep++) {
-		for (int k = 0; k < nconfigs && !stopped(ctx); k++) {
+	for (int rep = 0; !err && rep < plan->reps && !calib__stopped(ctx); rep++) {
+		/* A loaded host stretches every run (the coordinator waits for a
+		 * CPU, spinners burn whole slices): keep to the time box. */
+		if (rep >= MIN_REPS && calib__now_ns() > deadline)
+			break;
+		reps = rep + 1;
+		for (int k = 0; k < nconfigs && !calib__stopped(ctx); k++) {
 			int ci = (k + rep * 7) % nconfigs;
 			struct st_samples *x = &samples[ci];
 
@@ -237,7 +244,9 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	json_object_object_add(level, "threads", json_object_new_int(cfg.nthreads));
 	json_object_object_add(level, "threads_per_cpu", json_object_new_int(plan->per_cpu));
 	json_object_object_add(level, "run_ms", json_object_new_double((double)plan->run_ns / 1e6));
-	json_object_object_add(level, "reps", json_object_new_int(plan->reps));
+	json_object_object_add(level, "reps", json_object_new_int(reps));
+	json_object_object_add(level, "time_boxed", json_object_new_boolean(reps < plan->reps &&
+									    !calib__stopped(ctx)));
 	json_object_object_add(level, "stops_per_run", json_object_new_int(plan->stops));
 	json_object_object_add(level, "busy", calib_busy__json(&busy));
 	arr = json_object_new_array();
@@ -267,17 +276,58 @@ out:
 	return err;
 }
 
+/* "best at light contention (2 threads): spin 0x1F then futex park, 12.3 M
+ * acq/s": one clause per level, for --show and JSON readers. */
+static void level_headline(const char *name, const json_object *level, char *buf, size_t len)
+{
+	json_object *best;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(level, "best", &best))
+		return;
+	snprintf(buf, len, "best at %s contention (%d threads): %s, %.2f M acq/s%s", name,
+		 (int)calib_json__double(level, "threads", 0),
+		 calib_json__string(best, "label", "?"),
+		 calib_json__double(best, "acq_per_s", 0) / 1e6,
+		 json_object_get_boolean(json_object_object_get(best, "within_noise_of_runner_up")) ?
+		 " (runner-up within noise)" : "");
+}
+
+static const char *const level_names[] = { "light", "heavy" };
+
+static void add_headline(json_object *result)
+{
+	json_object *levels, *level;
+	char line[512] = "", part[256];
+
+	if (!json_object_object_get_ex(result, "contention", &levels))
+		return;
+	for (int i = 0; i < 2; i++) {
+		if (!json_object_object_get_ex(levels, level_names[i], &level))
+			continue;
+		level_headline(level_names[i], level, part, sizeof(part));
+		if (part[0])
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
+				 line[0] ? "; " : "", part);
+	}
+	if (line[0])
+		json_object_object_add(result, "headline", json_object_new_string(line));
+}
+
 static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 {
 	struct st_config configs[NCONFIGS];
 	int nconfigs = st_configs(configs);
 	/* Light: one thread per CPU. Heavy: 32 per CPU as in the precedent;
-	 * --quick keeps 8 per CPU and short runs to stay inside its budget. */
-	const int reps = ctx->quick ? 5 : 9, stops = ctx->quick ? 4 : 10;
+	 * --quick keeps 4 per CPU, short runs and a time box of quick_seconds
+	 * (light gets 40% of it: its runs are not stretched by preemption). */
+	const int reps = ctx->quick ? 5 : 9, stops = ctx->quick ? 3 : 10;
 	const uint64_t run_ns = ctx->quick ? 8000000ULL : 100000000ULL;
+	const double budget = (ctx->quick ? calib_spin_threshold.quick_seconds :
+			       calib_spin_threshold.full_seconds) * 1e9;
 	const struct st_plan plans[2] = {
-		{ "light", 1, reps, run_ns, stops },
-		{ "heavy", ctx->quick ? 8 : 32, reps, run_ns, stops },
+		{ "light", 1, reps, run_ns, stops, (uint64_t)(0.4 * budget) },
+		{ "heavy", ctx->quick ? 4 : 32, reps, run_ns, stops, (uint64_t)(0.6 * budget) },
 	};
 	json_object *levels = json_object_new_object();
 	int err = 0;
@@ -286,12 +336,13 @@ static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 	json_object_object_add(result, "cs_work", json_object_new_int(CS_WORK));
 	json_object_object_add(result, "outside_work", json_object_new_int(OUTSIDE_WORK));
 	json_object_object_add(result, "contention", levels);
-	for (int i = 0; i < 2 && !err && !stopped(ctx); i++) {
+	for (int i = 0; i < 2 && !err && !calib__stopped(ctx); i++) {
 		json_object *level = json_object_new_object();
 
 		json_object_object_add(levels, plans[i].name, level);
-		err = run_level(ctx, &plans[i], configs, nconfigs, i * 0.5, 0.5, level);
+		err = run_level(ctx, &plans[i], configs, nconfigs, i * 0.4, i ? 0.6 : 0.4, level);
 	}
+	add_headline(result);
 	return err;
 }
 
@@ -299,19 +350,15 @@ static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 
 static void print_headline(const char *name, const json_object *level, FILE *out)
 {
-	json_object *best, *stop;
-	int threads = (int)calib_json__double(level, "threads", 0);
+	json_object *stop;
+	char line[256];
 
-	if (!json_object_object_get_ex(level, "best", &best))
-		return;
-	fprintf(out, "best at %s contention (%d threads): %s, %.2f M acq/s%s\n", name, threads,
-		calib_json__string(best, "label", "?"),
-		calib_json__double(best, "acq_per_s", 0) / 1e6,
-		json_object_get_boolean(json_object_object_get(best, "within_noise_of_runner_up")) ?
-		" (runner-up within noise)" : "");
+	level_headline(name, level, line, sizeof(line));
+	if (line[0])
+		fprintf(out, "  %s\n", line);
 	if (json_object_object_get_ex(level, "best_stop_all", &stop))
-		fprintf(out, "  fastest stop-all at %s contention: %s, %.1f us to stop every thread%s\n",
-			name, calib_json__string(stop, "label", "?"),
+		fprintf(out, "    fastest stop-all: %s, %.1f us to stop every thread%s\n",
+			calib_json__string(stop, "label", "?"),
 			calib_json__double(stop, "stop_all_ns", 0) / 1e3,
 			json_object_get_boolean(json_object_object_get(stop,
 					"within_noise_of_runner_up")) ?
@@ -336,36 +383,23 @@ static const char *cell(const json_object *obj, const char *key, double scale,
 	return buf;
 }
 
-static int count_warnings(const json_object *cfg)
-{
-	int n = 0;
-
-	json_object_object_foreach((json_object *)cfg, key, val) {
-		(void)key;
-		if (json_object_is_type(val, json_type_object) &&
-		    json_object_object_get_ex(val, "warning", NULL))
-			n++;
-	}
-	return n;
-}
-
 static void print_level(const char *name, const json_object *level, FILE *out)
 {
 	json_object *configs;
 	char a[32], b[32], c[32], d[32], e[32];
-	int warned = 0;
 
 	if (!json_object_object_get_ex(level, "configs", &configs))
 		return;
-	fprintf(out, "\n%s contention, %d threads, %.0f ms per run\n", name,
+	fprintf(out, "\n  %s contention, %d threads, %.0f ms per run (! marks a wide spread "
+		"or a busy host)\n", name,
 		(int)calib_json__double(level, "threads", 0),
 		calib_json__double(level, "run_ms", 0));
-	fprintf(out, "  %-30s %14s %12s %14s %14s %16s %8s\n", "strategy", "M acq/s", "p50 ns",
+	fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8s\n", "strategy", "M acq/s", "p50 ns",
 		"p99 ns", "stop-all us", "worst stop us", "fairness");
 	for (size_t i = 0; i < json_object_array_length(configs); i++) {
 		json_object *cfg = json_object_array_get_idx(configs, i);
 
-		fprintf(out, "  %-30s %14s %12s %14s %14s %16s %8.2f\n",
+		fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8.2f\n",
 			calib_json__string(cfg, "label", "?"),
 			cell(cfg, "acq_per_s", 1e6, "%.3f", a, sizeof(a)),
 			cell(cfg, "lat_p50_ns", 1, "%.0f", b, sizeof(b)),
@@ -373,38 +407,32 @@ static void print_level(const char *name, const json_object *level, FILE *out)
 			cell(cfg, "stop_all_ns", 1e3, "%.1f", d, sizeof(d)),
 			cell(cfg, "stop_all_max_ns", 1e3, "%.1f", e, sizeof(e)),
 			calib_json__double(cfg, "fairness", 0));
-		warned += count_warnings(cfg);
 	}
-	if (warned)
-		fprintf(out, "  warning: %d figures marked ! have a wide spread or ran on a busy "
-			"host (reasons in --json)\n", warned);
 }
 
 static void spin_threshold_print(const json_object *result, FILE *out)
 {
 	json_object *levels, *level;
-	static const char *const names[] = { "light", "heavy" };
 
 	if (json_object_get_boolean(json_object_object_get(result, "skipped"))) {
-		fprintf(out, "spin_threshold skipped: %s\n",
-			calib_json__string(result, "reason", "?"));
+		fprintf(out, "  skipped: %s\n", calib_json__string(result, "reason", "?"));
 		return;
 	}
 	if (!json_object_object_get_ex(result, "contention", &levels))
 		return;
 	for (int i = 0; i < 2; i++)
-		if (json_object_object_get_ex(levels, names[i], &level))
-			print_headline(names[i], level, out);
+		if (json_object_object_get_ex(levels, level_names[i], &level))
+			print_headline(level_names[i], level, out);
 	for (int i = 0; i < 2; i++)
-		if (json_object_object_get_ex(levels, names[i], &level))
-			print_level(names[i], level, out);
+		if (json_object_object_get_ex(levels, level_names[i], &level))
+			print_level(level_names[i], level, out);
 }
 
 const struct calib_family calib_spin_threshold = {
 	.key = "spin_threshold",
 	.title = "Spin-then-yield thresholds",
-	.quick_seconds = 4,
-	.full_seconds = 120,
+	.quick_seconds = 4.5,
+	.full_seconds = 240,
 	.run = spin_threshold_run,
 	.print = spin_threshold_print,
 };
