@@ -582,6 +582,16 @@ out:
 	return err;
 }
 
+/* obj[key] as an int; -1 when absent or null ("all nodes", "-"). */
+static int int_of(const json_object *obj, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_int))
+		return -1;
+	return json_object_get_int(v);
+}
+
 static void numa_print(const json_object *r, FILE *out)
 {
 	json_object *cases, *s;
@@ -610,12 +620,12 @@ static void numa_print(const json_object *r, FILE *out)
 		json_object *c = json_object_array_get_idx(cases, i);
 		char cn[16] = "all", mn[16] = "-", dist[16] = "-";
 
-		if (calib_json__double(c, "cpu_node", -1) >= 0)
-			snprintf(cn, sizeof(cn), "%d", (int)calib_json__double(c, "cpu_node", 0));
-		if (calib_json__double(c, "mem_node", -1) >= 0)
-			snprintf(mn, sizeof(mn), "%d", (int)calib_json__double(c, "mem_node", 0));
-		if (calib_json__double(c, "distance", 0) > 0)
-			snprintf(dist, sizeof(dist), "%d", (int)calib_json__double(c, "distance", 0));
+		if (int_of(c, "cpu_node") >= 0)
+			snprintf(cn, sizeof(cn), "%d", int_of(c, "cpu_node"));
+		if (int_of(c, "mem_node") >= 0)
+			snprintf(mn, sizeof(mn), "%d", int_of(c, "mem_node"));
+		if (int_of(c, "distance") > 0)
+			snprintf(dist, sizeof(dist), "%d", int_of(c, "distance"));
 		if (json_object_get_boolean(json_object_object_get(c, "skipped"))) {
 			fprintf(out, "    %-12s %8s %8s %8s %8d  skipped: %s\n",
 				calib_json__string(c, "kind", "?"), cn, mn, dist,

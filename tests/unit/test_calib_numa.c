@@ -175,6 +175,14 @@ static void test_family(void **state)
 			assert_true(json_object_object_get_ex(c, "bandwidth_gbs", NULL));
 		}
 		assert_true(json_object_object_get_ex(r, "summary", NULL));
+		/* The table, as TAP comments: the two-node guest's log shows it. */
+		f = open_memstream(&text, &len);
+		calib_numa.print(r, f);
+		fclose(f);
+		for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			print_message("# %s\n", line);
+		free(text);
 		json_object_put(r);
 		return;
 	}
