@@ -309,7 +309,7 @@ static __always_inline struct ss_futex *futex_get(__u64 uaddr)
 	return f;
 }
 
-static __always_inline void record_wait(struct ss_thread *t, struct ss_inflight *in,
+static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct ss_inflight *in,
 					__u64 dur, long ret)
 {
 	__u32 outcome = wait_outcome(ret);
@@ -334,8 +334,8 @@ static __always_inline void record_wait(struct ss_thread *t, struct ss_inflight 
 			__sync_fetch_and_add(&f->hist[slot], 1);
 	}
 
-	if (in->stack_id >= 0) {
-		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id };
+	{
+		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id, .tid = tid };
 		struct ss_waiter_val *wv = bpf_map_lookup_elem(&waiters, &wk);
 
 		if (!wv) {
@@ -386,7 +386,7 @@ static __always_inline int futex_exit(long ret)
 	t = current_thread(tid);
 	if (t) {
 		if (in->class == SS_FUTEX_CLASS_WAIT)
-			record_wait(t, in, now - in->start_ns, ret);
+			record_wait(t, tid, in, now - in->start_ns, ret);
 		else if (in->class == SS_FUTEX_CLASS_WAKE)
 			record_wake(t, in, ret);
 		else
@@ -463,9 +463,15 @@ int yield_enter(struct trace_event_raw_sys_enter *ctx)
 
 /* ---- scheduler --------------------------------------------------------- */
 
-static __always_inline void mark_runnable(struct task_struct *p, bool is_new)
+/*
+ * Scheduler events fire for every task on the host. Each comes in two
+ * variants: tp_btf reads task fields with plain loads (the kernel's BTF
+ * types the pointers), raw_tp needs bpf_probe_read_kernel for each. User
+ * space loads the tp_btf set when the kernel has BTF, raw_tp otherwise.
+ * The bodies below take the ids already read.
+ */
+static __always_inline void on_wakeup(struct task_struct *p, __u32 tid, bool is_new)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
 	__u64 now = bpf_ktime_get_ns();
 	struct ss_thread *t;
 
@@ -478,83 +484,121 @@ static __always_inline void mark_runnable(struct task_struct *p, bool is_new)
 		t->last_out_ns = now;
 }
 
-SEC("raw_tp/sched_wakeup")
-int BPF_PROG(sched_wakeup, struct task_struct *p)
+static __always_inline void switch_out(struct task_struct *prev, __u32 tid, bool preempt, __u64 now)
 {
-	if (!is_target(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid)))
-		return 0;
-	mark_runnable(p, false);
-	return 0;
+	struct ss_thread *t = thread_get(tid, prev);
+	__u32 state;
+
+	if (!t)
+		return;
+	state = get_task_state(prev);
+	if (t->last_in_ns)
+		t->oncpu_ns += now - t->last_in_ns;
+	else if (!t->last_out_ns)	/* running since the start */
+		t->oncpu_ns += now - start_ns;
+	t->last_in_ns = 0;
+	t->last_out_ns = now;
+	/* The kernel's own rule (nvcsw vs nivcsw in __schedule): voluntary
+	 * when the task blocks rather than is preempted; a yield leaves it
+	 * runnable, so it counts as involuntary. */
+	if (!preempt && state != TASK_RUNNING) {
+		t->switches_voluntary++;
+	} else {
+		t->switches_involuntary++;
+		t->enqueue_ns = now;	/* still runnable: queued again */
+	}
 }
 
-SEC("raw_tp/sched_wakeup_new")
-int BPF_PROG(sched_wakeup_new, struct task_struct *p)
+static __always_inline void switch_in(struct task_struct *next, __u32 tid, __u64 now)
 {
-	if (!is_target(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid)))
-		return 0;
-	mark_runnable(p, true);
+	struct ss_thread *t = thread_get(tid, next);
+
+	if (!t)
+		return;
+	if (t->last_out_ns)
+		t->offcpu_ns += now - t->last_out_ns;
+	else if (!t->last_in_ns)	/* off CPU since the start */
+		t->offcpu_ns += now - start_ns;
+	t->last_out_ns = 0;
+	t->last_in_ns = now;
+	if (t->enqueue_ns) {
+		__u64 delay = now - t->enqueue_ns;
+
+		t->runq_count++;
+		t->runq_ns += delay;
+		if (delay > t->runq_ns_max)
+			t->runq_ns_max = delay;
+		t->runq_hist[log2_slot(delay)]++;
+		t->enqueue_ns = 0;
+	}
+	/* Threads rename themselves (pthread_setname_np). */
+	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &next->comm);
+}
+
+static __always_inline void on_switch(bool preempt, struct task_struct *prev, __u32 prev_tgid,
+				      __u32 prev_tid, struct task_struct *next, __u32 next_tgid,
+				      __u32 next_tid)
+{
+	bool prev_is = is_target(prev_tgid, prev_tid), next_is = is_target(next_tgid, next_tid);
+	__u64 now;
+
+	if (!prev_is && !next_is)
+		return;
+	now = bpf_ktime_get_ns();
+	if (prev_is)
+		switch_out(prev, prev_tid, preempt, now);
+	if (next_is)
+		switch_in(next, next_tid, now);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	on_switch(preempt, prev, prev->tgid, prev->pid, next, next->tgid, next->pid);
 	return 0;
 }
 
 SEC("raw_tp/sched_switch")
-int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 prev_tgid = BPF_CORE_READ(prev, tgid), prev_tid = BPF_CORE_READ(prev, pid);
-	__u32 next_tgid = BPF_CORE_READ(next, tgid), next_tid = BPF_CORE_READ(next, pid);
-	bool prev_is = is_target(prev_tgid, prev_tid), next_is = is_target(next_tgid, next_tid);
-	struct ss_thread *t;
-	__u64 now;
+	on_switch(preempt, prev, BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid), next,
+		  BPF_CORE_READ(next, tgid), BPF_CORE_READ(next, pid));
+	return 0;
+}
 
-	if (!prev_is && !next_is)
-		return 0;
-	now = bpf_ktime_get_ns();
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(sched_wakeup_btf, struct task_struct *p)
+{
+	if (is_target(p->tgid, p->pid))
+		on_wakeup(p, p->pid, false);
+	return 0;
+}
 
-	if (prev_is) {
-		t = thread_get(prev_tid, prev);
-		if (t) {
-			__u32 state = get_task_state(prev);
+SEC("raw_tp/sched_wakeup")
+int BPF_PROG(sched_wakeup_raw, struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
 
-			if (t->last_in_ns)
-				t->oncpu_ns += now - t->last_in_ns;
-			else if (!t->last_out_ns)	/* running since the start */
-				t->oncpu_ns += now - start_ns;
-			t->last_in_ns = 0;
-			t->last_out_ns = now;
-			/* The kernel's own rule (nvcsw vs nivcsw in __schedule):
-			 * voluntary when the task blocks rather than is preempted;
-			 * a yield leaves it runnable, so it counts as involuntary. */
-			if (!preempt && state != TASK_RUNNING) {
-				t->switches_voluntary++;
-			} else {
-				t->switches_involuntary++;
-				t->enqueue_ns = now;	/* still runnable: queued again */
-			}
-		}
-	}
+	if (is_target(BPF_CORE_READ(p, tgid), tid))
+		on_wakeup(p, tid, false);
+	return 0;
+}
 
-	if (next_is) {
-		t = thread_get(next_tid, next);
-		if (t) {
-			if (t->last_out_ns)
-				t->offcpu_ns += now - t->last_out_ns;
-			else if (!t->last_in_ns)	/* off CPU since the start */
-				t->offcpu_ns += now - start_ns;
-			t->last_out_ns = 0;
-			t->last_in_ns = now;
-			if (t->enqueue_ns) {
-				__u64 delay = now - t->enqueue_ns;
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(sched_wakeup_new_btf, struct task_struct *p)
+{
+	if (is_target(p->tgid, p->pid))
+		on_wakeup(p, p->pid, true);
+	return 0;
+}
 
-				t->runq_count++;
-				t->runq_ns += delay;
-				if (delay > t->runq_ns_max)
-					t->runq_ns_max = delay;
-				t->runq_hist[log2_slot(delay)]++;
-				t->enqueue_ns = 0;
-			}
-			/* Threads rename themselves (pthread_setname_np). */
-			bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &next->comm);
-		}
-	}
+SEC("raw_tp/sched_wakeup_new")
+int BPF_PROG(sched_wakeup_new_raw, struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+
+	if (is_target(BPF_CORE_READ(p, tgid), tid))
+		on_wakeup(p, tid, true);
 	return 0;
 }
 

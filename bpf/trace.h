@@ -89,11 +89,12 @@ struct ss_futex {
 	__u64 hist[SS_HIST_SLOTS];
 };
 
-/* Waiter stacks per futex address. */
+/* Waiter stacks per futex address and thread: the tid tells user space
+ * how many distinct threads queue on an address. */
 struct ss_waiter_key {
 	__u64 uaddr;
 	__s32 stack_id;
-	__u32 pad;
+	__u32 tid;
 };
 
 struct ss_waiter_val {

@@ -25,6 +25,9 @@ enum {
 	OPT_FOLDED,
 };
 
+/* Leading ':': a missing value is reported as ':', apart from unknowns. */
+static const char short_opts[] = ":p:t:d:i:jvhV";
+
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
@@ -101,7 +104,7 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 	ss_opts_init(o);
 	optind = 0;	/* full reset: the tests parse many argv's */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:t:d:i:jvhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (ss_parse_int(optarg, 1, INT_MAX, &v))
@@ -157,6 +160,12 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case ':':
 			return bad(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 		default:
+			/* Inside a group ("-xj") getopt has not moved past the
+			 * argument yet, so argv[optind - 1] is the one before it:
+			 * name the letter. Long options leave optopt 0 (or their
+			 * own letter when given a value they do not take). */
+			if (optopt > 0 && optopt < 256 && optopt != ':' && !strchr(short_opts, optopt))
+				return bad(err, errlen, "unknown option '-%c'", optopt);
 			return bad(err, errlen, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -186,6 +195,10 @@ void ss_print_help(FILE *out)
 	      "      --json           JSON on stdout (one object per line with -i)\n"
 	      "  -v, --verbose        show libbpf's messages and map sizes\n"
 	      "      --btf FILE       kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
+	      "      --event EVENT    sampled perf event (default cache-misses; cpu-clock\n"
+	      "                       for an on-CPU profile where there is no PMU)\n"
+	      "      --folded FILE    write folded stacks (futex wait time, yield sites,\n"
+	      "                       samples) for flamegraph.pl, speedscope or inferno\n"
 	      "      --max-threads N  map sizes (defaults 4096 threads, 4096 futex\n"
 	      "      --max-futexes N  addresses, 2048 stacks; at most 16 MiB in all)\n"
 	      "      --max-stacks N\n"

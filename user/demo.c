@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "errors.h"
+#include "perf_events.h"
 #include "trace_cmd.h"
 
 #define DEMO_MUTEX_THREADS 3
@@ -78,13 +79,16 @@ static void __attribute__((noinline)) demo_spin_lock(void)
 	}
 }
 
+/* Short holds, frequent retries: the lock is busy often enough that the
+ * spinners yield thousands of times a second. */
 static void *demo_yield_spinner(void *arg)
 {
 	pthread_setname_np(pthread_self(), "yield-spinner");
 	for (;;) {
 		demo_spin_lock();
-		demo_busy_ns(10000);
+		demo_busy_ns(3000);
 		atomic_store_explicit(&demo_spin_flag, 0, memory_order_release);
+		demo_busy_ns(1000);
 	}
 	return NULL;
 }
@@ -134,6 +138,9 @@ int cmd_demo(int argc, char **argv)
 
 	ss_opts_init(&o);
 	o.duration_s = 4;
+	/* cpu-clock works on every host, PMU or not, and shows where the
+	 * workload spins; -p keeps the cache-misses default. */
+	o.event = "cpu-clock";
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			o.json = true;
@@ -142,10 +149,19 @@ int cmd_demo(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-d") && i + 1 < argc) {
 			if (ss_parse_double(argv[++i], 0.1, 3600, &o.duration_s))
 				return ss_error(SS_EXIT_USAGE, "demo: -d needs seconds (0.1 to 3600), got '%s'", argv[i]);
+		} else if (!strcmp(argv[i], "--event") && i + 1 < argc) {
+			const struct perf_event_spec *spec;
+
+			o.event = argv[++i];
+			if (perf_event__parse_arg(o.event, &spec))
+				return SS_EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--folded") && i + 1 < argc) {
+			o.folded_path = argv[++i];
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: spinscope demo [-d SECONDS] [--json] [-v]\n"
+			printf("usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json] [-v]\n"
 			       "Starts a workload with a lock convoy, a spin-then-yield lock and false\n"
-			       "sharing in a child process, traces it (default 4 s) and reports.\n");
+			       "sharing in a child process, traces it (default 4 s, sampling cpu-clock)\n"
+			       "and reports.\n");
 			return 0;
 		} else {
 			return ss_error(SS_EXIT_USAGE, "demo: unknown option '%s': try 'spinscope demo --help'", argv[i]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc parsing for target checks and the report header. */
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,31 @@ int proc_count_threads(const char *root, int pid)
 			n++;
 	closedir(d);
 	return n;
+}
+
+bool proc_maps_has(const char *root, int pid, const char *needle)
+{
+	char path[256], line[1024];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/maps", root, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, needle) != NULL;
+	fclose(f);
+	return found;
+}
+
+int proc_allowed_cpus(int pid)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(pid, sizeof(set), &set))
+		return -errno;
+	return CPU_COUNT(&set);
 }
 
 static void read_cpu_model(const char *root, char *buf, size_t len)

@@ -30,6 +30,13 @@ int proc_check_target(const char *root, int pid, int tid, struct proc_status *st
 /* Number of threads in /proc/PID/task, or -errno. */
 int proc_count_threads(const char *root, int pid);
 
+/* Does any mapping of the process have a path containing needle? (Used to
+ * recognise a JVM by libjvm.so.) */
+bool proc_maps_has(const char *root, int pid, const char *needle);
+
+/* How many CPUs the process may run on (its affinity), or -errno. */
+int proc_allowed_cpus(int pid);
+
 /* Host facts for the report header. */
 struct host_info {
 	char hostname[256];

@@ -110,17 +110,26 @@ static void add_thread(struct ss_totals *s, const struct ss_thread *t)
 		s->runq_hist[i] += t->runq_hist[i];
 }
 
+/* qsort wants a valid base even for no elements (C11 7.22.5), and empty
+ * arrays here are NULL: a futex only woken has no waiter stacks, an
+ * interval diff has no futexes. */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 void profile_finish(struct ss_profile *p)
 {
 	memset(&p->totals, 0, sizeof(p->totals));
-	qsort(p->threads, p->nthreads, sizeof(*p->threads), profile_thread_cmp);
+	sort(p->threads, p->nthreads, sizeof(*p->threads), profile_thread_cmp);
 	for (size_t i = 0; i < p->nthreads; i++)
 		add_thread(&p->totals, &p->threads[i]);
-	qsort(p->futexes, p->nfutexes, sizeof(*p->futexes), futex_cmp);
+	sort(p->futexes, p->nfutexes, sizeof(*p->futexes), futex_cmp);
 	for (size_t i = 0; i < p->nfutexes; i++)
-		qsort(p->futexes[i].stacks, p->futexes[i].nstacks, sizeof(struct ss_waiter_stack),
-		      stack_cmp);
-	qsort(p->yields, p->nyields, sizeof(*p->yields), yield_cmp);
+		sort(p->futexes[i].stacks, p->futexes[i].nstacks, sizeof(struct ss_waiter_stack),
+		     stack_cmp);
+	sort(p->yields, p->nyields, sizeof(*p->yields), yield_cmp);
 }
 
 static const struct ss_thread *find_tid(const struct ss_profile *p, __u32 tid)
@@ -172,8 +181,10 @@ void profile_free(struct ss_profile *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->nfutexes; i++)
+	for (size_t i = 0; i < p->nfutexes; i++) {
 		free(p->futexes[i].stacks);
+		free(p->futexes[i].tids);
+	}
 	free(p->futexes);
 	free(p->threads);
 	free(p->yields);

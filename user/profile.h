@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include "trace.h"
 
+/* stack_id < 0: the stack could not be collected (-errno). */
 struct ss_waiter_stack {
 	__s32 stack_id;
 	__u64 count;
@@ -21,6 +22,8 @@ struct ss_waiter_stack {
 struct ss_futex_rec {
 	__u64 uaddr;
 	struct ss_futex f;
+	__u32 waiters;			/* distinct threads that waited */
+	__u32 *tids;			/* ... and their ids */
 	struct ss_waiter_stack *stacks;	/* sorted by wait_ns, descending */
 	size_t nstacks;
 };

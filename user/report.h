@@ -29,9 +29,9 @@ struct ss_report {
 	const struct ss_stacks *stacks;
 	bool futex_waitv_traced;	/* optional tracepoints found */
 	bool futex2_traced;
+	bool sched_btf;			/* scheduler traced through tp_btf */
 	json_object *samples;		/* "samples" object, may be NULL */
 	json_object *advice;		/* "advice" array, may be NULL */
-	const char *advice_text;	/* text of the Advice section, may be NULL */
 };
 
 /* Text report. */

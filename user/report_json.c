@@ -115,10 +115,12 @@ static json_object *futex_json(const struct ss_futex_rec *r, const struct ss_sta
 	add(o, "wait_ns_max", U64(r->f.wait_ns_max));
 	add(o, "wakes", U64(r->f.wakes));
 	add(o, "woken", U64(r->f.woken));
+	add(o, "waiter_threads", json_object_new_int(r->waiters));
 	add(o, "outcomes", outcomes_json(r->f.outcome));
 	add(o, "hist_log2_ns", hist_json(r->f.hist, SS_HIST_SLOTS));
 	for (size_t i = 0; i < r->nstacks && i < SS_REPORT_TOP_STACKS; i++)
-		json_object_array_add(st, stack_json(stacks, r->stacks[i].stack_id, r->stacks[i].count,
+		if (r->stacks[i].stack_id >= 0)
+			json_object_array_add(st, stack_json(stacks, r->stacks[i].stack_id, r->stacks[i].count,
 						     r->stacks[i].wait_ns, true));
 	add(o, "stacks", st);
 	return o;
@@ -166,7 +168,7 @@ json_object *report_to_json(const struct ss_report *r)
 	add(o, "futex_waitv", json_object_new_boolean(r->futex_waitv_traced));
 	add(o, "futex2", json_object_new_boolean(r->futex2_traced));
 	add(o, "sched_yield", json_object_new_boolean(true));
-	add(o, "sched", json_object_new_boolean(true));
+	add(o, "sched", json_object_new_string(r->sched_btf ? "tp_btf" : "raw_tp"));
 	add(root, "traced", o);
 
 	add(root, "totals", totals_json(&p->totals));

@@ -7,11 +7,12 @@
 
 const char *fmt_ns(__u64 ns, char *buf, size_t len)
 {
-	if (ns >= 10000000000ull)
+	/* Thresholds sit where rounding would print "1000.0 us" instead. */
+	if (ns >= 9995000000ull)
 		snprintf(buf, len, "%.1f s", ns / 1e9);
-	else if (ns >= 1000000000ull)
+	else if (ns >= 999950000ull)
 		snprintf(buf, len, "%.2f s", ns / 1e9);
-	else if (ns >= 1000000)
+	else if (ns >= 999950)
 		snprintf(buf, len, "%.1f ms", ns / 1e6);
 	else if (ns >= 1000)
 		snprintf(buf, len, "%.1f us", ns / 1e3);
@@ -101,8 +102,8 @@ static void print_header(const struct ss_report *r, FILE *out)
 		fprintf(out, ", thread %d only", r->tid);
 	fprintf(out, "\nhost %s: Linux %s %s, %d CPUs, %s\n", r->host->hostname, r->host->kernel,
 		r->host->machine, r->host->cpus, r->host->cpu_model);
-	fprintf(out, "traced %s, %llu threads seen", fmt_ns(r->duration_ns, d, sizeof(d)),
-		(unsigned long long)p->totals.threads);
+	fprintf(out, "traced %s, %llu thread%s seen", fmt_ns(r->duration_ns, d, sizeof(d)),
+		(unsigned long long)p->totals.threads, p->totals.threads == 1 ? "" : "s");
 	if (r->exited)
 		fprintf(out, "; target exited after %.1f s", r->duration_ns / 1e9);
 	fprintf(out, "\n\n");
@@ -178,8 +179,8 @@ static void print_futexes(const struct ss_report *r, FILE *out)
 		const struct ss_futex_rec *f = &p->futexes[i];
 		char a[32], b[32], c[32];
 
-		fprintf(out, "  #%zu 0x%llx: %llu waits, %s waiting (avg %s, max %s); %llu wakes woke %llu\n",
-			i + 1, (unsigned long long)f->uaddr, (unsigned long long)f->f.waits,
+		fprintf(out, "  #%zu 0x%llx: %u threads, %llu waits, %s waiting (avg %s, max %s); %llu wakes woke %llu\n",
+			i + 1, (unsigned long long)f->uaddr, f->waiters, (unsigned long long)f->f.waits,
 			fmt_ns(f->f.wait_ns, a, sizeof(a)),
 			fmt_ns(f->f.waits ? f->f.wait_ns / f->f.waits : 0, b, sizeof(b)),
 			fmt_ns(f->f.wait_ns_max, c, sizeof(c)), (unsigned long long)f->f.wakes,
@@ -188,6 +189,8 @@ static void print_futexes(const struct ss_report *r, FILE *out)
 			continue;
 		print_log2_hist_ns(f->f.hist, SS_HIST_SLOTS, "     ", out);
 		for (size_t s = 0; s < f->nstacks && s < SS_REPORT_TOP_STACKS; s++) {
+			if (f->stacks[s].stack_id < 0)
+				continue;
 			fprintf(out, "     waiters' stack %zu: %llu waits, %s\n", s + 1,
 				(unsigned long long)f->stacks[s].count,
 				fmt_ns(f->stacks[s].wait_ns, a, sizeof(a)));
@@ -215,18 +218,23 @@ static void print_yields(const struct ss_report *r, FILE *out)
 static void print_drops(const struct ss_report *r, FILE *out)
 {
 	const __u64 *d = r->profile->drops;
-	bool any = false;
+	bool any = false, full = false;
 
 	for (int i = 0; i < SS_DROPS; i++) {
 		if (!d[i])
 			continue;
 		if (!any)
-			fprintf(out, "DROPPED (the figures above miss these events)\n");
+			fprintf(out, "DROPPED (events the figures above do not include)\n");
 		any = true;
-		fprintf(out, "  %-26s %llu\n", ss_drop_names[i], (unsigned long long)d[i]);
+		full |= i != SS_DROP_STACK_FAIL && i != SS_DROP_MISSED_EXIT;
+		fprintf(out, "  %-26s %llu%s\n", ss_drop_names[i], (unsigned long long)d[i],
+			i == SS_DROP_MISSED_EXIT ? "  (calls already in progress when tracing began)" :
+			i == SS_DROP_STACK_FAIL ? "  (user stack unreadable or stack map full)" : "");
 	}
+	if (full)
+		fprintf(out, "  a map was full: raise --max-threads, --max-futexes or --max-stacks\n");
 	if (any)
-		fprintf(out, "  raise --max-threads/--max-futexes/--max-stacks if a map was full\n\n");
+		fprintf(out, "\n");
 }
 
 void report_print_text(const struct ss_report *r, FILE *out)
@@ -242,8 +250,6 @@ void report_print_text(const struct ss_report *r, FILE *out)
 		fprintf(out, "\n");
 	}
 	print_drops(r, out);
-	if (r->advice_text)
-		fputs(r->advice_text, out);
 }
 
 void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out)

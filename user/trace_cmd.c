@@ -13,13 +13,16 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include "advice.h"
 #include "btf_locate.h"
 #include "cli.h"
 #include "commands.h"
 #include "errors.h"
+#include "perf_events.h"
 #include "privs.h"
 #include "procfs.h"
 #include "report.h"
+#include "samples.h"
 #include "stacks.h"
 #include "trace_cmd.h"
 #include "tracer.h"
@@ -117,16 +120,125 @@ static const char *hex_frame(void *arg, __u64 ip, char *buf, size_t len)
 	return buf;
 }
 
-/* Copies the stacks the report shows before the maps go away. */
-static int collect_stacks(struct tracer *t, const struct ss_profile *p, struct ss_stacks *s)
+/* Copies the stacks the report shows (all of them for --folded) before
+ * the maps go away. */
+static int collect_stacks(struct tracer *t, const struct ss_profile *p, bool all,
+			  struct ss_stacks *s)
 {
+	size_t nf = all ? p->nfutexes : SS_REPORT_TOP_FUTEXES;
+	size_t ns = all ? SIZE_MAX : SS_REPORT_TOP_STACKS;
 	int err = 0;
 
-	for (size_t i = 0; i < p->nfutexes && i < SS_REPORT_TOP_FUTEXES; i++)
-		for (size_t k = 0; k < p->futexes[i].nstacks && k < SS_REPORT_TOP_STACKS; k++)
+	for (size_t i = 0; i < p->nfutexes && i < nf; i++)
+		for (size_t k = 0; k < p->futexes[i].nstacks && k < ns; k++)
 			err = err ?: stacks__add(s, p->futexes[i].stacks[k].stack_id, read_stack_cb, t);
 	for (size_t i = 0; i < p->nyields; i++)
 		err = err ?: stacks__add(s, p->yields[i].stack_id, read_stack_cb, t);
+	return err;
+}
+
+/* Names an address for samples' reports and folded stacks. */
+static const char *sym_name(void *arg, __u64 ip, const char **module)
+{
+	*module = NULL;
+	return NULL;
+}
+
+/*
+ * Folded stacks of the trace's own stacks, through the samples writer:
+ * each (stack, weight) becomes one samples_stack of a temporary result.
+ */
+static int fold_trace_stacks(FILE *f, const struct ss_stacks *stacks, const __s32 *ids,
+			     const __u64 *weights, size_t n, const char *kind)
+{
+	struct samples_result r = { .stacks = calloc(n ? n : 1, sizeof(*r.stacks)) };
+	int err;
+
+	if (!r.stacks)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_stack *st = stacks__find(stacks, ids[i]);
+
+		if (!st || !weights[i])
+			continue;
+		r.stacks[r.nr_stacks++] = (struct samples_stack){
+			.stack_id = ids[i], .count = weights[i], .depth = st->depth, .ips = st->ips,
+		};
+	}
+	err = samples__write_folded(&r, f, sym_name, NULL, kind);
+	free(r.stacks);
+	return err;
+}
+
+/* --folded: futex wait time (ns) by waiter stack, sched_yield calls by call
+ * site, and samples, each kind under its own root frame. */
+static int write_folded(FILE *f, const struct ss_profile *p, const struct ss_stacks *stacks,
+			const struct samples_result *sr)
+{
+	size_t n = 0, cap = p->nyields;
+	__s32 *ids;
+	__u64 *w;
+	int err;
+
+	for (size_t i = 0; i < p->nfutexes; i++)
+		cap += p->futexes[i].nstacks;
+	ids = calloc(cap + 1, sizeof(*ids));
+	w = calloc(cap + 1, sizeof(*w));
+	if (!ids || !w) {
+		free(ids);
+		free(w);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < p->nfutexes; i++)
+		for (size_t k = 0; k < p->futexes[i].nstacks; k++, n++) {
+			ids[n] = p->futexes[i].stacks[k].stack_id;
+			w[n] = p->futexes[i].stacks[k].wait_ns;
+		}
+	err = fold_trace_stacks(f, stacks, ids, w, n, "futex-wait-ns");
+	for (n = 0; n < p->nyields; n++) {
+		ids[n] = p->yields[n].stack_id;
+		w[n] = p->yields[n].count;
+	}
+	err = err ?: fold_trace_stacks(f, stacks, ids, w, n, "sched-yield");
+	if (!err && sr && sr->available) {
+		char kind[64];
+
+		snprintf(kind, sizeof(kind), "samples-%s", sr->event);
+		err = samples__write_folded(sr, f, sym_name, NULL, kind);
+	}
+	free(ids);
+	free(w);
+	return err;
+}
+
+/* Runs the advisor on the trace; *out is NULL when it could not run. */
+static int run_advisor(const struct ss_report *rep, const struct samples_result *sr,
+		       struct adv_report **out)
+{
+	struct advice_target tgt = {
+		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
+		.is_jvm = proc_maps_has("/proc", rep->pid, "/libjvm.so"),
+		.ncpus = proc_allowed_cpus(rep->pid),
+	};
+	struct advice_input in;
+	struct adv_host host = {0};
+	int err;
+
+	*out = NULL;
+	if (tgt.ncpus <= 0)	/* exited: the host's CPUs are what it had */
+		tgt.ncpus = rep->host->cpus;
+	if (!tgt.duration_ns)
+		return 0;
+	err = advice__build_profile(&in, &tgt, rep->profile, rep->stacks, sr, sym_name, NULL);
+	if (err)
+		return err;
+	*out = calloc(1, sizeof(**out));
+	err = *out ? advisor__run(&in.profile, &host, *out) : -ENOMEM;
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	advice__free_input(&in);
 	return err;
 }
 
@@ -211,12 +323,20 @@ int trace_run(const struct ss_opts *o)
 	struct ss_report rep = {0};
 	struct ss_profile prof = {0};
 	struct ss_stacks stacks = {0};
+	struct samples_opts sopts = {
+		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
+	};
+	struct samples_result sres = {0};
+	struct samples *smp = NULL;
+	bool have_sres = false;
+	FILE *folded = NULL;
+	struct adv_report *advice = NULL;
 	struct tracer_features feat;
 	struct proc_status st, now;
 	struct host_info host;
 	struct tracer *t = NULL;
 	char why[1024], btf[512];
-	__u64 start_ns;
+	__u64 start_ns, t0;
 	uint64_t caps;
 	int code, err, nthreads;
 
@@ -235,12 +355,28 @@ int trace_run(const struct ss_opts *o)
 		return ss_error(code, "%s", why);
 	topts.btf_custom_path = btf[0] ? btf : NULL;
 
+	/* A path we cannot write must fail now, not after the trace. */
+	if (o->folded_path && !(folded = fopen(o->folded_path, "we")))
+		return ss_error(SS_EXIT_USAGE, "cannot write folded stacks to %s: %s", o->folded_path,
+				strerror(errno));
+
+	t0 = tracer_now_ns();
 	t = tracer__open(&topts, &code, why, sizeof(why));
-	if (!t)
-		return ss_error(code, "%s", why);
+	if (!t) {
+		code = ss_error(code, "%s", why);
+		goto out;
+	}
+	/* A missing PMU is not a failure: smp is then marked unavailable. */
+	smp = samples__open(&sopts, why, sizeof(why));
+	if (!smp) {
+		code = ss_error(errno == EPERM || errno == EACCES ? SS_EXIT_PERM :
+				errno == EINVAL ? SS_EXIT_USAGE : SS_EXIT_BPF, "%s", why);
+		goto out;
+	}
 	if (o->verbose)
-		fprintf(stderr, "spinscope: BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB\n",
-			o->max_threads, o->max_futexes, o->max_stacks, tracer__map_bytes(t) / 1048576.0);
+		fprintf(stderr, "spinscope: loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB\n",
+			(tracer_now_ns() - t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,
+			tracer__map_bytes(t) / 1048576.0);
 	if (tracer__map_bytes(t) > 64ull << 20)
 		ss_warn("the BPF maps may lock %.0f MiB of kernel memory", tracer__map_bytes(t) / 1048576.0);
 
@@ -258,7 +394,15 @@ int trace_run(const struct ss_opts *o)
 		code = ss_error(code, "%s", why);
 		goto out;
 	}
+	err = samples__start(smp);
+	if (err) {
+		code = ss_error(SS_EXIT_BPF, "cannot start sampling %s: %s",
+				o->event ? o->event : "cache-misses", strerror(-err));
+		goto out;
+	}
 	start_ns = tracer_now_ns();
+	if (o->verbose)
+		fprintf(stderr, "spinscope: attached in %.0f ms\n", (start_ns - t0) / 1e6);
 	nthreads = proc_count_threads("/proc", o->pid);
 	fprintf(stderr, "spinscope: tracing futex, sched_yield and scheduler events of pid %d (%s, %d thread%s)",
 		o->pid, st.name, nthreads, nthreads == 1 ? "" : "s");
@@ -274,16 +418,30 @@ int trace_run(const struct ss_opts *o)
 		goto out;
 	}
 	err = tracer__read(t, &prof);
-	err = err ?: collect_stacks(t, &prof, &stacks);
+	err = err ?: collect_stacks(t, &prof, folded != NULL, &stacks);
 	tracer__features(t, &feat);
 	/* Detach now: the report needs nothing more from the kernel. */
+	t0 = tracer_now_ns();
+	samples__stop(smp);
 	tracer__free(t);
 	t = NULL;
+	if (!err) {
+		err = samples__read(smp, &sres);
+		have_sres = !err;
+	}
+	samples__free(smp);
+	smp = NULL;
+	if (o->verbose)
+		fprintf(stderr, "spinscope: detached in %.0f ms\n", (tracer_now_ns() - t0) / 1e6);
 	if (err) {
 		code = ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 		goto out;
 	}
-	stacks__symbolize(&stacks, hex_frame, NULL);
+	err = stacks__symbolize(&stacks, hex_frame, NULL);
+	if (err) {
+		code = ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
+		goto out;
+	}
 
 	rep.host = &host;
 	rep.pid = o->pid;
@@ -298,19 +456,47 @@ int trace_run(const struct ss_opts *o)
 	rep.stacks = &stacks;
 	rep.futex_waitv_traced = feat.futex_waitv;
 	rep.futex2_traced = feat.futex2;
+	rep.sched_btf = feat.sched_btf;
 	if (rs.exited)
 		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep.duration_ns / 1e9);
+	if (folded) {
+		err = write_folded(folded, &prof, &stacks, &sres);
+		if (fclose(folded) || err) {
+			folded = NULL;
+			code = ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", o->folded_path);
+			goto out;
+		}
+		folded = NULL;
+	}
+	err = run_advisor(&rep, have_sres ? &sres : NULL, &advice);
+	if (err)
+		ss_warn("no advice: the advisor failed: %s", strerror(-err));
 	if (o->json) {
-		json_object *j = report_to_json(&rep);
+		json_object *j;
 
+		rep.samples = samples__to_json(&sres, sym_name, NULL);
+		rep.advice = advice ? advice__to_json(advice) : NULL;
+		j = report_to_json(&rep);
 		err = emit_json(j, o->interval_s > 0);
 		json_object_put(j);
+		json_object_put(rep.samples);
+		json_object_put(rep.advice);
 	} else {
 		report_print_text(&rep, stdout);
+		samples__print_text(&sres, stdout, sym_name, NULL, 10);
+		fputc('\n', stdout);
+		if (advice)
+			advice__print_text(advice, stdout);
 		err = fflush(stdout) == EOF ? -EIO : 0;
 	}
 	code = err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
 out:
+	free(advice);
+	if (folded)
+		fclose(folded);
+	if (have_sres)
+		samples_result__free(&sres);
+	samples__free(smp);
 	tracer__free(t);
 	stacks__free(&stacks);
 	profile_free(&prof);
@@ -341,5 +527,12 @@ int cmd_trace(int argc, char **argv)
 		return 0;
 	}
 	ss_set_json_errors(o.json);
+	if (o.event) {
+		const struct perf_event_spec *spec;
+
+		code = perf_event__parse_arg(o.event, &spec);
+		if (code)
+			return code;
+	}
 	return trace_run(&o);
 }

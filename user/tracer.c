@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,8 +111,10 @@ static int set_sizes(struct trace *skel, const struct tracer_opts *o)
 	return err;
 }
 
-/* Optional programs whose tracepoints this kernel may lack. */
-static void disable_missing(struct tracer *t, const char *const *roots)
+/* Picks the program variants this kernel can run: optional tracepoints it
+ * may lack, and tp_btf or raw_tp for the scheduler. */
+static void disable_missing(struct tracer *t, const char *const *roots,
+			    const struct tracer_opts *o)
 {
 	struct trace *s = t->skel;
 
@@ -123,6 +126,15 @@ static void disable_missing(struct tracer *t, const char *const *roots)
 		bpf_program__set_autoload(s->progs.futex_enter_waitv, false);
 		bpf_program__set_autoload(s->progs.futex_exit_waitv, false);
 	}
+	/* tp_btf needs the running kernel's own BTF; --btf files serve CO-RE
+	 * only, so without /sys/kernel/btf/vmlinux the raw_tp set is used. */
+	t->features.sched_btf = !o->btf_custom_path && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_switch_raw
+							: s->progs.sched_switch_btf, false);
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_raw
+							: s->progs.sched_wakeup_btf, false);
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_new_raw
+							: s->progs.sched_wakeup_new_btf, false);
 	if (!t->features.futex2) {
 		bpf_program__set_autoload(s->progs.futex_enter_wait2, false);
 		bpf_program__set_autoload(s->progs.futex_exit_wait2, false);
@@ -191,7 +203,7 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 		snprintf(why, whylen, "cannot size the BPF maps: %s", strerror(-err));
 		goto fail;
 	}
-	disable_missing(t, roots);
+	disable_missing(t, roots, o);
 
 	err = trace__load(t->skel);
 	if (err) {
@@ -300,6 +312,50 @@ static int read_threads(struct tracer *t, struct ss_profile *p)
 	return 0;
 }
 
+/* Has another (uaddr, tid) record of this address been counted already? */
+static bool tid_seen(__u32 *tids, size_t n, __u32 tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
+		      const struct ss_waiter_val *v)
+{
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		struct ss_futex_rec *r = &p->futexes[i];
+		struct ss_waiter_stack *s;
+		size_t j;
+
+		if (r->uaddr != k->uaddr)
+			continue;
+		if (!tid_seen(r->tids, r->waiters, k->tid)) {
+			__u32 *tids = realloc(r->tids, (r->waiters + 1) * sizeof(*tids));
+
+			if (!tids)
+				return -ENOMEM;
+			r->tids = tids;
+			r->tids[r->waiters++] = k->tid;
+		}
+		for (j = 0; j < r->nstacks; j++)
+			if (r->stacks[j].stack_id == k->stack_id)
+				break;
+		if (j == r->nstacks) {
+			s = realloc(r->stacks, (r->nstacks + 1) * sizeof(*s));
+			if (!s)
+				return -ENOMEM;
+			r->stacks = s;
+			s[r->nstacks++] = (struct ss_waiter_stack){ .stack_id = k->stack_id };
+		}
+		r->stacks[j].count += v->count;
+		r->stacks[j].wait_ns += v->wait_ns;
+		return 0;
+	}
+	return 0;	/* the address itself was not recorded (map full) */
+}
+
 static int read_futexes(struct tracer *t, struct ss_profile *p)
 {
 	int fd = bpf_map__fd(t->skel->maps.futexes);
@@ -322,26 +378,15 @@ static int read_futexes(struct tracer *t, struct ss_profile *p)
 		key = next;
 		prev = &key;
 	}
-	/* Attach each waiter stack to its address. */
+	/* Attach each waiter stack to its address; the map keys them per
+	 * thread too, so sum the threads' shares of a stack and count the
+	 * distinct threads. */
 	while (bpf_map_get_next_key(wfd, wprev, &wnext) == 0) {
 		if (bpf_map_lookup_elem(wfd, &wnext, &wval) == 0) {
-			for (size_t i = 0; i < p->nfutexes; i++) {
-				struct ss_futex_rec *r = &p->futexes[i];
-				struct ss_waiter_stack *s;
+			int err = add_waiter(p, &wnext, &wval);
 
-				if (r->uaddr != wnext.uaddr)
-					continue;
-				s = realloc(r->stacks, (r->nstacks + 1) * sizeof(*s));
-				if (!s)
-					return -ENOMEM;
-				r->stacks = s;
-				s[r->nstacks++] = (struct ss_waiter_stack){
-					.stack_id = wnext.stack_id,
-					.count = wval.count,
-					.wait_ns = wval.wait_ns,
-				};
-				break;
-			}
+			if (err)
+				return err;
 		}
 		wkey = wnext;
 		wprev = &wkey;
@@ -443,12 +488,38 @@ size_t tracer__map_bytes(const struct tracer *t)
 	return total;
 }
 
+static void *destroy_link(void *link)
+{
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/*
+ * Closing a tracepoint's perf event waits for RCU grace periods (~70 ms
+ * here); one after another that made detaching take most of a second.
+ * Closed from parallel threads, the waits overlap.
+ */
+static void destroy_links(struct tracer *t)
+{
+	pthread_t th[MAX_LINKS];
+	bool started[MAX_LINKS] = { false };
+
+	for (int i = 0; i < t->nlinks; i++)
+		started[i] = pthread_create(&th[i], NULL, destroy_link, t->links[i]) == 0;
+	for (int i = 0; i < t->nlinks; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else
+			bpf_link__destroy(t->links[i]);
+	}
+	t->nlinks = 0;
+}
+
 void tracer__free(struct tracer *t)
 {
 	if (!t)
 		return;
-	while (t->nlinks)
-		bpf_link__destroy(t->links[--t->nlinks]);
+	destroy_links(t);
 	trace__destroy(t->skel);
 	free(t);
 }

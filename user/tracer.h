@@ -28,6 +28,7 @@ struct tracer_opts {
 struct tracer_features {
 	bool futex_waitv;
 	bool futex2;
+	bool sched_btf;		/* scheduler programs use tp_btf, not raw_tp */
 };
 
 /* Opens, configures and loads. On failure prints nothing, returns NULL and

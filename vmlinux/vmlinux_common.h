@@ -114,4 +114,11 @@ struct bpf_perf_event_data {
 	__u64 addr;
 };
 
+/* UAPI (include/uapi/linux/bpf.h): what bpf_perf_event_read_value() fills. */
+struct bpf_perf_event_value {
+	__u64 counter;
+	__u64 enabled;
+	__u64 running;
+};
+
 #endif /* __VMLINUX_COMMON_H */

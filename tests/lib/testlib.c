@@ -142,3 +142,22 @@ int tl_run(char *const argv[], char **out, char **err)
 		free(e);
 	return rc;
 }
+
+char *tl_write_tmp(const char *content)
+{
+	char *path = strdup("/tmp/spinscope-test-XXXXXX");
+	size_t len = strlen(content);
+	int fd;
+
+	if (!path)
+		return NULL;
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, content, len) != (ssize_t)len) {
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}

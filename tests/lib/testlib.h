@@ -48,4 +48,7 @@ void tl_kill(struct tl_proc *p, int sig);
 /* Runs argv to completion, capturing stdout and stderr. Returns exit code. */
 int tl_run(char *const argv[], char **out, char **err);
 
+/* Writes content to a new file under /tmp; returns its malloc'd path. */
+char *tl_write_tmp(const char *content);
+
 #endif

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * advisor.c: the driver. Derives the shared figures and the spin-vs-park
+ * correlation once, runs every rule, and ranks what they found: most severe
+ * first, then most confident, then in the rules' table order so that the
+ * output is stable.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "rules.h"
+
+static const struct {
+	const char *id;
+	bool (*run)(const struct adv_ctx *ctx, struct adv_finding *f);
+} rules[] = {
+	{ "spin-yield", adv_rule_spin_yield },
+	{ "futex-contention", adv_rule_futex_contention },
+	{ "oversubscription", adv_rule_oversubscription },
+	{ "false-sharing", adv_rule_false_sharing },
+	{ "spin-hint", adv_rule_spin_hint },
+	{ "numa-placement", adv_rule_numa_placement },
+	{ "memory-order", adv_rule_memory_order },
+};
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+_Static_assert(NRULES <= ADV_MAX_FINDINGS, "one finding per rule must fit the report");
+
+/* Insertion sort: a handful of findings, and it keeps equal ones in table
+ * order (qsort is not stable). */
+static void rank(struct adv_report *r)
+{
+	for (size_t i = 1; i < r->n; i++) {
+		struct adv_finding f = r->findings[i];
+		size_t j = i;
+
+		while (j > 0 && (r->findings[j - 1].severity < f.severity ||
+				 (r->findings[j - 1].severity == f.severity &&
+				  r->findings[j - 1].confidence < f.confidence))) {
+			r->findings[j] = r->findings[j - 1];
+			j--;
+		}
+		r->findings[j] = f;
+	}
+}
+
+int advisor__run(const struct adv_profile *p, const struct adv_host *h, struct adv_report *out)
+{
+	struct adv_ctx ctx;
+
+	if (!p || !h || !out || !p->duration_ns)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	ctx.p = p;
+	ctx.h = h;
+	adv_metrics__compute(p, &ctx.m);
+	adv_breakeven__compute(&ctx, &ctx.be);
+	out->breakeven = ctx.be;
+	for (size_t i = 0; i < NRULES; i++) {
+		struct adv_finding *f = &out->findings[out->n];
+
+		memset(f, 0, sizeof(*f));
+		if (!rules[i].run(&ctx, f))
+			continue;
+		snprintf(f->id, sizeof(f->id), "%s", rules[i].id);
+		f->confidence = adv_clamp01(f->confidence);
+		out->n++;
+	}
+	rank(out);
+	return 0;
+}
+
+const char *advisor__severity_name(enum adv_severity s)
+{
+	switch (s) {
+	case ADV_INFO: return "info";
+	case ADV_WARNING: return "warning";
+	case ADV_CRITICAL: return "critical";
+	}
+	return "unknown";
+}
+
+const char *advisor__source_name(enum adv_source s)
+{
+	return s == ADV_SRC_HOST ? "host" : "target";
+}
+
+const struct adv_finding *advisor__find(const struct adv_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->findings[i].id, id))
+			return &r->findings[i];
+	return NULL;
+}

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The advisor: turns what a trace measured about a target (struct
+ * adv_profile) and what calibration measured about this host (struct
+ * adv_host) into findings ranked most severe first, each backed by the
+ * numbers it rests on. A pure library: no I/O, no BPF, no mutable globals,
+ * no allocation. The caller fills the inputs and renders the findings as
+ * text or JSON.
+ *
+ *   struct adv_report *r = calloc(1, sizeof(*r));   // about 66 KiB
+ *   if (r && advisor__run(&profile, &host, r) == 0)
+ *           for (size_t i = 0; i < r->n; i++)
+ *                   render(&r->findings[i]);
+ *   free(r);
+ *
+ * Conventions: times are nanoseconds; a share is a fraction 0..1; a figure
+ * the caller does not have is left 0 (and, for whole families, present is
+ * false), never guessed. Strings are NUL-terminated in fixed arrays and may
+ * be empty.
+ */
+#ifndef SPINSCOPE_ADVISOR_H
+#define SPINSCOPE_ADVISOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "trace.h"	/* SS_HIST_SLOTS, SS_COMM_LEN: the tracer's layout */
+
+#define ADV_NAME_LEN 160	/* symbol, frame, lock name */
+#define ADV_REASON_LEN 160
+#define ADV_MAX_NODES 64	/* NUMA nodes described */
+#define ADV_MAX_HINTS 8		/* spin-wait hints calibrated */
+
+/* ---- the target, as traced ---------------------------------------------- */
+
+/* Counters of one thread, or of the whole target (adv_profile.totals). */
+struct adv_counters {
+	uint64_t sched_yield;
+	uint64_t futex_wait;		/* wait-class futex calls */
+	uint64_t futex_wait_ns;
+	uint64_t futex_wake;		/* wake-class futex calls */
+	uint64_t switches_voluntary;
+	uint64_t switches_involuntary;	/* preemptions and yields that switched */
+	uint64_t oncpu_ns;
+	uint64_t offcpu_ns;		/* includes runq_ns */
+	uint64_t runq_count;		/* waits for a CPU while runnable */
+	uint64_t runq_ns;
+	uint64_t runq_ns_max;
+	uint64_t runq_hist[SS_HIST_SLOTS];	/* log2 ns, as struct ss_thread */
+};
+
+struct adv_thread {
+	uint32_t tid;
+	char comm[SS_COMM_LEN];
+	struct adv_counters c;
+};
+
+/* A futex address the target waited on. */
+struct adv_futex {
+	uint64_t uaddr;
+	uint64_t waits;
+	uint64_t wait_ns;
+	uint64_t wait_ns_max;
+	uint64_t wakes;			/* wake calls on this address */
+	uint64_t hist[SS_HIST_SLOTS];	/* wait ns: slot i holds [2^i, 2^(i+1)) */
+	uint32_t waiters;		/* distinct threads that waited on it */
+	/* The lock named from its waiters' stacks, innermost first, e.g.
+	 * "pthread_mutex_lock <- worker_hot (demo)"; "" when unresolved. */
+	char name[ADV_NAME_LEN];
+};
+
+/* A sched_yield call site. */
+struct adv_yield_site {
+	char frame[ADV_NAME_LEN];	/* "spin_then_yield+0x1c (demo)" */
+	uint64_t count;
+};
+
+/* One symbol of the sampled profile. */
+struct adv_sample_sym {
+	char symbol[ADV_NAME_LEN];	/* "bump_counter (demo)" */
+	uint64_t count;
+	/* The caller knows (from its own analysis) that this code writes data
+	 * other threads write too; the advisor does not try to infer it. */
+	bool writes_shared;
+};
+
+struct adv_samples {
+	bool available;			/* false: no PMU, or sampling failed */
+	char reason[ADV_REASON_LEN];	/* why not, when !available */
+	char event[32];			/* "cache-misses", "cpu-clock", ... */
+	uint64_t total;
+	const struct adv_sample_sym *top;	/* sorted by count, may be NULL */
+	size_t ntop;
+};
+
+/* Where the target's memory lives and where its threads run. */
+struct adv_numa {
+	uint32_t nodes;			/* NUMA nodes of the host; 0 or 1: one */
+	uint64_t pages[ADV_MAX_NODES];	/* target pages per node (numa_maps N<n>=) */
+	/* How much the threads ran on each node's CPUs: distinct CPUs used, or
+	 * threads seen there; only the proportions are used. */
+	uint64_t cpus_used[ADV_MAX_NODES];
+};
+
+/* A hot spot that executes full fences or seq_cst atomics. */
+struct adv_fence_spot {
+	char symbol[ADV_NAME_LEN];
+	double share;			/* of the target's on-CPU samples, 0..1 */
+};
+
+struct adv_target {
+	int32_t pid;
+	char comm[SS_COMM_LEN];
+	bool is_jvm;			/* recommendations then cite JVM flags */
+	uint32_t nthreads;		/* threads seen during the trace */
+};
+
+struct adv_profile {
+	uint64_t duration_ns;		/* length of the trace; must be > 0 */
+	uint32_t ncpus;			/* CPUs the target may run on */
+	struct adv_target target;
+	struct adv_counters totals;
+	const struct adv_thread *threads;	/* may be NULL: totals are used */
+	size_t nthreads;
+	const struct adv_futex *futexes;	/* any order */
+	size_t nfutexes;
+	const struct adv_yield_site *yield_sites;	/* any order */
+	size_t nyield_sites;
+	struct adv_samples samples;
+	struct adv_numa numa;
+	const struct adv_fence_spot *fences;	/* may be empty */
+	size_t nfences;
+};
+
+/* ---- this host, as calibrated ------------------------------------------- */
+
+struct adv_host_false_sharing {
+	bool present;
+	double ratio_2t;		/* unpadded (8 B apart) / padded ns, 2 threads */
+	uint32_t interference_bytes;	/* measured destructive interference size */
+	uint32_t cache_line_bytes;	/* what sysfs reports */
+	bool concurrent;		/* the threads really ran at once */
+};
+
+struct adv_hint {
+	char name[16];			/* "pause", "isb", "sb", "yield", "nop", ... */
+	double ns;			/* per hint, minimum over samples */
+	bool available;			/* this CPU has it */
+};
+
+struct adv_host_spin_hint {
+	bool present;
+	char arch[16];			/* "x86_64", "aarch64" */
+	struct adv_hint hints[ADV_MAX_HINTS];
+	size_t nhints;
+};
+
+/* Best lock strategy of the spin-threshold sweep at one contention level. */
+struct adv_best {
+	char strategy[32];		/* "spin_then_park", "spin_then_yield", ... */
+	uint32_t n;			/* spins before yielding/parking: 0, 0x1 ... 0xFF */
+	double throughput;		/* acquisitions per second, best strategy */
+	double mutex_throughput;	/* same, plain pthread_mutex */
+};
+
+struct adv_host_spin_threshold {
+	bool present;
+	struct adv_best light;		/* one thread per CPU */
+	struct adv_best heavy;		/* many threads per CPU */
+};
+
+struct adv_host_costs {
+	bool present;
+	double futex_handoff_same_ns;	/* wake to running, same CPU */
+	double futex_handoff_cross_ns;	/* across CPUs */
+	double yield_alone_ns;		/* sched_yield, nothing else runnable */
+	double yield_peer_ns;		/* with a runnable peer on the CPU */
+	double cacheline_rtt_ns;	/* core-to-core CAS round trip (median) */
+	double trace_event_ns;		/* spinscope's cost per traced event; 0: not measured */
+};
+
+struct adv_host_numa {
+	bool present;
+	uint32_t nodes;
+	double local_ns, remote_ns, interleaved_ns;	/* dependent-load latency */
+	double local_gbs, remote_gbs, interleaved_gbs;	/* bandwidth, GB/s */
+};
+
+struct adv_host_memory_order {
+	bool present;
+	double relaxed_store_ns, release_store_ns, seq_cst_store_ns;
+	double store_fence_ns;		/* store + full fence */
+	double cas_seq_cst_ns, cas_release_ns;
+};
+
+struct adv_host {
+	bool present;			/* a stored calibration was found */
+	bool matches;			/* ... and its fingerprint matches this host */
+	char mismatch_reason[ADV_REASON_LEN];	/* when present && !matches */
+	struct adv_host_false_sharing false_sharing;
+	struct adv_host_spin_hint spin_hint;
+	struct adv_host_spin_threshold spin_threshold;
+	struct adv_host_costs host_costs;
+	struct adv_host_numa numa;
+	struct adv_host_memory_order memory_order;
+};
+
+/* ---- findings ------------------------------------------------------------ */
+
+enum adv_severity { ADV_INFO = 0, ADV_WARNING = 1, ADV_CRITICAL = 2 };
+enum adv_source { ADV_SRC_TARGET = 0, ADV_SRC_HOST = 1 };
+
+#define ADV_ID_LEN 32
+#define ADV_TITLE_LEN 160
+#define ADV_LABEL_LEN 48
+#define ADV_VALUE_LEN 160
+#define ADV_REC_LEN 1024
+#define ADV_MAX_EVIDENCE 14	/* no rule writes more */
+#define ADV_MAX_FINDINGS 16	/* at most one finding per rule */
+
+struct adv_evidence {
+	char label[ADV_LABEL_LEN];	/* "futex handoff" */
+	char value[ADV_VALUE_LEN];	/* "4.1 us (cross-CPU)": always with units */
+	enum adv_source source;		/* measured on the target or on this host */
+};
+
+struct adv_finding {
+	char id[ADV_ID_LEN];		/* stable: "spin-yield", "futex-contention", ... */
+	enum adv_severity severity;
+	char title[ADV_TITLE_LEN];
+	struct adv_evidence evidence[ADV_MAX_EVIDENCE];
+	size_t nevidence;
+	char recommendation[ADV_REC_LEN];
+	double confidence;		/* 0..1 */
+};
+
+/* Which side of the spin-vs-park break-even the target's waits sit on. */
+enum adv_side {
+	ADV_SIDE_UNKNOWN = 0,		/* not enough figures to say */
+	ADV_SIDE_SPIN,			/* waits shorter than a handoff: spin, then park */
+	ADV_SIDE_PARK,			/* waits longer (or one CPU): park at once */
+};
+
+/* The spin-vs-park correlation: how long the target spins before it gives
+ * up the CPU, what a futex handoff costs here, how long its waits last. */
+struct adv_breakeven {
+	bool spins;			/* the target has yield-spinning threads */
+	double yields_per_switch;
+	double yield_ns;		/* host cost of one yield used below */
+	double spin_ns;			/* yields per switch x yield cost; 0: unknown */
+	double burst_ns;		/* on-CPU time per switch: spin_ns's upper bound */
+	double handoff_ns;		/* futex wake to running here; 0: unknown */
+	double wait_median_ns;		/* hottest contended lock; 0: none */
+	char hint[16];			/* cheapest fit spin hint here; "": unknown */
+	double hint_ns;
+	enum adv_side side;
+	bool overspins;			/* spin_ns > handoff_ns */
+	int32_t spin_n;			/* recommended most spins (2^k - 1); -1 unknown */
+	char summary[480];		/* one sentence, e.g. "spin at most 0x1F ..." */
+};
+
+struct adv_report {
+	size_t n;
+	struct adv_finding findings[ADV_MAX_FINDINGS];	/* most severe first */
+	struct adv_breakeven breakeven;
+};
+
+/* Runs every rule and ranks the findings: severity, then confidence.
+ * Returns 0, or -EINVAL when an argument is NULL or duration_ns is 0. */
+int advisor__run(const struct adv_profile *p, const struct adv_host *h,
+		 struct adv_report *out);
+
+/* "info", "warning", "critical" / "target", "host": the JSON spellings. */
+const char *advisor__severity_name(enum adv_severity s);
+const char *advisor__source_name(enum adv_source s);
+/* The finding with this id, or NULL. */
+const struct adv_finding *advisor__find(const struct adv_report *r, const char *id);
+
+#endif

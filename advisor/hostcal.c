@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hostcal.c: what the advisor may take from this host's calibration. */
+#include <stdio.h>
+#include <string.h>
+#include "finding.h"
+#include "hostcal.h"
+
+static const struct {
+	unsigned bit;
+	const char *key;
+} families[] = {
+	{ ADV_FAM_FALSE_SHARING, "false_sharing" },
+	{ ADV_FAM_SPIN_HINT, "spin_hint" },
+	{ ADV_FAM_SPIN_THRESHOLD, "spin_threshold" },
+	{ ADV_FAM_HOST_COSTS, "host_costs" },
+	{ ADV_FAM_NUMA, "numa" },
+	{ ADV_FAM_MEMORY_ORDER, "memory_order" },
+};
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+static bool family_present(const struct adv_host *h, unsigned bit)
+{
+	switch (bit) {
+	case ADV_FAM_FALSE_SHARING: return h->false_sharing.present;
+	case ADV_FAM_SPIN_HINT: return h->spin_hint.present;
+	case ADV_FAM_SPIN_THRESHOLD: return h->spin_threshold.present;
+	case ADV_FAM_HOST_COSTS: return h->host_costs.present;
+	case ADV_FAM_NUMA: return h->numa.present;
+	case ADV_FAM_MEMORY_ORDER: return h->memory_order.present;
+	}
+	return false;
+}
+
+bool adv_cal__usable(const struct adv_host *h, unsigned family)
+{
+	return h->present && h->matches && family_present(h, family);
+}
+
+/* "spin_threshold,host_costs" for the families in mask. */
+static void family_list(unsigned mask, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < NFAMILIES; i++) {
+		int n;
+
+		if (!(mask & families[i].bit))
+			continue;
+		n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", families[i].key);
+		if (n < 0 || (size_t)n >= size - len)
+			break;
+		len += n;
+	}
+}
+
+double adv_cal__note(struct adv_finding *f, const struct adv_host *h, unsigned wanted,
+		     double weight)
+{
+	unsigned missing = 0;
+	char list[96];
+
+	for (size_t i = 0; i < NFAMILIES; i++)
+		if ((wanted & families[i].bit) && !adv_cal__usable(h, families[i].bit))
+			missing |= families[i].bit;
+	if (!missing)
+		return 1.0;
+	family_list(missing, list, sizeof(list));
+	if (!h->present)
+		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
+				      "none stored for this host: no host figures used, confidence lowered");
+	else if (!h->matches)
+		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
+				      "stored one is for another host (%.80s): not used, confidence lowered",
+				      h->mismatch_reason[0] ? h->mismatch_reason : "fingerprint differs");
+	else
+		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
+				      "%s not measured on this host: confidence lowered", list);
+	adv_finding__recommend(f, "Measure this host with `spinscope calibrate --only %s` to put host figures behind this advice.",
+			       list);
+	return 1.0 - weight;
+}
+
+double adv_cal__handoff_ns(const struct adv_host *h, uint32_t ncpus)
+{
+	const struct adv_host_costs *c = &h->host_costs;
+
+	if (!adv_cal__usable(h, ADV_FAM_HOST_COSTS))
+		return 0;
+	/* A waker and its wakee on different CPUs is the common case for a lock
+	 * handoff; with one CPU there is no other. */
+	if (ncpus > 1 && c->futex_handoff_cross_ns > 0)
+		return c->futex_handoff_cross_ns;
+	return c->futex_handoff_same_ns;
+}
+
+double adv_cal__yield_ns(const struct adv_host *h, double yields_per_switch)
+{
+	const struct adv_host_costs *c = &h->host_costs;
+
+	if (!adv_cal__usable(h, ADV_FAM_HOST_COSTS))
+		return 0;
+	/* Two or more yields per switch: most found nothing else to run and
+	 * came straight back, so they cost what a lone yield costs. */
+	if (yields_per_switch >= 2.0 || c->yield_peer_ns <= 0)
+		return c->yield_alone_ns;
+	return c->yield_peer_ns;
+}
+
+double adv_cal__trace_ns(const struct adv_host *h)
+{
+	return adv_cal__usable(h, ADV_FAM_HOST_COSTS) ? h->host_costs.trace_event_ns : 0;
+}
+
+/* Hints that back off in a spin loop, per architecture. */
+static bool hint_fit(const char *arch, const char *name)
+{
+	bool arm = strstr(arch, "aarch64") || strstr(arch, "arm64");
+	bool x86 = strstr(arch, "x86") != NULL;
+
+	if (!strcmp(name, "pause"))
+		return !arm;
+	if (!strcmp(name, "isb") || !strcmp(name, "sb"))
+		return !x86;
+	return false;
+}
+
+const struct adv_hint *adv_cal__hint(const struct adv_host *h)
+{
+	const struct adv_host_spin_hint *s = &h->spin_hint;
+	const struct adv_hint *best = NULL;
+
+	if (!adv_cal__usable(h, ADV_FAM_SPIN_HINT))
+		return NULL;
+	for (size_t i = 0; i < s->nhints && i < ADV_MAX_HINTS; i++) {
+		const struct adv_hint *x = &s->hints[i];
+
+		if (!x->available || x->ns <= 0 || !hint_fit(s->arch, x->name))
+			continue;
+		if (!best || x->ns < best->ns)
+			best = x;
+	}
+	return best;
+}
+
+const struct adv_best *adv_cal__best(const struct adv_host *h, bool heavy)
+{
+	const struct adv_best *b;
+
+	if (!adv_cal__usable(h, ADV_FAM_SPIN_THRESHOLD))
+		return NULL;
+	b = heavy ? &h->spin_threshold.heavy : &h->spin_threshold.light;
+	return b->strategy[0] ? b : NULL;
+}

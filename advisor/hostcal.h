@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading this host's calibration: which families may be used (present,
+ * and measured on this very host), what to say when they may not, and the
+ * few figures several rules pick the same way (handoff, yield cost, spin
+ * hint, best lock strategy). Getters return 0 or NULL for a figure that may
+ * not be used: a rule then says so instead of guessing.
+ */
+#ifndef SPINSCOPE_ADV_HOSTCAL_H
+#define SPINSCOPE_ADV_HOSTCAL_H
+
+#include <stdbool.h>
+#include "advisor.h"
+
+/* Calibration families, as bits, named by their JSON keys. */
+enum adv_family {
+	ADV_FAM_FALSE_SHARING = 1u << 0,
+	ADV_FAM_SPIN_HINT = 1u << 1,
+	ADV_FAM_SPIN_THRESHOLD = 1u << 2,
+	ADV_FAM_HOST_COSTS = 1u << 3,
+	ADV_FAM_NUMA = 1u << 4,
+	ADV_FAM_MEMORY_ORDER = 1u << 5,
+};
+
+/* True when family's figures were measured on this host. */
+bool adv_cal__usable(const struct adv_host *h, unsigned family);
+
+/* For the families a finding rests on (a mask): when any of them may not be
+ * used, adds one "calibration" evidence line saying why, appends how to
+ * measure them to the recommendation, and returns 1 - weight, where weight
+ * is how much the finding's conclusion depends on them (0..1). Returns 1
+ * when all are usable. */
+double adv_cal__note(struct adv_finding *f, const struct adv_host *h, unsigned families,
+		     double weight);
+
+/* Futex wake-to-running handoff: across CPUs, or on one CPU when the
+ * target has only one; 0 when not usable. */
+double adv_cal__handoff_ns(const struct adv_host *h, uint32_t ncpus);
+/* Cost of one sched_yield: alone when most yields did not switch (two or
+ * more yields per switch), with a runnable peer otherwise; 0 if unknown. */
+double adv_cal__yield_ns(const struct adv_host *h, double yields_per_switch);
+/* The cheapest spin-wait hint fit for a spin loop (PAUSE on x86; SB or ISB
+ * on AArch64: YIELD and NOP do not back off, WFE needs an event); NULL if
+ * none is usable. */
+const struct adv_hint *adv_cal__hint(const struct adv_host *h);
+/* spinscope's own cost per traced event here; 0 when not measured. */
+double adv_cal__trace_ns(const struct adv_host *h);
+/* The spin-threshold sweep's best strategy at this contention level. */
+const struct adv_best *adv_cal__best(const struct adv_host *h, bool heavy);
+
+#endif

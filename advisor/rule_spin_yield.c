@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rule_spin_yield.c: threads that wait by calling sched_yield in a loop.
+ * Each yield is a system call, and a context switch when anything else is
+ * runnable; the thread stays runnable throughout, so it competes with the
+ * very thread it waits for. The rule measures how hard they yield and
+ * recommends the lock strategy this host's spin-threshold sweep found best
+ * at the target's contention level, with the spin-vs-park break-even.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "finding.h"
+#include "format.h"
+#include "hostcal.h"
+#include "rules.h"
+
+/* Spinners that hold half of the CPUs the target may use turn half of its
+ * capacity into waiting: critical. Below that, a warning. */
+#define ADV_SPIN_CPU_CRITICAL 0.5
+/* Tracing cost above this share of a thread's time inflates what it
+ * measured; the finding then says so and is less confident. */
+#define ADV_TRACE_INFLATES 0.10
+
+/* Words for the sweep's strategy names (calibration's keys). */
+static const char *strategy_words(const char *s)
+{
+	if (strstr(s, "park"))
+		return "N spins, then a futex park";
+	if (strstr(s, "repeat"))
+		return "(N spins + sched_yield) repeated";
+	if (strstr(s, "yield"))
+		return "N spins, then a sched_yield loop";
+	if (strstr(s, "mutex"))
+		return "a plain pthread_mutex";
+	if (strstr(s, "spin"))
+		return "pure spinning";
+	return s;
+}
+
+static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool heavy)
+{
+	const struct adv_breakeven *be = &ctx->be;
+	const struct adv_best *best = adv_cal__best(ctx->h, heavy);
+	double trace_ns = adv_cal__trace_ns(ctx->h);
+
+	if (be->yield_ns > 0) {
+		adv_finding__evidence(f, ADV_SRC_HOST, "sched_yield cost", "%s per call (%s)",
+				      adv_fmt_ns(be->yield_ns).s,
+				      be->yields_per_switch >= 2 ? "nothing else runnable" : "with a runnable peer");
+		adv_finding__evidence(f, ADV_SRC_TARGET, "time in sched_yield", "at least %s of their on-CPU time",
+				      adv_fmt_pct(ctx->m.spin_yields * be->yield_ns /
+						  (ctx->m.spin_oncpu_ns > 0 ? ctx->m.spin_oncpu_ns : 1)).s);
+	}
+	if (be->handoff_ns > 0)
+		adv_finding__evidence(f, ADV_SRC_HOST, "futex handoff", "%s (wake to running)",
+				      adv_fmt_ns(be->handoff_ns).s);
+	if (best)
+		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here",
+				      "%.24s, N=%s at %s contention: %s, %s a pthread_mutex",
+				      best->strategy, adv_fmt_spins(best->n).s, heavy ? "heavy" : "light",
+				      adv_fmt_rate(best->throughput, "acq").s,
+				      adv_fmt_ratio(best->mutex_throughput > 0 ?
+						    best->throughput / best->mutex_throughput : 0).s);
+	if (trace_ns > 0 && ctx->m.spin_rate * trace_ns / 1e9 >= ADV_TRACE_INFLATES)
+		adv_finding__evidence(f, ADV_SRC_HOST, "tracing cost",
+				      "%s per event: it slowed each spinner by ~%s, rates are low by as much",
+				      adv_fmt_ns(trace_ns).s, adv_fmt_pct(ctx->m.spin_rate * trace_ns / 1e9).s);
+}
+
+static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool heavy)
+{
+	const struct adv_best *best = adv_cal__best(ctx->h, heavy);
+	const struct adv_metrics *m = &ctx->m;
+	const char *site = m->top_site ? m->top_site->frame : "the yield loop";
+
+	if (best && !strstr(best->strategy, "yield"))
+		adv_finding__recommend(f, "Replace the spin-then-sched_yield loop at %s with %s, N=%s: the fastest strategy on this host at %s contention.",
+				       site, strategy_words(best->strategy), adv_fmt_spins(best->n).s,
+				       heavy ? "heavy" : "light");
+	else if (best)
+		adv_finding__recommend(f, "This host's sweep favours %s with N=%s at %s contention: keep yielding but in that shape, at %s.",
+				       strategy_words(best->strategy), adv_fmt_spins(best->n).s,
+				       heavy ? "heavy" : "light", site);
+	else
+		adv_finding__recommend(f, "Wait by parking instead of yielding at %s: spin briefly, then block on a futex, a pthread mutex or a condition variable, so that waiting threads leave the CPU to the thread that will release them.",
+				       site);
+	adv_finding__recommend(f, "Break-even: %s.", ctx->be.summary);
+	if (m->oversubscribed)
+		adv_finding__recommend(f, "With more runnable threads than CPUs, a yield hands the CPU to another spinner as often as to the lock holder.");
+	if (ctx->p->target.is_jvm)
+		adv_finding__recommend(f, "In a JVM, look for Thread.yield() loops: java.util.concurrent locks and LockSupport.park spin briefly and then park.");
+}
+
+bool adv_rule_spin_yield(const struct adv_ctx *ctx, struct adv_finding *f)
+{
+	const struct adv_metrics *m = &ctx->m;
+	bool heavy = adv_metrics__heavy(m);
+	double conf;
+
+	if (m->spinners <= 0)
+		return false;
+	adv_finding__init(f, m->spin_cpu >= ADV_SPIN_CPU_CRITICAL * m->ncpus ? ADV_CRITICAL : ADV_WARNING,
+			  "%.0f thread%s spin on sched_yield, %s each", m->spinners,
+			  m->spinners == 1 ? "" : "s", adv_fmt_rate(m->spin_rate, "yields").s);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "yielding threads", "%.0f of %.0f (%s)",
+			      m->spinners, m->nthreads, m->spinner_comm);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "yield rate", "%s per thread",
+			      adv_fmt_rate(m->spin_rate, "yields").s);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "yields per switch", "%.1f (%s)", m->yields_per_switch,
+			      m->yields_per_switch >= 2 ? "most yields found nothing else to run" :
+			      m->yields_per_switch > 1 ? "most yields gave up the CPU"
+						       : "each yield gave up the CPU");
+	adv_finding__evidence(f, ADV_SRC_TARGET, "on-CPU burst", "%s between switches",
+			      adv_fmt_ns(m->burst_ns).s);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "CPU used by them", "%.2f CPUs of %u",
+			      m->spin_cpu, m->ncpus);
+	if (m->top_site)
+		adv_finding__evidence(f, ADV_SRC_TARGET, "yield call site", "%.100s (%s calls)",
+				      m->top_site->frame, adv_fmt_count((double)m->top_site->count).s);
+	host_evidence(ctx, f, heavy);
+	recommend(ctx, f, heavy);
+
+	/* Yields are counted exactly; what is less certain is that the loop
+	 * waits for another thread, which a rate far above the threshold makes
+	 * plain. */
+	conf = m->spin_rate >= 10 * ADV_YIELD_RATE_MIN ? 0.9 : 0.75;
+	if (adv_cal__trace_ns(ctx->h) * m->spin_rate / 1e9 >= ADV_TRACE_INFLATES)
+		conf -= 0.1;
+	f->confidence = conf * adv_cal__note(f, ctx->h, ADV_FAM_HOST_COSTS | ADV_FAM_SPIN_THRESHOLD, 0.3);
+	return true;
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling of one process (skeleton `sampling`, driven by user/samples.c):
+ * a perf_event program, attached to one sampling perf event per online CPU
+ * (cache-misses, cpu-clock, ...), counts the target's samples per (thread,
+ * user stack). A sched_switch program, loaded only where the counting events
+ * could be opened, reads three per-CPU counters (cache misses, references,
+ * instructions by default) when a target thread goes on and off CPU and adds
+ * the difference to that thread: a miss ratio per thread, threads created
+ * after attach included. Aggregated in maps: no per-event traffic.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "sampling.h"
+#include "target.bpf.h"
+
+#define EEXIST 17
+
+/* Sizes are set by user space before load (samples_opts). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct ss_sample_key);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 2048);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, SS_SAMPLE_MAX_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SS_SAMPLE_DROPS);
+	__type(key, __u32);
+	__type(value, __u64);
+} drops SEC(".maps");
+
+/* Counting events: slot cpu * SS_SAMPLE_COUNTERS + k holds counter k of cpu. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(max_entries, SS_SAMPLE_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u32);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct ss_sample_thread);
+} thread_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ss_sample_cpu);
+} cpu_start SEC(".maps");
+
+static const struct ss_sample_thread zero_thread;
+
+static __always_inline void count_drop(__u32 reason)
+{
+	percpu_inc(&drops, reason);
+}
+
+SEC("perf_event")
+int ss_sample(struct bpf_perf_event_data *ctx)
+{
+	struct ss_sample_key key;
+	__u64 *n, one = 1;
+	long err;
+
+	/* Every CPU's event fires for every process: one comparison first. */
+	if (!current_is_target(&key.tid))
+		return 0;
+
+	key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	if (key.user_stack_id < 0)
+		count_drop(key.user_stack_id == -EEXIST ? SS_SAMPLE_DROP_STACK_COLLISION
+							: SS_SAMPLE_DROP_STACK_FAIL);
+
+	n = bpf_map_lookup_elem(&counts, &key);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+		return 0;
+	}
+	err = bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		/* Another CPU inserted the same key between lookup and update. */
+		n = bpf_map_lookup_elem(&counts, &key);
+		if (n)
+			__sync_fetch_and_add(n, 1);
+	} else if (err) {
+		count_drop(SS_SAMPLE_DROP_COUNTS_FULL);
+	}
+	return 0;
+}
+
+/* Reads this CPU's counters into c; false (and counted) if one fails. */
+static __always_inline bool read_counters(__u32 cpu, struct ss_sample_cpu *c)
+{
+	for (__u32 k = 0; k < SS_SAMPLE_COUNTERS; k++) {
+		struct bpf_perf_event_value v;
+
+		if (bpf_perf_event_read_value(&counters, cpu * SS_SAMPLE_COUNTERS + k,
+					      &v, sizeof(v))) {
+			count_drop(SS_SAMPLE_DROP_COUNTER_READ);
+			return false;
+		}
+		c->value[k] = v.counter;
+		c->enabled[k] = v.enabled;
+		c->running[k] = v.running;
+	}
+	return true;
+}
+
+static __always_inline void add_slice(__u32 tid, const struct ss_sample_cpu *start,
+				      const struct ss_sample_cpu *now)
+{
+	struct ss_sample_thread *t = bpf_map_lookup_elem(&thread_counters, &tid);
+
+	if (!t) {
+		if (bpf_map_update_elem(&thread_counters, &tid, &zero_thread, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&thread_counters, &tid)) {
+			count_drop(SS_SAMPLE_DROP_THREADS_FULL);
+			return;
+		}
+		t = bpf_map_lookup_elem(&thread_counters, &tid);
+		if (!t)
+			return;
+	}
+	/* A thread goes off CPU on one CPU at a time: plain adds suffice. */
+	for (__u32 k = 0; k < SS_SAMPLE_COUNTERS; k++) {
+		t->value[k] += now->value[k] - start->value[k];
+		t->enabled[k] += now->enabled[k] - start->enabled[k];
+		t->running[k] += now->running[k] - start->running[k];
+	}
+	t->slices++;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(ss_count_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 prev_tid = BPF_CORE_READ(prev, pid), next_tid = BPF_CORE_READ(next, pid);
+	bool prev_is = is_target(BPF_CORE_READ(prev, tgid), prev_tid);
+	bool next_is = is_target(BPF_CORE_READ(next, tgid), next_tid);
+	struct ss_sample_cpu now = {}, *start;
+	__u32 zero = 0, cpu;
+
+	if (!prev_is && !next_is)
+		return 0;
+	start = bpf_map_lookup_elem(&cpu_start, &zero);
+	if (!start)
+		return 0;
+	cpu = bpf_get_smp_processor_id();
+	if (!read_counters(cpu, &now)) {
+		start->tid = 0;
+		return 0;
+	}
+	/* Only slices whose start was seen are added: the slice a thread was
+	 * in at attach time is not counted. */
+	if (prev_is && start->tid == prev_tid)
+		add_slice(prev_tid, start, &now);
+	start->tid = 0;
+	if (next_is) {
+		*start = now;
+		start->tid = next_tid;
+	}
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,20 @@
+# Overhead benchmark (bench/, docs/BENCHMARKS.md): `make bench`.
+# Not part of `make test`: it measures timings, which tests never assert.
+BENCH_DEPS := bpftrace strace linux-perf
+BENCH_BINS := $(OUTPUT)/bench/pingpong $(OUTPUT)/bench/yieldloop
+
+# Optimised like a real program; frame pointers so that the tracers' user
+# stacks (spinscope's and bpftrace's) can be walked.
+$(BENCH_BINS): $(OUTPUT)/bench/%: bench/%.c bench/window.c bench/window.h
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread \
+		$< bench/window.c -o $@
+
+bench-bins: $(BENCH_BINS)
+
+bench: check-deps spinscope $(BENCH_BINS)
+	$(Q)./mk/deps.sh check $(BENCH_DEPS)
+	$(Q)BENCH_BIN=$(OUTPUT)/bench SPINSCOPE=$(OUTPUT)/spinscope ./bench/overhead.sh
+
+.PHONY: bench bench-bins

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spinscope -p against workloads whose behaviour is known: the counts in the
+ * JSON report must be exact (sched_yield calls, futex waits and wakes, per
+ * thread and per address), wait times must contain the known sleeps, and a
+ * mutex held while others block must be the top contended address.
+ *
+ * Each test: start the workload (it prints "ready" and waits), attach
+ * spinscope with -d 0, let the workload do its work, wait for its "done",
+ * then SIGINT spinscope and read its report. Everything the workload did
+ * between go and done happened while attached, so nothing is timing-bound.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "tracetest.h"
+
+#define WORK_TIMEOUT_MS 20000
+#define END_TIMEOUT_MS 10000
+
+/* Traces workload w from before its go until its "done" line (copied to
+ * done), with extra spinscope options; returns the parsed report. */
+static json_object *trace_workload(struct tt_workload *w, const char *const extra[],
+				   char *done, size_t done_size)
+{
+	const char *args[16] = { "-p", tt_num(w->proc.pid), "-d", "0", "--json" };
+	struct tt_trace t;
+	json_object *doc;
+	int n = 5;
+
+	while (extra && *extra && n < 15)
+		args[n++] = *extra++;
+	args[n] = NULL;
+	tt_trace_start(&t, args);
+	print_message("attached in %.3f s: %s\n", t.attach_s, t.tracing);
+	tt_workload_go(w);
+	tt_workload_wait_line(w, "done", done, done_size, WORK_TIMEOUT_MS);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc != 0)
+		fail_msg("spinscope exited with %d after SIGINT; stderr: %s", t.rc, t.err);
+	doc = tt_parse_report(t.out);
+	tt_trace_free(&t);
+	return doc;
+}
+
+static const char *const counters[] = {
+	"sched_yield", "futex_wait", "futex_wait_ns", "futex_wake", "switches_voluntary",
+	"switches_involuntary", "oncpu_ns", "offcpu_ns",
+};
+
+static void assert_string_member(json_object *o, const char *path)
+{
+	json_object *v = tt_get(o, path);
+
+	if (!json_object_is_type(v, json_type_string) || !*json_object_get_string(v))
+		fail_msg("'%s' is %s, not a non-empty string", path, json_object_to_json_string(v));
+}
+
+static void assert_array_member(json_object *o, const char *path)
+{
+	if (!json_object_is_type(tt_get(o, path), json_type_array))
+		fail_msg("'%s' is not an array", path);
+}
+
+/* Every key the issue names, with its type; values checked against facts
+ * this test knows (pid, comm, kernel release). */
+static void assert_required_keys(json_object *doc, pid_t pid, const char *comm)
+{
+	struct utsname u;
+	json_object *threads = tt_get(doc, "threads"), *futexes = tt_get(doc, "futexes");
+
+	assert_true(json_object_is_type(tt_get(doc, "schema"), json_type_int));
+	assert_string_equal(json_object_get_string(tt_get(doc, "tool.name")), "spinscope");
+	assert_string_member(doc, "tool.version");
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(json_object_get_string(tt_get(doc, "host.kernel")), u.release);
+	assert_in_range(tt_u64(doc, "host.cpus"), 1, 65536);
+	assert_string_member(doc, "host.cpu_model");
+	assert_int_equal(tt_u64(doc, "target.pid"), pid);
+	assert_string_equal(json_object_get_string(tt_get(doc, "target.comm")), comm);
+	assert_true(json_object_is_type(tt_get(doc, "target.exited"), json_type_boolean));
+	tt_u64(doc, "duration_ns");
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "totals.%s", counters[i]);
+		tt_u64(doc, path);
+	}
+	assert_array_member(doc, "threads");
+	for (size_t i = 0; i < json_object_array_length(threads); i++) {
+		json_object *th = json_object_array_get_idx(threads, i);
+
+		tt_u64(th, "tid");
+		assert_true(json_object_is_type(tt_get(th, "comm"), json_type_string));
+		for (size_t c = 0; c < sizeof(counters) / sizeof(counters[0]); c++)
+			tt_u64(th, counters[c]);
+	}
+	assert_array_member(doc, "futexes");
+	for (size_t i = 0; i < json_object_array_length(futexes); i++) {
+		json_object *f = json_object_array_get_idx(futexes, i);
+
+		tt_uaddr(f);
+		tt_u64(f, "waits");
+		tt_u64(f, "wait_ns");
+		tt_u64(f, "wait_ns_max");
+		tt_u64(f, "wakes");
+		assert_array_member(f, "hist_log2_ns");
+		assert_array_member(f, "stacks");
+	}
+	assert_true(json_object_is_type(tt_get(doc, "dropped"), json_type_object));
+	assert_array_member(doc, "advice");
+}
+
+/* Totals are the sums over threads: a check on the report's own arithmetic. */
+static void assert_totals_are_sums(json_object *doc)
+{
+	json_object *threads = tt_get(doc, "threads");
+
+	for (size_t c = 0; c < sizeof(counters) / sizeof(counters[0]); c++) {
+		char path[64];
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < json_object_array_length(threads); i++)
+			sum += tt_u64(json_object_array_get_idx(threads, i), counters[c]);
+		snprintf(path, sizeof(path), "totals.%s", counters[c]);
+		if (tt_u64(doc, path) != sum)
+			fail_msg("%s = %llu but the threads add up to %llu", path,
+				 (unsigned long long)tt_u64(doc, path), (unsigned long long)sum);
+	}
+}
+
+/* Nothing was dropped: every counter under "dropped" is zero. */
+static void assert_nothing_dropped(json_object *doc)
+{
+	json_object_object_foreach(tt_get(doc, "dropped"), key, val) {
+		if (json_object_is_type(val, json_type_int) && json_object_get_int64(val) != 0)
+			fail_msg("dropped.%s = %lld", key, (long long)json_object_get_int64(val));
+	}
+}
+
+static uint64_t thread_u64(json_object *doc, long long tid, const char *key)
+{
+	json_object *th = tt_thread(doc, tid);
+
+	if (!th)
+		fail_msg("thread %lld is not in the report's threads", tid);
+	return tt_u64(th, key);
+}
+
+/*
+ * A thread alive for the whole trace was, at every instant, either on a CPU
+ * or off it: its on- and off-CPU times add up to the trace's duration (give
+ * or take the moments at which each was read). Threads that came or went
+ * during the trace account for less.
+ */
+static void assert_time_accounted(json_object *doc, const long long *whole, int n)
+{
+	uint64_t duration = tt_u64(doc, "duration_ns");
+	uint64_t slack = duration / 1000 > 1000000 ? duration / 1000 : 1000000;
+	json_object *threads = tt_get(doc, "threads");
+
+	for (size_t i = 0; i < json_object_array_length(threads); i++) {
+		json_object *th = json_object_array_get_idx(threads, i);
+		long long tid = (long long)tt_u64(th, "tid");
+		uint64_t sum = tt_u64(th, "oncpu_ns") + tt_u64(th, "offcpu_ns");
+		bool alive_throughout = false;
+
+		for (int k = 0; k < n; k++)
+			alive_throughout |= whole[k] == tid;
+		if (sum > duration + slack || (alive_throughout && sum + slack < duration))
+			fail_msg("thread %lld: on-CPU + off-CPU = %llu ns, the trace lasted %llu ns", tid,
+				 (unsigned long long)sum, (unsigned long long)duration);
+	}
+}
+
+/*
+ * The yield call sites (issue: "the user call sites (stack ids)") add up to
+ * every yield, and each points into the workload's yielding code.
+ */
+static void assert_yield_sites(json_object *doc, const char *ready, uint64_t yields)
+{
+	json_object *sites = tt_get(doc, "yield_sites");
+	struct tt_func funcs[2];
+	uint64_t sum = 0;
+
+	tt_func_init(&funcs[0], "yield_n", "yield_many", tt_field(ready, "yield_fn"));
+	tt_func_init(&funcs[1], "yield_n", "worker", tt_field(ready, "worker_fn"));
+	assert_true(json_object_array_length(sites) >= 1);
+	for (size_t i = 0; i < json_object_array_length(sites); i++) {
+		json_object *site = json_object_array_get_idx(sites, i);
+
+		sum += tt_u64(site, "count");
+		if (!tt_stack_has(site, "yield_n", funcs, 2))
+			fail_msg("yield site %s is not in yield_many() [0x%llx] or worker() [0x%llx]",
+				 json_object_to_json_string(site), funcs[0].addr, funcs[1].addr);
+	}
+	assert_int_equal(sum, yields);
+}
+
+/* N sched_yield calls from each of K threads: counted exactly, per thread. */
+static void test_yield_counts_exact(void **state)
+{
+	enum { N = 1000, K = 3 };
+	struct tt_workload w;
+	long long tids[K];
+	json_object *doc;
+	char done[256];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS(tt_num(N), tt_num(K)));
+	assert_int_equal(tt_field_list(w.ready, "tids", tids, K), K);
+	doc = trace_workload(&w, NULL, done, sizeof(done));
+
+	assert_required_keys(doc, w.proc.pid, "yield_n");
+	assert_false(json_object_get_boolean(tt_get(doc, "target.exited")));
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), N * K);
+	for (int i = 0; i < K; i++)
+		assert_int_equal(thread_u64(doc, tids[i], "sched_yield"), N);
+	/* The workload's threads talk through pipes: not one futex call. */
+	assert_int_equal(tt_u64(doc, "totals.futex_wait"), 0);
+	assert_int_equal(tt_u64(doc, "totals.futex_wake"), 0);
+	assert_totals_are_sums(doc);
+	assert_nothing_dropped(doc);
+	assert_yield_sites(doc, w.ready, N * K);
+	{
+		long long whole[K + 1] = { w.proc.pid };
+
+		memcpy(whole + 1, tids, sizeof(tids));
+		assert_time_accounted(doc, whole, K + 1);
+	}
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/* Threads created after attaching, which also exit before the trace ends,
+ * are all counted. */
+static void test_yield_threads_created_after_attach(void **state)
+{
+	enum { N = 500, K = 4 };
+	struct tt_workload w;
+	long long tids[K];
+	json_object *doc;
+	char done[256];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS(tt_num(N), tt_num(K), "late"));
+	doc = trace_workload(&w, NULL, done, sizeof(done));
+	assert_int_equal(tt_field_list(done, "tids", tids, K), K);
+
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), N * K);
+	for (int i = 0; i < K; i++) {
+		json_object *exited;
+
+		assert_int_equal(thread_u64(doc, tids[i], "sched_yield"), N);
+		/* The report marks them gone, when it says (not a required key). */
+		if (json_object_object_get_ex(tt_thread(doc, tids[i]), "exited", &exited))
+			assert_true(json_object_get_boolean(exited));
+	}
+	assert_totals_are_sums(doc);
+	assert_nothing_dropped(doc);
+	assert_yield_sites(doc, w.ready, N * K);
+	assert_time_accounted(doc, (long long[]){ w.proc.pid }, 1);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/* -t TID: only that thread is traced. */
+static void test_tid_filter_narrows_to_one_thread(void **state)
+{
+	enum { N = 700, K = 3 };
+	struct tt_workload w;
+	long long tids[K];
+	json_object *doc, *threads;
+	char done[256];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS(tt_num(N), tt_num(K)));
+	assert_int_equal(tt_field_list(w.ready, "tids", tids, K), K);
+	doc = trace_workload(&w, TT_ARGS("-t", tt_num(tids[1])), done, sizeof(done));
+
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), N);
+	assert_int_equal(thread_u64(doc, tids[1], "sched_yield"), N);
+	threads = tt_get(doc, "threads");
+	for (size_t i = 0; i < json_object_array_length(threads); i++)
+		assert_int_equal(tt_u64(json_object_array_get_idx(threads, i), "tid"), tids[1]);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/* Fails unless f has exactly `want` waits that ended the given way. The
+ * issue asks for how each wait ended; the JSON may spell it as an
+ * "outcomes" object. Returns false when the report does not have it. */
+static bool check_outcome(json_object *f, const char *name, uint64_t want)
+{
+	json_object *outcomes;
+	char path[64];
+
+	if (!json_object_object_get_ex(f, "outcomes", &outcomes))
+		return false;
+	snprintf(path, sizeof(path), "outcomes.%s", name);
+	if (tt_u64(f, path) != want)
+		fail_msg("futex %s: %s = %llu, expected %llu",
+			 json_object_get_string(tt_get(f, "uaddr")), path,
+			 (unsigned long long)tt_u64(f, path), (unsigned long long)want);
+	return true;
+}
+
+static json_object *futex_at(json_object *doc, const char *ready, const char *word)
+{
+	unsigned long long uaddr = tt_field(ready, word);
+	json_object *f = tt_futex(doc, uaddr);
+
+	if (!f)
+		fail_msg("futex word '%s' (0x%llx) is not in the report's futexes", word, uaddr);
+	return f;
+}
+
+static unsigned int log2_floor(uint64_t v)
+{
+	unsigned int r = 0;
+
+	while (v >>= 1)
+		r++;
+	return r;
+}
+
+/*
+ * futex waits of known kinds, counted exactly per address and per thread,
+ * with the timed waits' total time containing the known sleeps.
+ */
+static void test_futex_waits_exact(void **state)
+{
+	enum { K = 4, M = 10, T_MS = 20, A = 5, W = 7, I = 3 };
+	const uint64_t t_ns = T_MS * 1000000ULL;
+	json_object *doc, *timed, *again, *wake, *intr, *woken, *hist;
+	long long main_tid, waker_tid = 0;
+	struct tt_workload w;
+	uint64_t hist_sum = 0, waker_wakes;
+	bool outcomes;
+	char done[256];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "futex_wait", TT_ARGS(tt_num(K), tt_num(M), tt_num(T_MS),
+						    tt_num(A), tt_num(W), tt_num(I)));
+	main_tid = (long long)tt_field(w.ready, "main_tid");
+	doc = trace_workload(&w, NULL, done, sizeof(done));
+
+	timed = futex_at(doc, w.ready, "timed");
+	again = futex_at(doc, w.ready, "again");
+	wake = futex_at(doc, w.ready, "wake");
+	intr = futex_at(doc, w.ready, "intr");
+	woken = futex_at(doc, w.ready, "woken");
+
+	/* Timed waits: exactly M, each at least T long (the kernel never ends a
+	 * timed futex wait early); the upper bound only catches nonsense. */
+	assert_int_equal(tt_u64(timed, "waits"), M);
+	assert_int_equal(tt_u64(timed, "wakes"), 0);
+	assert_in_range(tt_u64(timed, "wait_ns"), M * t_ns, 2 * M * t_ns);
+	assert_in_range(tt_u64(timed, "wait_ns_max"), t_ns, 2 * M * t_ns);
+	hist = tt_get(timed, "hist_log2_ns");
+	for (size_t i = 0; i < json_object_array_length(hist); i++) {
+		uint64_t n = (uint64_t)json_object_get_int64(json_object_array_get_idx(hist, i));
+
+		/* log2 slots below T's cannot hold a wait of at least T. */
+		if (i < log2_floor(t_ns))
+			assert_int_equal(n, 0);
+		hist_sum += n;
+	}
+	assert_int_equal(hist_sum, M);
+
+	assert_int_equal(tt_u64(again, "waits"), A);
+	assert_int_equal(tt_u64(intr, "waits"), I);
+	assert_true(tt_u64(intr, "wait_ns") >= I * 10000000ULL);	/* 10 ms timers */
+	assert_int_equal(tt_u64(woken, "waits"), K);
+	assert_int_equal(tt_u64(wake, "waits"), 0);
+	assert_int_equal(tt_u64(wake, "wakes"), W);
+	/* The waker retries until a wake finds the waiter: at least K wakes. */
+	waker_wakes = tt_u64(woken, "wakes");
+	assert_true(waker_wakes >= K);
+	/* Waiters woken by the wake calls: K on "woken", none on "wake". */
+	assert_int_equal(tt_u64(woken, "woken"), K);
+	assert_int_equal(tt_u64(wake, "woken"), 0);
+
+	outcomes = check_outcome(timed, "timed_out", M);
+	if (outcomes) {
+		check_outcome(timed, "woken", 0);
+		check_outcome(again, "value_changed", A);
+		check_outcome(intr, "interrupted", I);
+		check_outcome(woken, "woken", K);
+	} else {
+		print_message("note: futexes carry no \"outcomes\"; how waits ended is not checked\n");
+	}
+
+	/* Per thread: the main thread made every wait and the idle wakes, the
+	 * waker thread every wake on "woken". */
+	assert_int_equal(thread_u64(doc, main_tid, "futex_wait"), K + M + A + I);
+	assert_int_equal(thread_u64(doc, main_tid, "futex_wake"), W);
+	if (outcomes) {
+		json_object *th = tt_thread(doc, main_tid);
+
+		assert_int_equal(tt_u64(th, "futex_outcomes.woken"), K);
+		assert_int_equal(tt_u64(th, "futex_outcomes.timed_out"), M);
+		assert_int_equal(tt_u64(th, "futex_outcomes.value_changed"), A);
+		assert_int_equal(tt_u64(th, "futex_outcomes.interrupted"), I);
+		assert_int_equal(tt_u64(th, "futex_outcomes.other_error"), 0);
+	}
+	assert_true(thread_u64(doc, main_tid, "futex_wait_ns") >= M * t_ns);
+	/* Each blocking wait put the main thread to sleep at least once. */
+	assert_true(thread_u64(doc, main_tid, "switches_voluntary") >= K + M + I);
+	assert_true(thread_u64(doc, main_tid, "offcpu_ns") >= M * t_ns);
+	assert_time_accounted(doc, &main_tid, 1);
+	{
+		json_object *threads = tt_get(doc, "threads");
+
+		for (size_t i = 0; i < json_object_array_length(threads); i++) {
+			long long tid = (long long)tt_u64(json_object_array_get_idx(threads, i), "tid");
+
+			if (tid != main_tid && thread_u64(doc, tid, "futex_wake"))
+				waker_tid = tid;
+		}
+	}
+	assert_true(waker_tid != 0);
+	assert_int_equal(thread_u64(doc, waker_tid, "futex_wake"), waker_wakes);
+	assert_int_equal(thread_u64(doc, waker_tid, "futex_wait"), 0);
+
+	assert_int_equal(tt_u64(doc, "totals.futex_wait"), K + M + A + I);
+	assert_int_equal(tt_u64(doc, "totals.futex_wake"), W + waker_wakes);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 0);
+	assert_totals_are_sums(doc);
+	assert_nothing_dropped(doc);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/* A pthread mutex held by one thread while others block on it is the top
+ * contended address, and its waiters' stacks are collected. */
+static void test_mutex_is_top_contended(void **state)
+{
+	enum { T = 3, R = 3, HOLD_MS = 30 };
+	json_object *doc, *futexes, *top = NULL, *stacks;
+	struct tt_func funcs[2];
+	uint64_t stack_waits = 0;
+	unsigned long long mutex;
+	struct tt_workload w;
+	char done[256];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "mutex_hold", TT_ARGS(tt_num(T), tt_num(R), tt_num(HOLD_MS)));
+	mutex = tt_field(w.ready, "mutex");
+	doc = trace_workload(&w, NULL, done, sizeof(done));
+
+	futexes = tt_get(doc, "futexes");
+	for (size_t i = 0; i < json_object_array_length(futexes); i++) {
+		json_object *f = json_object_array_get_idx(futexes, i);
+
+		if (!top || tt_u64(f, "wait_ns") > tt_u64(top, "wait_ns"))
+			top = f;
+	}
+	assert_non_null(top);
+	if (tt_uaddr(top) != mutex)
+		fail_msg("top contended futex is %s, the mutex is at 0x%llx",
+			 json_object_get_string(tt_get(top, "uaddr")), mutex);
+	/* Every wait in this process is on the mutex. */
+	assert_true(tt_u64(top, "waits") >= 1);
+	assert_int_equal(tt_u64(top, "waits"), tt_u64(doc, "totals.futex_wait"));
+	assert_true(tt_u64(top, "wakes") >= 1);
+	stacks = tt_get(top, "stacks");
+	if (json_object_array_length(stacks) == 0)
+		fail_msg("the mutex's waiters have no stacks: %s", json_object_to_json_string(top));
+	tt_func_init(&funcs[0], "mutex_hold", "contend_on_mutex", tt_field(w.ready, "lock_fn"));
+	tt_func_init(&funcs[1], "mutex_hold", "waiter", tt_field(w.ready, "waiter_fn"));
+	for (size_t i = 0; i < json_object_array_length(stacks); i++) {
+		json_object *st = json_object_array_get_idx(stacks, i);
+
+		tt_u64(st, "stack_id");
+		stack_waits += tt_u64(st, "count");
+		if (!tt_stack_has(st, "mutex_hold", funcs, 2))
+			fail_msg("waiter stack %s has no frame in contend_on_mutex() [0x%llx] or waiter() [0x%llx]",
+				 json_object_to_json_string(st), funcs[0].addr, funcs[1].addr);
+	}
+	/* The waiters block at one call site: its stack holds every wait. */
+	assert_int_equal(stack_waits, tt_u64(top, "waits"));
+	assert_nothing_dropped(doc);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/*
+ * A full per-address map: the addresses that did not fit are counted as
+ * dropped, exactly, in JSON and in the text report; the per-thread counters
+ * still see every call.
+ */
+static void test_full_futex_map_counts_drops(void **state)
+{
+	enum { N = 40, MAP = 16 };
+	json_object *doc, *futexes;
+	struct tt_workload w;
+	struct tt_trace t;
+	char done[64], line[32];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "futex_spread", TT_ARGS(tt_num(N)));
+	doc = trace_workload(&w, TT_ARGS("--max-futexes", tt_num(MAP)), done, sizeof(done));
+	futexes = tt_get(doc, "futexes");
+	assert_int_equal(json_object_array_length(futexes), MAP);
+	for (size_t i = 0; i < MAP; i++) {
+		json_object *f = json_object_array_get_idx(futexes, i);
+		unsigned long long first = tt_field(w.ready, "first");
+
+		/* The words woken first are the ones that got in. */
+		assert_in_range(tt_uaddr(f), first, first + (MAP - 1) * tt_field(w.ready, "stride"));
+		assert_int_equal(tt_u64(f, "wakes"), 1);
+	}
+	assert_int_equal(tt_u64(doc, "dropped.futexes_map_full"), N - MAP);
+	assert_int_equal(tt_u64(doc, "totals.futex_wake"), N);
+	json_object_put(doc);
+	tt_workload_end(&w);
+
+	/* Text: the drop is shown, with its count. */
+	tt_workload_start(&w, "futex_spread", TT_ARGS(tt_num(N)));
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--max-futexes",
+				   tt_num(MAP)));
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	assert_int_equal(t.rc, 0);
+	{
+		const char *at = strstr(t.out, "futexes_map_full");
+
+		if (!at)
+			fail_msg("the text report does not show the drops: %s", t.out);
+		snprintf(line, sizeof(line), "%d", N - MAP);
+		*strchrnul(at, '\n') = 0;
+		if (!strstr(at, line))
+			fail_msg("the text report shows '%s', expected a count of %s", at, line);
+	}
+	tt_trace_free(&t);
+	tt_workload_end(&w);
+}
+
+/*
+ * -i with --json: one JSON object per line per interval, holding that
+ * interval's counts; the intervals add up to the whole, and the final line
+ * is the full report.
+ */
+static void test_intervals_add_up(void **state)
+{
+	enum { N = 400, K = 2 };
+	static char line[1 << 16];
+	json_object *doc = NULL, *o;
+	struct tt_workload w;
+	struct tt_trace t;
+	uint64_t sum = 0;
+	int intervals = 0;
+	char done[256], *last, *p;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS(tt_num(N), tt_num(K)));
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "-i", "0.1", "--json"));
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	/* Every yield happened before "done": later intervals bring the sum to
+	 * N, and no interval may count one twice. */
+	while (sum < N * K) {
+		if (!tl_read_line(&t.proc, line, sizeof(line), 5000))
+			fail_msg("no interval line completed the count (%llu of %d so far)",
+				 (unsigned long long)sum, N * K);
+		o = tt_parse_report(line);
+		assert_string_equal(json_object_get_string(tt_get(o, "type")), "interval");
+		sum += tt_u64(o, "totals.sched_yield");
+		intervals++;
+		json_object_put(o);
+	}
+	assert_int_equal(sum, N * K);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	assert_int_equal(t.rc, 0);
+	/* Any further intervals are empty; the last line is the report. */
+	for (p = t.out; (last = p) && (p = strchr(p, '\n')) && p[1]; p++) {
+		*p = 0;
+		o = tt_parse_report(last);
+		assert_string_equal(json_object_get_string(tt_get(o, "type")), "interval");
+		assert_int_equal(tt_u64(o, "totals.sched_yield"), 0);
+		json_object_put(o);
+		intervals++;
+	}
+	doc = tt_parse_report(last);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), N * K);
+	print_message("%d interval lines\n", intervals);
+	json_object_put(doc);
+	tt_trace_free(&t);
+	tt_workload_end(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_yield_counts_exact, tt_teardown),
+		cmocka_unit_test_teardown(test_yield_threads_created_after_attach, tt_teardown),
+		cmocka_unit_test_teardown(test_tid_filter_narrows_to_one_thread, tt_teardown),
+		cmocka_unit_test_teardown(test_futex_waits_exact, tt_teardown),
+		cmocka_unit_test_teardown(test_mutex_is_top_contended, tt_teardown),
+		cmocka_unit_test_teardown(test_full_futex_map_counts_drops, tt_teardown),
+		cmocka_unit_test_teardown(test_intervals_add_up, tt_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Workload, spinscope and JSON helpers for the integration tests (see tracetest.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <libgen.h>
+#include <bpf/bpf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include "tracetest.h"
+
+#define TT_MAX_CHILDREN 64
+#define TT_READY_TIMEOUT_MS 10000
+#define TT_ATTACH_TIMEOUT_MS 10000
+#define TT_LEAK_POLL_MS 3000
+
+/* ---- bookkeeping: every child, so that teardown can end it -------------- */
+
+static pid_t children[TT_MAX_CHILDREN];
+
+static void child_add(pid_t pid)
+{
+	for (int i = 0; i < TT_MAX_CHILDREN; i++)
+		if (!children[i]) {
+			children[i] = pid;
+			return;
+		}
+	fail_msg("more than %d child processes: a test forgot to end them", TT_MAX_CHILDREN);
+}
+
+static void child_forget(pid_t pid)
+{
+	for (int i = 0; i < TT_MAX_CHILDREN; i++)
+		if (children[i] == pid)
+			children[i] = 0;
+}
+
+int tt_teardown(void **state)
+{
+	for (int i = 0; i < TT_MAX_CHILDREN; i++)
+		if (children[i]) {
+			kill(children[i], SIGKILL);
+			waitpid(children[i], NULL, 0);
+			children[i] = 0;
+		}
+	return 0;
+}
+
+const char *tt_num(long long v)
+{
+	static char buf[8][24];
+	static int next;
+	char *b = buf[next++ % 8];
+
+	snprintf(b, sizeof(buf[0]), "%lld", v);
+	return b;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int ms_left(long long deadline)
+{
+	long long left = deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+/* One line from fd before the deadline. False on end of file or timeout
+ * (*timed_out tells which); buf then holds the partial line. */
+static bool read_line(int fd, char *buf, size_t size, long long deadline, bool *timed_out)
+{
+	struct tl_proc p = { .out_fd = fd };
+	bool ok = tl_read_line(&p, buf, size, ms_left(deadline));
+
+	*timed_out = !ok && !ms_left(deadline);
+	return ok;
+}
+
+static void append(char **s, const char *more, size_t len)
+{
+	size_t have = *s ? strlen(*s) : 0;
+	char *t = realloc(*s, have + len + 1);
+
+	assert_non_null(t);
+	memcpy(t + have, more, len);
+	t[have + len] = 0;
+	*s = t;
+}
+
+/* Reads both pipes to end of file before the deadline; false on timeout. */
+static bool drain(int out_fd, int err_fd, char **out, char **err, long long deadline)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = out_fd, .events = POLLIN },
+		{ .fd = err_fd, .events = POLLIN },
+	};
+	char **dst[2] = { out, err };
+	int open = 2;
+
+	if (!*out)
+		append(out, "", 0);
+	if (!*err)
+		append(err, "", 0);
+	while (open) {
+		int r = poll(pfd, 2, ms_left(deadline));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		for (int i = 0; i < 2; i++) {
+			char buf[4096];
+			ssize_t n;
+
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			n = read(pfd[i].fd, buf, sizeof(buf));
+			if (n > 0) {
+				append(dst[i], buf, (size_t)n);
+			} else if (n == 0 || errno != EINTR) {
+				pfd[i].fd = -1;
+				open--;
+			}
+		}
+	}
+	return true;
+}
+
+static int wait_status(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	child_forget(pid);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+static void spawn(struct tl_proc *p, const char *const argv[])
+{
+	if (tl_spawn(p, (char *const *)argv))
+		fail_msg("cannot start %s: %s", argv[0], strerror(errno));
+	child_add(p->pid);
+}
+
+/* ---- workloads ---------------------------------------------------------- */
+
+void tt_workload_start(struct tt_workload *w, const char *name, const char *const args[])
+{
+	char path[4096];
+	const char *argv[32];
+	int n = 0;
+	bool timed_out;
+
+	snprintf(path, sizeof(path), "workloads/%s", name);
+	argv[n++] = tl_path(path);
+	while (args && *args && n < 31)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	spawn(&w->proc, argv);
+	if (!read_line(w->proc.out_fd, w->ready, sizeof(w->ready),
+		       now_ms() + TT_READY_TIMEOUT_MS, &timed_out) ||
+	    strncmp(w->ready, "ready pid=", 10)) {
+		char *err = NULL, *out = NULL;
+
+		drain(w->proc.out_fd, w->proc.err_fd, &out, &err, now_ms() + 100);
+		fail_msg("workload %s did not get ready (%s): got '%s', stderr: %s", name,
+			 timed_out ? "timeout" : "exited", w->ready, err);
+	}
+	assert_int_equal(tt_field(w->ready, "pid"), w->proc.pid);
+}
+
+void tt_workload_go(struct tt_workload *w)
+{
+	assert_int_equal(kill(w->proc.pid, SIGUSR1), 0);
+}
+
+void tt_workload_wait_line(struct tt_workload *w, const char *prefix, char *buf, size_t size,
+			   int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	bool timed_out;
+
+	while (read_line(w->proc.out_fd, buf, size, deadline, &timed_out))
+		if (!strncmp(buf, prefix, strlen(prefix)))
+			return;
+	{
+		char *err = NULL, *out = NULL;
+
+		if (!timed_out)
+			drain(w->proc.out_fd, w->proc.err_fd, &out, &err, now_ms() + 100);
+		fail_msg("workload pid %d: no '%s' line (%s); stderr: %s", w->proc.pid, prefix,
+			 timed_out ? "timeout" : "it exited", err ? err : "");
+	}
+}
+
+int tt_workload_wait_exit(struct tt_workload *w, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	int st;
+
+	for (;;) {
+		pid_t r = waitpid(w->proc.pid, &st, WNOHANG);
+
+		if (r == w->proc.pid)
+			break;
+		if (r < 0 || !ms_left(deadline))
+			fail_msg("workload pid %d did not exit within %d ms", w->proc.pid,
+				 timeout_ms);
+		usleep(10000);
+	}
+	child_forget(w->proc.pid);
+	close(w->proc.out_fd);
+	close(w->proc.err_fd);
+	w->proc.pid = 0;
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+void tt_workload_end(struct tt_workload *w)
+{
+	if (w->proc.pid <= 0)
+		return;
+	kill(w->proc.pid, SIGKILL);
+	wait_status(w->proc.pid);
+	close(w->proc.out_fd);
+	close(w->proc.err_fd);
+	w->proc.pid = 0;
+}
+
+static const char *field_start(const char *line, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = line; (p = strstr(p, key)); p++)
+		if ((p == line || p[-1] == ' ') && p[klen] == '=')
+			return p + klen + 1;
+	fail_msg("no '%s=' in '%s'", key, line);
+	return NULL;
+}
+
+unsigned long long tt_field(const char *line, const char *key)
+{
+	const char *s = field_start(line, key);
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || (*end && *end != ' '))
+		fail_msg("'%s=' in '%s' is not a number", key, line);
+	return v;
+}
+
+int tt_field_list(const char *line, const char *key, long long *out, int max)
+{
+	const char *s = field_start(line, key);
+	int n = 0;
+
+	while (n < max) {
+		char *end;
+
+		errno = 0;
+		out[n++] = strtoll(s, &end, 0);
+		if (errno || end == s)
+			fail_msg("'%s=' in '%s' is not a list of numbers", key, line);
+		if (*end != ',')
+			break;
+		s = end + 1;
+	}
+	return n;
+}
+
+/* ---- spinscope ---------------------------------------------------------- */
+
+void tt_trace_start(struct tt_trace *t, const char *const args[])
+{
+	static const char tracing[] = "spinscope: tracing";
+	struct timespec a, b;
+	const char *argv[32];
+	long long deadline;
+	bool timed_out;
+	int n = 0;
+
+	memset(t, 0, sizeof(*t));
+	argv[n++] = tl_path("spinscope");
+	while (args && *args && n < 31)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	spawn(&t->proc, argv);
+	deadline = now_ms() + TT_ATTACH_TIMEOUT_MS;
+	while (read_line(t->proc.err_fd, t->tracing, sizeof(t->tracing), deadline, &timed_out)) {
+		if (!strncmp(t->tracing, tracing, sizeof(tracing) - 1)) {
+			clock_gettime(CLOCK_MONOTONIC, &b);
+			t->attach_s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+			return;
+		}
+		/* Warnings before the tracing line stay part of stderr. */
+		append(&t->err, t->tracing, strlen(t->tracing));
+		append(&t->err, "\n", 1);
+	}
+	if (timed_out)
+		fail_msg("spinscope printed no '%s' line within %d ms; stderr so far: %s", tracing,
+			 TT_ATTACH_TIMEOUT_MS, t->err ? t->err : "");
+	drain(t->proc.out_fd, t->proc.err_fd, &t->out, &t->err, now_ms() + 2000);
+	t->rc = wait_status(t->proc.pid);
+	fail_msg("spinscope exited (status %d) before tracing; stderr: %s", t->rc, t->err);
+}
+
+void tt_trace_end(struct tt_trace *t, int sig, int timeout_ms)
+{
+	if (sig)
+		assert_int_equal(kill(t->proc.pid, sig), 0);
+	if (!drain(t->proc.out_fd, t->proc.err_fd, &t->out, &t->err, now_ms() + timeout_ms)) {
+		kill(t->proc.pid, SIGKILL);
+		wait_status(t->proc.pid);
+		fail_msg("spinscope did not finish within %d ms%s; stderr: %s", timeout_ms,
+			 sig ? " of the signal" : "", t->err);
+	}
+	close(t->proc.out_fd);
+	close(t->proc.err_fd);
+	t->rc = wait_status(t->proc.pid);
+}
+
+void tt_trace_free(struct tt_trace *t)
+{
+	free(t->out);
+	free(t->err);
+	t->out = t->err = NULL;
+}
+
+int tt_run(const char *const argv[], char **out, char **err, int timeout_ms)
+{
+	struct tl_proc p;
+
+	*out = *err = NULL;
+	spawn(&p, argv);
+	if (!drain(p.out_fd, p.err_fd, out, err, now_ms() + timeout_ms)) {
+		kill(p.pid, SIGKILL);
+		wait_status(p.pid);
+		fail_msg("%s did not finish within %d ms; stderr: %s", argv[0], timeout_ms, *err);
+	}
+	close(p.out_fd);
+	close(p.err_fd);
+	return wait_status(p.pid);
+}
+
+/* ---- the JSON report ---------------------------------------------------- */
+
+json_object *tt_parse_report(const char *out)
+{
+	json_tokener *tok = json_tokener_new();
+	size_t len = strlen(out), end;
+	json_object *doc;
+
+	assert_non_null(tok);
+	doc = json_tokener_parse_ex(tok, out, (int)len);
+	if (!doc || json_tokener_get_error(tok) != json_tokener_success)
+		fail_msg("stdout is not a JSON document (%s): %.2000s",
+			 json_tokener_error_desc(json_tokener_get_error(tok)), out);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (out[end + strspn(out + end, " \t\r\n")])
+		fail_msg("stdout holds more than one JSON document: %.2000s", out + end);
+	if (!json_object_is_type(doc, json_type_object))
+		fail_msg("the report is not a JSON object: %.2000s", out);
+	return doc;
+}
+
+json_object *tt_get(json_object *o, const char *path)
+{
+	char buf[256], *save, *key;
+	json_object *in = o;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (key = strtok_r(buf, ".", &save); key; key = strtok_r(NULL, ".", &save)) {
+		if (!json_object_object_get_ex(in, key, &o))
+			fail_msg("the report has no '%s' (looking for '%s') in %.1000s", key, path,
+				 json_object_to_json_string(in));
+		in = o;
+	}
+	return o;
+}
+
+uint64_t tt_u64(json_object *o, const char *path)
+{
+	json_object *v = tt_get(o, path);
+
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+		fail_msg("'%s' is %s, not an unsigned integer", path, json_object_to_json_string(v));
+	return json_object_get_uint64(v);
+}
+
+static json_object *find_in(json_object *report, const char *array, const char *key,
+			    bool (*match)(json_object *, const void *), const void *want)
+{
+	json_object *arr = tt_get(report, array);
+
+	if (!json_object_is_type(arr, json_type_array))
+		fail_msg("'%s' is not an array", array);
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *e = json_object_array_get_idx(arr, i);
+
+		if (match(tt_get(e, key), want))
+			return e;
+	}
+	return NULL;
+}
+
+static bool tid_is(json_object *v, const void *want)
+{
+	return json_object_get_int64(v) == *(const long long *)want;
+}
+
+json_object *tt_thread(json_object *report, long long tid)
+{
+	return find_in(report, "threads", "tid", tid_is, &tid);
+}
+
+static unsigned long long uaddr_value(json_object *v)
+{
+	const char *s = json_object_get_string(v);
+	char *end;
+	unsigned long long u;
+
+	if (!json_object_is_type(v, json_type_string) || strncmp(s, "0x", 2))
+		fail_msg("uaddr %s is not a \"0x...\" string", json_object_to_json_string(v));
+	u = strtoull(s, &end, 16);
+	if (*end)
+		fail_msg("uaddr '%s' is not hexadecimal", s);
+	return u;
+}
+
+static bool uaddr_is(json_object *v, const void *want)
+{
+	return uaddr_value(v) == *(const unsigned long long *)want;
+}
+
+json_object *tt_futex(json_object *report, unsigned long long uaddr)
+{
+	return find_in(report, "futexes", "uaddr", uaddr_is, &uaddr);
+}
+
+unsigned long long tt_uaddr(json_object *futex)
+{
+	return uaddr_value(tt_get(futex, "uaddr"));
+}
+
+/* ---- stacks ------------------------------------------------------------- */
+
+static bool elf_symbol(const char *path, const char *name, GElf_Sym *out)
+{
+	bool found = false;
+	Elf_Scn *scn = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && !found && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *s;
+
+			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+			    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) && !strcmp(s, name)) {
+				*out = sym;
+				found = true;
+				break;
+			}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+void tt_func_init(struct tt_func *f, const char *workload, const char *name,
+		  unsigned long long addr)
+{
+	GElf_Sym sym = {0};
+	char path[4096];
+
+	snprintf(path, sizeof(path), "workloads/%s", workload);
+	if (!elf_symbol(tl_path(path), name, &sym) || !sym.st_size)
+		fail_msg("no function symbol %s in %s", name, tl_path(path));
+	f->name = name;
+	f->addr = addr;
+	f->value = sym.st_value;
+	f->size = sym.st_size;
+}
+
+/* One frame: "0x<address>", "<function>+0x<off>" or "<module>+0x<off>"
+ * (module offsets are ELF addresses: in PIE text they equal file offsets). */
+static bool frame_in(const char *frame, const char *workload, const struct tt_func *f)
+{
+	const char *plus = strrchr(frame, '+');
+	unsigned long long v;
+	char *end;
+
+	if (!strncmp(frame, "0x", 2)) {
+		v = strtoull(frame, &end, 16);
+		return v >= f->addr && v < f->addr + f->size;
+	}
+	if (!plus || strncmp(plus, "+0x", 3))
+		return strstr(frame, f->name) != NULL;
+	if ((size_t)(plus - frame) >= strlen(f->name) &&
+	    !strncmp(plus - strlen(f->name), f->name, strlen(f->name)))
+		return true;
+	{
+		char module[4096];
+
+		snprintf(module, sizeof(module), "%.*s", (int)(plus - frame), frame);
+		if (strcmp(basename(module), workload))
+			return false;
+	}
+	v = strtoull(plus + 1, &end, 16);
+	return v >= f->value && v < f->value + f->size;
+}
+
+bool tt_stack_has(json_object *stack, const char *workload, const struct tt_func *funcs, int n)
+{
+	json_object *frames = tt_get(stack, "frames");
+
+	for (size_t i = 0; i < json_object_array_length(frames); i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(frames, i));
+
+		for (int k = 0; s && k < n; k++)
+			if (frame_in(s, workload, &funcs[k]))
+				return true;
+	}
+	return false;
+}
+
+/* ---- BPF objects left behind -------------------------------------------- */
+
+static uint32_t newest_id(int (*next)(__u32, __u32 *))
+{
+	__u32 id = 0, n;
+
+	while (!next(id, &n))
+		id = n;
+	return id;
+}
+
+void tt_bpf_mark(struct tt_bpf_mark *m)
+{
+	m->prog_id = newest_id(bpf_prog_get_next_id);
+	m->link_id = newest_id(bpf_link_get_next_id);
+}
+
+/* Ids after `after` that exist now, at most max of them. */
+static int ids_since(int (*next)(__u32, __u32 *), uint32_t after, uint32_t *ids, int max)
+{
+	__u32 id = after, n;
+	int count = 0;
+
+	while (count < max && !next(id, &n))
+		ids[count++] = id = n;
+	return count;
+}
+
+/* Adds the value of every "<key>:" line in the fdinfo files under dir. */
+static void fdinfo_ids(const char *dir, const char *key, uint32_t *ids, int *count, int max)
+{
+	size_t klen = strlen(key);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;		/* the process is gone */
+	while ((e = readdir(d)) && *count < max) {
+		char path[512], line[256];
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f) && *count < max)
+			if (!strncmp(line, key, klen) && line[klen] == ':')
+				ids[(*count)++] = (uint32_t)strtoul(line + klen + 1, NULL, 10);
+		fclose(f);
+	}
+	closedir(d);
+}
+
+/* Ids of `key` ("prog_id", "link_id") held open by any live process. */
+static int held_ids(const char *key, uint32_t *ids, int max)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *e;
+	int count = 0;
+
+	assert_non_null(proc);
+	while ((e = readdir(proc)))
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9') {
+			char dir[300];
+
+			snprintf(dir, sizeof(dir), "/proc/%s/fdinfo", e->d_name);
+			fdinfo_ids(dir, key, ids, &count, max);
+		}
+	closedir(proc);
+	return count;
+}
+
+static bool contains(const uint32_t *ids, int n, uint32_t id)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* New objects of one kind that no live process holds; names them in msg. */
+static int orphans(int (*next)(__u32, __u32 *), uint32_t after, const char *key,
+		   bool is_prog, char *msg, size_t size)
+{
+	static uint32_t fresh[1024], held[16384];
+	int n_fresh = ids_since(next, after, fresh, 1024), n_held, count = 0;
+
+	if (!n_fresh)
+		return 0;
+	n_held = held_ids(key, held, 16384);
+	for (int i = 0; i < n_fresh; i++) {
+		char name[32] = "?";
+		size_t len = strlen(msg);
+
+		if (contains(held, n_held, fresh[i]))
+			continue;
+		if (is_prog) {
+			struct bpf_prog_info info = {};
+			__u32 info_len = sizeof(info);
+			int fd = bpf_prog_get_fd_by_id(fresh[i]);
+
+			if (fd < 0)
+				continue;	/* freed meanwhile */
+			if (!bpf_obj_get_info_by_fd(fd, &info, &info_len))
+				snprintf(name, sizeof(name), "%s", info.name);
+			close(fd);
+		} else {
+			int fd = bpf_link_get_fd_by_id(fresh[i]);
+
+			if (fd < 0)
+				continue;
+			close(fd);
+		}
+		count++;
+		snprintf(msg + len, size - len, " %s %u (%s)", is_prog ? "prog" : "link",
+			 fresh[i], name);
+	}
+	return count;
+}
+
+void tt_assert_nothing_left(const struct tt_bpf_mark *m)
+{
+	long long deadline = now_ms() + TT_LEAK_POLL_MS;
+	char msg[2048];
+
+	for (;;) {
+		msg[0] = 0;
+		if (!orphans(bpf_prog_get_next_id, m->prog_id, "prog_id", true, msg, sizeof(msg)) &&
+		    !orphans(bpf_link_get_next_id, m->link_id, "link_id", false, msg, sizeof(msg)))
+			return;
+		if (!ms_left(deadline))
+			fail_msg("BPF objects left behind, held by no process:%s", msg);
+		usleep(50000);
+	}
+}
+
+int tt_prog_ids_of(pid_t pid, uint32_t *ids, int max)
+{
+	uint32_t all[1024];
+	char dir[64];
+	int n = 0, count = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", pid);
+	fdinfo_ids(dir, "prog_id", all, &n, 1024);
+	for (int i = 0; i < n && count < max; i++)
+		if (!contains(ids, count, all[i]))
+			ids[count++] = all[i];
+	return count;
+}
+
+bool tt_prog_exists(uint32_t id)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
