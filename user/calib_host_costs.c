@@ -33,6 +33,7 @@ struct hc_plan {
 	int max_pairs;
 	uint64_t traced_calls;
 	int trace_cycles;		/* tracer attach/detach cycles */
+	uint64_t c2c_budget_ns;		/* time box of the pair matrix */
 };
 
 /* BPF events a FUTEX_WAKE nobody waits on causes: sys_enter_futex and
@@ -129,6 +130,7 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 	struct calib_hc_pair *pairs = calloc((size_t)plan->max_pairs, sizeof(*pairs));
 	int npairs, ncpus = CPU_COUNT(&ctx->cpus), lo = -1, hi = -1, err = 0;
 	double lo_ns = 0, hi_ns = 0;
+	uint64_t deadline = calib__now_ns() + plan->c2c_budget_ns;
 	json_object *arr = json_object_new_array(), *cpus = json_object_new_array();
 
 	if (!pairs)
@@ -140,7 +142,13 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 	json_object_object_add(out, "pairs", arr);
 	json_object_object_add(out, "pairs_possible", json_object_new_int(ncpus * (ncpus - 1) / 2));
 	for (int p = 0; p < npairs && !calib__stopped(ctx); p++) {
-		json_object *o = json_object_new_object();
+		json_object *o;
+
+		/* Many CPUs make many pairs: keep to the time box, most telling
+		 * pairs first (calib_hc__pairs' order); "pairs" says how many. */
+		if (p > 0 && calib__now_ns() > deadline)
+			break;
+		o = json_object_new_object();
 		struct calib_stats st;
 		double ns[32];
 		int n = 0;
@@ -437,8 +445,8 @@ static void add_headline(json_object *result)
 static int host_costs_run(const struct calib_ctx *ctx, json_object *result)
 {
 	const struct hc_plan plan = ctx->quick ?
-		(struct hc_plan){ 5, 200, 20000, 20000, 16, 20000, 1 } :
-		(struct hc_plan){ 11, 2000, 200000, 200000, 4096, 100000, 3 };
+		(struct hc_plan){ 5, 200, 20000, 20000, 16, 20000, 1, 1000000000ULL } :
+		(struct hc_plan){ 11, 2000, 200000, 50000, 4096, 100000, 3, 60000000000ULL };
 	json_object *handoff = json_object_new_object(), *same = json_object_new_object();
 	json_object *cross = json_object_new_object(), *yield = json_object_new_object();
 	json_object *alone = json_object_new_object(), *peer = json_object_new_object();
