@@ -131,10 +131,12 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 	int npairs, ncpus = CPU_COUNT(&ctx->cpus), lo = -1, hi = -1, err = 0;
 	double lo_ns = 0, hi_ns = 0;
 	uint64_t deadline = calib__now_ns() + plan->c2c_budget_ns;
-	json_object *arr = json_object_new_array(), *cpus = json_object_new_array();
+	json_object *arr, *cpus;
 
 	if (!pairs)
 		return -ENOMEM;
+	arr = json_object_new_array();
+	cpus = json_object_new_array();
 	npairs = calib_hc__pairs(&ctx->cpus, plan->max_pairs, pairs, plan->max_pairs);
 	for (int i = 0; i < ncpus; i++)
 		json_object_array_add(cpus, json_object_new_int(calib__nth_cpu(&ctx->cpus, i)));
