@@ -124,6 +124,26 @@ static int measure_yield(const struct calib_ctx *ctx, const struct hc_plan *plan
 
 /* ---- core-to-core -------------------------------------------------------- */
 
+/* The median over the pairs of their median round trip. */
+static double pair_median(json_object *pairs)
+{
+	size_t n = json_object_array_length(pairs);
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	struct calib_stats all;
+
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct calib_stats st;
+
+		calib_stats__from_json(json_object_array_get_idx(pairs, i), "round_trip_ns", &st, NULL);
+		v[i] = st.median;
+	}
+	calib_stats__compute(&all, v, (int)n);
+	free(v);
+	return all.median;
+}
+
 static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 		       json_object *out, double done0, double share)
 {
@@ -194,6 +214,7 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 		json_object_object_add(mx, "ns", json_object_new_double(hi_ns));
 		json_object_object_add(out, "fastest", mn);
 		json_object_object_add(out, "slowest", mx);
+		json_object_object_add(out, "median_ns", json_object_new_double(pair_median(arr)));
 	}
 	free(pairs);
 	return err;
@@ -425,10 +446,13 @@ static void add_summary(json_object *result)
 		json_object_object_get_ex(o, "slowest", &sl);
 		json_object_object_add(s, "c2c_min_ns",
 				       json_object_new_double(calib_json__double(fa, "ns", 0)));
+		json_object_object_add(s, "c2c_median_ns",
+				       json_object_new_double(calib_json__double(o, "median_ns", 0)));
 		json_object_object_add(s, "c2c_max_ns",
 				       json_object_new_double(calib_json__double(sl, "ns", 0)));
 	} else {
 		json_object_object_add(s, "c2c_min_ns", NULL);
+		json_object_object_add(s, "c2c_median_ns", NULL);
 		json_object_object_add(s, "c2c_max_ns", NULL);
 	}
 	json_object_object_add(result, "summary", s);

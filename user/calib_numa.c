@@ -464,7 +464,7 @@ static double case_median(const json_object *c, const char *key)
 static void add_summary(json_object *result, json_object *cases)
 {
 	double local_lat = 0, remote_lat = 0, local_bw = 0, remote_bw = 0;
-	double inter_bw = 0, first_bw = 0, one_bw = 0;
+	double inter_bw = 0, first_bw = 0, one_bw = 0, inter_lat = 0;
 	int nl = 0, nr = 0;
 	json_object *s = json_object_new_object();
 
@@ -487,6 +487,7 @@ static void add_summary(json_object *result, json_object *cases)
 			nr++;
 		} else if (!strcmp(kind, "interleave")) {
 			inter_bw = case_median(c, "bandwidth_gbs");
+			inter_lat = case_median(c, "latency_ns");
 		} else if (!strcmp(kind, "first_touch")) {
 			first_bw = case_median(c, "bandwidth_gbs");
 		} else if (!strcmp(kind, "one_node")) {
@@ -499,6 +500,10 @@ static void add_summary(json_object *result, json_object *cases)
 	PUT("remote_over_local_latency", nl && nr && local_lat > 0, remote_lat / (local_lat / nl));
 	PUT("local_bandwidth_gbs", nl, local_bw / nl);
 	PUT("remote_bandwidth_gbs", nr, remote_bw);
+	PUT("interleave_latency_ns", inter_lat > 0, inter_lat);
+	PUT("interleave_bandwidth_gbs", inter_bw > 0, inter_bw);
+	PUT("first_touch_bandwidth_gbs", first_bw > 0, first_bw);
+	PUT("one_node_bandwidth_gbs", one_bw > 0, one_bw);
 	PUT("interleave_over_one_node_bandwidth", inter_bw > 0 && one_bw > 0, inter_bw / one_bw);
 	PUT("first_touch_over_one_node_bandwidth", first_bw > 0 && one_bw > 0, first_bw / one_bw);
 #undef PUT
@@ -549,6 +554,7 @@ static int numa_run(const struct calib_ctx *ctx, json_object *result)
 		goto out;
 	}
 	json_object_object_add(result, "nodes", topo_json(t));
+	json_object_object_add(result, "node_count", json_object_new_int(t->nnodes));
 	numa_plan__make(t, &ctx->cpus, ctx->quick, ctx->quick ? 2 : 0, plan);
 	if (plan->skip) {
 		calib_json__skip(result, plan->why);

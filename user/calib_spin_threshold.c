@@ -254,6 +254,15 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 		if (samples[i].n)
 			json_object_array_add(arr, config_json(&configs[i], &samples[i], &busy));
 	json_object_object_add(level, "configs", arr);
+	/* The plain mutex is the advisor's yardstick for the best strategy. */
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *c = json_object_array_get_idx(arr, i);
+		struct calib_stats st;
+
+		if (!strcmp(calib_json__string(c, "strategy", ""), "pthread_mutex") &&
+		    calib_stats__from_json(c, "acq_per_s", &st, NULL))
+			json_object_object_add(level, "mutex_acq_per_s", json_object_new_double(st.median));
+	}
 	best = best_config(arr, "acq_per_s", true, &tie);
 	fastest_stop = best_config(arr, "stop_all_ns", false, &stop_tie);
 	if (best >= 0) {

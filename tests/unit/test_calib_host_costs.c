@@ -153,6 +153,7 @@ static void test_family_result(void **state)
 		assert_int_equal(json_object_array_length(pairs),
 				 ncpus * (ncpus - 1) / 2 < 16 ? ncpus * (ncpus - 1) / 2 : 16);
 		check_figure(json_object_array_get_idx(pairs, 0), NULL, NULL, "round_trip_ns");
+		assert_true(calib_json__double(c2c, "median_ns", 0) > 0);
 	}
 	assert_non_null(strstr(calib_json__string(r, "headline", ""), "futex handoff: "));
 	/* The flat figures the advisor reads. */
@@ -160,6 +161,7 @@ static void test_family_result(void **state)
 	assert_true(calib_json__double(s, "futex_handoff_same_cpu_ns", 0) > 0);
 	assert_true(calib_json__double(s, "yield_alone_ns", 0) > 0);
 	assert_true(calib_json__double(s, "yield_with_peer_ns", 0) > 0);
+	assert_true(json_object_object_get_ex(s, "c2c_median_ns", NULL));
 	assert_true(json_object_object_get_ex(s, "tracing_ns_per_event", &v));
 	assert_true(json_object_object_get_ex(r, "tracing", &tr));
 	if (no_bpf) {

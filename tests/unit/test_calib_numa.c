@@ -160,6 +160,7 @@ static void test_family(void **state)
 	FILE *f;
 
 	assert_int_equal(calib_numa.run(&ctx, r), 0);
+	assert_int_equal((int)calib_json__double(r, "node_count", 0), topo.nnodes);
 	if (numa_topo__memory_nodes(&topo) > 1) {
 		json_object *cases;
 
@@ -175,6 +176,8 @@ static void test_family(void **state)
 			assert_true(json_object_object_get_ex(c, "bandwidth_gbs", NULL));
 		}
 		assert_true(json_object_object_get_ex(r, "summary", NULL));
+		assert_true(calib_json__double(json_object_object_get(r, "summary"),
+					       "interleave_bandwidth_gbs", 0) > 0);
 		/* The table, as TAP comments: the two-node guest's log shows it. */
 		f = open_memstream(&text, &len);
 		calib_numa.print(r, f);

@@ -72,6 +72,7 @@ static void test_result_keys_and_table(void **state)
 		assert_true(calib_json__double(level, "reps", 0) >= 2);
 		check_pick(level, "best");
 		check_pick(level, "best_stop_all");
+		assert_true(calib_json__double(level, "mutex_acq_per_s", 0) > 0);
 		assert_true(json_object_object_get_ex(level, "configs", &configs));
 		/* Pure spin, pthread_mutex, and 3 strategies x 8 values of N. */
 		assert_int_equal(json_object_array_length(configs), 26);
