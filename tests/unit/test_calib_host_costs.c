@@ -8,6 +8,10 @@
  */
 #include "testlib.h"
 #include <errno.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +195,46 @@ static void test_family_result(void **state)
 	json_object_put(r);
 }
 
+/* Without privileges only the tracing figure is skipped, with the reason
+ * naming what is missing. Run in a child that drops its effective
+ * capabilities (root keeps them otherwise). */
+static void test_tracing_skipped_without_privileges(void **state)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+		struct __user_cap_data_struct data[2];
+		volatile sig_atomic_t stop = 0;
+		struct calib_ctx ctx = { .quick = true, .stop = &stop };
+		json_object *r = json_object_new_object(), *tr, *parts;
+		bool ok;
+
+		memset(data, 0, sizeof(data));
+		syscall(SYS_capget, &hdr, data);
+		data[0].effective = data[1].effective = 0;
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(2);
+		CPU_ZERO(&ctx.cpus);
+		CPU_SET(calib__nth_cpu(&allowed, 0), &ctx.cpus);
+		ctx.ncpus = 1;
+		ok = calib_host_costs.run(&ctx, r) == 0 &&
+		     json_object_object_get_ex(r, "tracing", &tr) &&
+		     json_object_get_boolean(json_object_object_get(tr, "skipped")) &&
+		     strstr(calib_json__string(tr, "reason", ""), "CAP_BPF") &&
+		     json_object_object_get_ex(r, "skipped_parts", &parts) &&
+		     json_object_array_length(parts) == 3 &&	/* + cross-CPU handoff, c2c */
+		     calib_stats__from_json(json_object_object_get(json_object_object_get(r,
+				"futex_handoff"), "same_cpu"), "ns", &(struct calib_stats){ 0 }, NULL);
+		_exit(ok ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_yield_books),
 		cmocka_unit_test(test_c2c_books),
 		cmocka_unit_test(test_family_result),
+		cmocka_unit_test(test_tracing_skipped_without_privileges),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
