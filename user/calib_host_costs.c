@@ -20,6 +20,7 @@
 #include "calib.h"
 #include "calib_host_kern.h"
 #include "calib_json.h"
+#include "calib_table.h"
 #include "calib_util.h"
 #include "privs.h"
 #include "profile.h"
@@ -516,24 +517,6 @@ static int host_costs_run(const struct calib_ctx *ctx, json_object *result)
 
 /* ---- text ---------------------------------------------------------------- */
 
-/* A figure scaled for the table ("4.1 ±3%"), "!" marking a warning. */
-static const char *cell(const json_object *obj, const char *key, double scale,
-			const char *fmt, char *buf, size_t len)
-{
-	struct calib_stats st;
-	const char *warning;
-	int n;
-
-	if (!calib_stats__from_json(obj, key, &st, &warning)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	n = snprintf(buf, len, fmt, st.median / scale);
-	if (n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " ±%.0f%%%s", st.cv * 100, warning ? "!" : "");
-	return buf;
-}
-
 static json_object *get2(const json_object *o, const char *a, const char *b)
 {
 	json_object *x = NULL, *y = NULL;
@@ -610,24 +593,24 @@ static void host_costs_print(const json_object *r, FILE *out)
 	print_headlines(r, out);
 	fprintf(out, "\n    %-36s %16s %16s\n", "figure (! marks a wide spread)", "median", "p90");
 	fprintf(out, "    %-36s %16s %16s\n", "futex handoff, same CPU (us)",
-		cell(get2(r, "futex_handoff", "same_cpu"), "ns", 1e3, "%.2f", a, sizeof(a)),
-		cell(get2(r, "futex_handoff", "same_cpu"), "p90_ns", 1e3, "%.2f", b, sizeof(b)));
+		calib_table__cell(get2(r, "futex_handoff", "same_cpu"), "ns", 1e3, "%.2f", a, sizeof(a)),
+		calib_table__cell(get2(r, "futex_handoff", "same_cpu"), "p90_ns", 1e3, "%.2f", b, sizeof(b)));
 	fprintf(out, "    %-36s %16s %16s\n", "futex handoff, across CPUs (us)",
-		cell(get2(r, "futex_handoff", "cross_cpu"), "ns", 1e3, "%.2f", a, sizeof(a)),
-		cell(get2(r, "futex_handoff", "cross_cpu"), "p90_ns", 1e3, "%.2f", b, sizeof(b)));
+		calib_table__cell(get2(r, "futex_handoff", "cross_cpu"), "ns", 1e3, "%.2f", a, sizeof(a)),
+		calib_table__cell(get2(r, "futex_handoff", "cross_cpu"), "p90_ns", 1e3, "%.2f", b, sizeof(b)));
 	fprintf(out, "    %-36s %16s\n", "sched_yield alone (ns)",
-		cell(get2(r, "sched_yield", "alone"), "ns", 1, "%.0f", a, sizeof(a)));
+		calib_table__cell(get2(r, "sched_yield", "alone"), "ns", 1, "%.0f", a, sizeof(a)));
 	fprintf(out, "    %-36s %16s\n", "sched_yield with a peer (ns)",
-		cell(get2(r, "sched_yield", "with_peer"), "ns", 1, "%.0f", a, sizeof(a)));
+		calib_table__cell(get2(r, "sched_yield", "with_peer"), "ns", 1, "%.0f", a, sizeof(a)));
 	if (!skipped(tr)) {
 		fprintf(out, "    %-36s %16s %16s\n", "futex call off / on (ns)",
-			cell(tr, "futex_call_off_ns", 1, "%.0f", a, sizeof(a)),
-			cell(tr, "futex_call_on_ns", 1, "%.0f", b, sizeof(b)));
+			calib_table__cell(tr, "futex_call_off_ns", 1, "%.0f", a, sizeof(a)),
+			calib_table__cell(tr, "futex_call_on_ns", 1, "%.0f", b, sizeof(b)));
 		fprintf(out, "    %-36s %16s %16s\n", "sched_yield call off / on (ns)",
-			cell(tr, "yield_call_off_ns", 1, "%.0f", a, sizeof(a)),
-			cell(tr, "yield_call_on_ns", 1, "%.0f", b, sizeof(b)));
+			calib_table__cell(tr, "yield_call_off_ns", 1, "%.0f", a, sizeof(a)),
+			calib_table__cell(tr, "yield_call_on_ns", 1, "%.0f", b, sizeof(b)));
 		fprintf(out, "    %-36s %16s\n", "tracing cost per event (ns)",
-			cell(tr, "ns_per_event", 1, "%.0f", a, sizeof(a)));
+			calib_table__cell(tr, "ns_per_event", 1, "%.0f", a, sizeof(a)));
 	}
 	if (!skipped(c2c) && json_object_object_get_ex(c2c, "pairs", &pairs) &&
 	    json_object_array_length(pairs)) {
@@ -640,7 +623,7 @@ static void host_costs_print(const json_object *r, FILE *out)
 			snprintf(c, sizeof(c), "CPU %d <-> %d", (int)calib_json__double(p, "a", 0),
 				 (int)calib_json__double(p, "b", 0));
 			fprintf(out, "    %-36s %16s\n", c,
-				cell(p, "round_trip_ns", 1, "%.0f", a, sizeof(a)));
+				calib_table__cell(p, "round_trip_ns", 1, "%.0f", a, sizeof(a)));
 		}
 	}
 }

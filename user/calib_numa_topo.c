@@ -68,7 +68,8 @@ int numa_topo__read(const char *root, struct numa_topo *t, char *why, size_t len
 		return err;
 	}
 	/* has_memory is missing on old kernels: then every node counts. */
-	have_mem_list = calib__read_text(root, "/sys/devices/system/node/has_memory", buf, sizeof(buf)) == 0 &&
+	have_mem_list = calib__read_text(root, "/sys/devices/system/node/has_memory", buf,
+					 sizeof(buf)) == 0 &&
 			calib__parse_cpulist(buf, &mem) == 0;
 	for (int id = 0; id < CPU_SETSIZE; id++) {
 		if (!CPU_ISSET(id, &online))

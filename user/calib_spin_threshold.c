@@ -14,6 +14,7 @@
 #include <string.h>
 #include "calib.h"
 #include "calib_json.h"
+#include "calib_table.h"
 #include "calib_swlock.h"
 #include "calib_util.h"
 
@@ -374,24 +375,6 @@ static void print_headline(const char *name, const json_object *level, FILE *out
 			" (runner-up within noise)" : "");
 }
 
-/* A figure scaled for the table ("12.3 ±4%!"), "!" marking a warning. */
-static const char *cell(const json_object *obj, const char *key, double scale,
-			const char *fmt, char *buf, size_t len)
-{
-	struct calib_stats st;
-	const char *warning;
-	int n;
-
-	if (!calib_stats__from_json(obj, key, &st, &warning)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	n = snprintf(buf, len, fmt, st.median / scale);
-	if (n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " ±%.0f%%%s", st.cv * 100, warning ? "!" : "");
-	return buf;
-}
-
 static void print_level(const char *name, const json_object *level, FILE *out)
 {
 	json_object *configs;
@@ -410,11 +393,11 @@ static void print_level(const char *name, const json_object *level, FILE *out)
 
 		fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8.2f\n",
 			calib_json__string(cfg, "label", "?"),
-			cell(cfg, "acq_per_s", 1e6, "%.3f", a, sizeof(a)),
-			cell(cfg, "lat_p50_ns", 1, "%.0f", b, sizeof(b)),
-			cell(cfg, "lat_p99_ns", 1, "%.0f", c, sizeof(c)),
-			cell(cfg, "stop_all_ns", 1e3, "%.1f", d, sizeof(d)),
-			cell(cfg, "stop_all_max_ns", 1e3, "%.1f", e, sizeof(e)),
+			calib_table__cell(cfg, "acq_per_s", 1e6, "%.3f", a, sizeof(a)),
+			calib_table__cell(cfg, "lat_p50_ns", 1, "%.0f", b, sizeof(b)),
+			calib_table__cell(cfg, "lat_p99_ns", 1, "%.0f", c, sizeof(c)),
+			calib_table__cell(cfg, "stop_all_ns", 1e3, "%.1f", d, sizeof(d)),
+			calib_table__cell(cfg, "stop_all_max_ns", 1e3, "%.1f", e, sizeof(e)),
 			calib_json__double(cfg, "fairness", 0));
 	}
 }
