@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sched.h>
 #include <json-c/json.h>
 
@@ -34,6 +35,19 @@ struct calib_family {
 	/* Prints the family's table, headline first, from a result object. */
 	void (*print)(const json_object *result, FILE *out);
 };
+
+/* Reports progress when the driver asked for it. */
+static inline void calib__progress(const struct calib_ctx *ctx, double done)
+{
+	if (ctx->progress)
+		ctx->progress(ctx->progress_arg, done);
+}
+
+/* True once Ctrl-C asked to stop: finish the figure at hand, return. */
+static inline bool calib__stopped(const struct calib_ctx *ctx)
+{
+	return ctx->stop && *ctx->stop;
+}
 
 extern const struct calib_family calib_false_sharing;
 extern const struct calib_family calib_spin_hint;

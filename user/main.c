@@ -15,6 +15,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "demo", cmd_demo },
+	{ "calibrate", cmd_calibrate },
 };
 
 int main(int argc, char **argv)

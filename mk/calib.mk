@@ -1,0 +1,49 @@
+# Calibration kernels on AArch64 (issue 3): a static spinscope-calibrate,
+# the false_sharing / spin_hint / memory_order kernels with a plain-text
+# driver. There is no arm64 libbpf or json-c here, so `make ARCH=arm64` on
+# another architecture builds this alone; `make test` on x86-64 builds it
+# too and runs it under qemu-aarch64 (tests/unit/test_calib_arm64.c).
+
+DEB_DEPS += gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+
+HOST_MACHINE := $(shell uname -m)
+ifeq ($(HOST_MACHINE),aarch64)
+ARM64_CC ?= $(CC)
+else
+ARM64_CC ?= aarch64-linux-gnu-gcc
+endif
+
+CALIB_ARM64_BIN := $(OUTPUT)/arm64/spinscope-calibrate
+CALIB_ARM64_SRCS := user/plain/calibrate_main.c user/calib_util.c user/calib_hints.c \
+	user/fingerprint.c user/calib_false_sharing_kern.c user/calib_spin_hint_kern.c \
+	user/calib_memory_order_kern.c
+CALIB_ARM64_HDRS := user/calib_util.h user/calib_hints.h user/calib_kern.h user/fingerprint.h
+
+# No sanitizers: a static cross binary cannot carry their runtimes.
+$(CALIB_ARM64_BIN): $(CALIB_ARM64_SRCS) $(CALIB_ARM64_HDRS) mk/calib.mk
+	$(call msg,CC-ARM64,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(ARM64_CC) -static -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuser \
+		$(CALIB_ARM64_SRCS) -pthread -lm -o $@
+
+.PHONY: calib-arm64
+calib-arm64: $(CALIB_ARM64_BIN)
+
+# The qemu test needs the AArch64 binary next to the test binaries.
+test unit: $(CALIB_ARM64_BIN)
+
+ifeq ($(ARCH),arm64)
+ifneq ($(HOST_MACHINE),aarch64)
+# Cross build: the full spinscope needs libbpf for the target, which this
+# host lacks, so `make ARCH=arm64` builds the calibration binary alone and
+# refuses the rest with the reason.
+.DEFAULT_GOAL := calib-arm64
+# Checked before the first BPF object, so nothing of the wrong target is built.
+$(BPF_OBJS) $(SKELS) $(OUTPUT)/spinscope: | calib-arm64-cross-only
+.PHONY: calib-arm64-cross-only
+calib-arm64-cross-only:
+	@echo "spinscope: ARCH=arm64 on $(HOST_MACHINE) cross-builds $(CALIB_ARM64_BIN) only" >&2
+	@echo "spinscope: the full spinscope needs an arm64 libbpf: build it on an arm64 host" >&2
+	@false
+endif
+endif

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON form and table cells of the calibration figures (see calib_json.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "calib_json.h"
+
+json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
+			       const struct calib_busy *busy)
+{
+	json_object *o = json_object_new_object();
+	char warn[256] = "";
+	size_t len = 0;
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "median", json_object_new_double(st->median));
+	json_object_object_add(o, "min", json_object_new_double(st->min));
+	json_object_object_add(o, "max", json_object_new_double(st->max));
+	json_object_object_add(o, "cv", json_object_new_double(st->cv));
+	json_object_object_add(o, "n", json_object_new_int(st->n));
+	if (st->n < 3)
+		len += (size_t)snprintf(warn + len, sizeof(warn) - len,
+				"only %d sample%s", st->n, st->n == 1 ? "" : "s");
+	else if (st->cv > cv_limit)
+		len += (size_t)snprintf(warn + len, sizeof(warn) - len,
+				"wide spread: cv %.0f%% (limit %.0f%%)",
+				st->cv * 100, cv_limit * 100);
+	if (busy && busy->busy && len < sizeof(warn))
+		snprintf(warn + len, sizeof(warn) - len, "%shost busy: %s",
+			 len ? "; " : "", busy->why);
+	if (warn[0])
+		json_object_object_add(o, "warning", json_object_new_string(warn));
+	return o;
+}
+
+bool calib_stats__from_json(const json_object *obj, const char *key,
+			    struct calib_stats *st, const char **warning)
+{
+	json_object *f, *v;
+
+	if (warning)
+		*warning = NULL;
+	memset(st, 0, sizeof(*st));
+	if (!obj || !json_object_object_get_ex(obj, key, &f) ||
+	    !json_object_is_type(f, json_type_object) ||
+	    !json_object_object_get_ex(f, "median", &v))
+		return false;
+	st->median = json_object_get_double(v);
+	st->min = calib_json__double(f, "min", st->median);
+	st->max = calib_json__double(f, "max", st->median);
+	st->cv = calib_json__double(f, "cv", 0);
+	st->n = (int)calib_json__double(f, "n", 0);
+	if (warning && json_object_object_get_ex(f, "warning", &v))
+		*warning = json_object_get_string(v);
+	return true;
+}
+
+json_object *calib_busy__json(const struct calib_busy *b)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "load1", json_object_new_double(b->load1));
+	json_object_object_add(o, "steal_frac", json_object_new_double(b->steal_frac));
+	json_object_object_add(o, "busy", json_object_new_boolean(b->busy));
+	json_object_object_add(o, "why", json_object_new_string(b->why));
+	return o;
+}
+
+json_object *calib_team__json(const struct calib_team_result *r)
+{
+	json_object *o = json_object_new_object(), *cpus;
+	char warn[128];
+
+	if (!o)
+		return NULL;
+	cpus = json_object_new_array();
+	for (int i = 0; i < r->nthreads && r->members; i++)
+		json_object_array_add(cpus, json_object_new_int(r->members[i].cpu));
+	json_object_object_add(o, "threads", json_object_new_int(r->nthreads));
+	json_object_object_add(o, "overlap", json_object_new_double(r->overlap));
+	json_object_object_add(o, "wall_ns", json_object_new_int64((int64_t)r->wall_ns));
+	json_object_object_add(o, "cpus", cpus);
+	if (r->overlap < CALIB_OVERLAP_OK) {
+		snprintf(warn, sizeof(warn),
+			 "threads ran at once only %.0f%% of the time", r->overlap * 100);
+		json_object_object_add(o, "warning", json_object_new_string(warn));
+	}
+	return o;
+}
+
+void calib_json__skip(json_object *result, const char *reason)
+{
+	json_object_object_add(result, "skipped", json_object_new_boolean(1));
+	json_object_object_add(result, "reason", json_object_new_string(reason));
+}
+
+double calib_json__double(const json_object *obj, const char *key, double dflt)
+{
+	json_object *v;
+
+	if (!obj || !json_object_object_get_ex(obj, key, &v))
+		return dflt;
+	return json_object_get_double(v);
+}
+
+const char *calib_json__string(const json_object *obj, const char *key, const char *dflt)
+{
+	json_object *v;
+
+	if (!obj || !json_object_object_get_ex(obj, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return dflt;
+	return json_object_get_string(v);
+}
+
+const char *calib_json__cell(const json_object *obj, const char *key,
+			     const char *fmt, char *buf, size_t len)
+{
+	struct calib_stats st;
+	const char *warning;
+	int n;
+
+	if (!calib_stats__from_json(obj, key, &st, &warning)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	n = snprintf(buf, len, fmt, st.median);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " ±%.0f%%%s", st.cv * 100,
+			 warning ? "!" : "");
+	return buf;
+}
+
+/* Spread warnings are many and already marked "!" in the tables. */
+static bool is_spread(const char *w)
+{
+	return !strncmp(w, "wide spread", 11) || !strncmp(w, "only ", 5);
+}
+
+static void walk_warnings(json_object *obj, char *path, size_t plen, FILE *out, int *shown,
+			  int *spread)
+{
+	size_t base = strlen(path);
+
+	if (json_object_is_type(obj, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(obj); i++) {
+			snprintf(path + base, plen - base, "[%zu]", i);
+			walk_warnings(json_object_array_get_idx(obj, i), path, plen, out, shown, spread);
+		}
+	} else if (json_object_is_type(obj, json_type_object)) {
+		json_object_object_foreach(obj, key, val) {
+			if (!strcmp(key, "warning") && json_object_is_type(val, json_type_string)) {
+				const char *w = json_object_get_string(val);
+
+				path[base] = '\0';
+				if (is_spread(w)) {
+					(*spread)++;
+				} else {
+					fprintf(out, "  warning: %s: %s\n", base ? path : "(family)", w);
+					(*shown)++;
+				}
+				continue;
+			}
+			snprintf(path + base, plen - base, "%s%s", base ? "." : "", key);
+			walk_warnings(val, path, plen, out, shown, spread);
+		}
+	}
+	path[base] = '\0';
+}
+
+int calib_json__print_warnings(const json_object *obj, FILE *out)
+{
+	char path[512] = "";
+	int shown = 0, spread = 0;
+
+	walk_warnings((json_object *)obj, path, sizeof(path), out, &shown, &spread);
+	if (spread)
+		fprintf(out, "  warning: %d figure%s marked ! %s a wide spread or too few samples: "
+			"rerun on an idle host or with --full\n", spread, spread == 1 ? "" : "s",
+			spread == 1 ? "has" : "have");
+	return shown + spread;
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Saving and loading calibration documents (see calib_store.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "calib_json.h"
+#include "calib_store.h"
+
+#define ADD(o, k, v) json_object_object_add(o, k, v)
+
+json_object *calib_store__host_json(const struct ss_fingerprint *fp)
+{
+	json_object *h = json_object_new_object(), *caches, *vulns;
+
+	if (!h)
+		return NULL;
+	ADD(h, "arch", json_object_new_string(fp->arch));
+	ADD(h, "vendor", json_object_new_string(fp->vendor));
+	ADD(h, "model_name", json_object_new_string(fp->model_name));
+	ADD(h, "family", json_object_new_int(fp->family));
+	ADD(h, "model", json_object_new_int(fp->model));
+	ADD(h, "stepping", json_object_new_int(fp->stepping));
+	ADD(h, "microcode", json_object_new_string(fp->microcode));
+	ADD(h, "cores", json_object_new_int(fp->cores));
+	ADD(h, "threads", json_object_new_int(fp->threads));
+	ADD(h, "nodes", json_object_new_int(fp->nodes));
+	ADD(h, "cache_line", json_object_new_int(fp->cache_line));
+	caches = json_object_new_array();
+	for (int i = 0; i < fp->ncaches; i++) {
+		json_object *c = json_object_new_object();
+
+		ADD(c, "level", json_object_new_int(fp->caches[i].level));
+		ADD(c, "type", json_object_new_string(fp->caches[i].type));
+		ADD(c, "size_kb", json_object_new_int64(fp->caches[i].size_kb));
+		ADD(c, "line", json_object_new_int64(fp->caches[i].line));
+		json_object_array_add(caches, c);
+	}
+	ADD(h, "caches", caches);
+	ADD(h, "kernel", json_object_new_string(fp->kernel));
+	ADD(h, "hypervisor", json_object_new_boolean(fp->hypervisor));
+	ADD(h, "hypervisor_name", json_object_new_string(fp->hypervisor_name));
+	vulns = json_object_new_object();
+	for (int i = 0; i < fp->nvulns; i++)
+		ADD(vulns, fp->vulns[i].name, json_object_new_string(fp->vulns[i].status));
+	ADD(h, "vulnerabilities", vulns);
+	ADD(h, "governor", json_object_new_string(fp->governor));
+	ADD(h, "load1", json_object_new_double(fp->load1));
+	ADD(h, "steal_frac", json_object_new_double(fp->steal_frac));
+	return h;
+}
+
+static int get_str(const json_object *o, const char *key, char *dst, size_t len, bool need)
+{
+	const char *v = calib_json__string(o, key, NULL);
+
+	if (!v) {
+		dst[0] = '\0';
+		return need ? -EINVAL : 0;
+	}
+	snprintf(dst, len, "%s", v);
+	return 0;
+}
+
+static int get_int(const json_object *o, const char *key, int *dst, bool need)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int)) {
+		*dst = 0;
+		return need ? -EINVAL : 0;
+	}
+	*dst = json_object_get_int(v);
+	return 0;
+}
+
+int calib_store__host_from_json(const json_object *host, struct ss_fingerprint *fp)
+{
+	json_object *arr, *v;
+	int err = 0;
+
+	memset(fp, 0, sizeof(*fp));
+	if (!host || !json_object_is_type(host, json_type_object))
+		return -EINVAL;
+	/* The fields matching compares are required, the rest informative. */
+	err |= get_str(host, "arch", fp->arch, sizeof(fp->arch), true);
+	err |= get_str(host, "vendor", fp->vendor, sizeof(fp->vendor), true);
+	err |= get_str(host, "model_name", fp->model_name, sizeof(fp->model_name), true);
+	err |= get_str(host, "microcode", fp->microcode, sizeof(fp->microcode), true);
+	err |= get_str(host, "kernel", fp->kernel, sizeof(fp->kernel), true);
+	err |= get_int(host, "family", &fp->family, true);
+	err |= get_int(host, "model", &fp->model, true);
+	err |= get_int(host, "stepping", &fp->stepping, true);
+	err |= get_int(host, "cores", &fp->cores, true);
+	err |= get_int(host, "threads", &fp->threads, true);
+	err |= get_int(host, "nodes", &fp->nodes, true);
+	get_int(host, "cache_line", &fp->cache_line, false);
+	get_str(host, "hypervisor_name", fp->hypervisor_name, sizeof(fp->hypervisor_name), false);
+	get_str(host, "governor", fp->governor, sizeof(fp->governor), false);
+	if (json_object_object_get_ex(host, "hypervisor", &v))
+		fp->hypervisor = json_object_get_boolean(v);
+	fp->load1 = calib_json__double(host, "load1", 0);
+	fp->steal_frac = calib_json__double(host, "steal_frac", 0);
+	if (json_object_object_get_ex(host, "caches", &arr) &&
+	    json_object_is_type(arr, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(arr) && fp->ncaches < FP_MAX_CACHES; i++) {
+			json_object *c = json_object_array_get_idx(arr, i);
+			struct fp_cache *fc = &fp->caches[fp->ncaches++];
+
+			get_int(c, "level", &fc->level, false);
+			get_str(c, "type", fc->type, sizeof(fc->type), false);
+			fc->size_kb = (uint32_t)calib_json__double(c, "size_kb", 0);
+			fc->line = (uint32_t)calib_json__double(c, "line", 0);
+		}
+	}
+	if (json_object_object_get_ex(host, "vulnerabilities", &v) &&
+	    json_object_is_type(v, json_type_object)) {
+		json_object_object_foreach(v, name, status) {
+			struct fp_vuln *fv;
+
+			if (fp->nvulns >= FP_MAX_VULNS)
+				break;
+			fv = &fp->vulns[fp->nvulns++];
+			snprintf(fv->name, sizeof(fv->name), "%s", name);
+			snprintf(fv->status, sizeof(fv->status), "%s", json_object_get_string(status));
+		}
+	}
+	return err ? -EINVAL : 0;
+}
+
+json_object *calib_store__document(const struct ss_fingerprint *fp, json_object *results,
+				   bool partial)
+{
+	json_object *doc = json_object_new_object();
+	char created[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!doc) {
+		json_object_put(results);
+		return NULL;
+	}
+	gmtime_r(&now, &tm);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	ADD(doc, "schema", json_object_new_int(CALIB_SCHEMA));
+	ADD(doc, "tool", json_object_new_string("spinscope calibrate"));
+	ADD(doc, "host", calib_store__host_json(fp));
+	ADD(doc, "results", results);
+	ADD(doc, "partial", json_object_new_boolean(partial));
+	ADD(doc, "created", json_object_new_string(created));
+	return doc;
+}
+
+int calib_store__default_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (geteuid() == 0)
+		snprintf(buf, len, "/var/lib/spinscope/calibration.json");
+	else if (xdg && *xdg == '/')	/* the XDG spec ignores relative paths */
+		snprintf(buf, len, "%s/spinscope/calibration.json", xdg);
+	else if (home && *home)
+		snprintf(buf, len, "%s/.cache/spinscope/calibration.json", home);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+/* mkdir -p of the folder that holds path. */
+static int make_parents(const char *path)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+int calib_store__save(const char *path, json_object *doc)
+{
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	char tmp[4096];
+	size_t len, off = 0;
+	int fd, err;
+
+	if (!text)
+		return -ENOMEM;
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	if ((err = make_parents(path)))
+		return err;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	len = strlen(text);
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		off += (size_t)n;
+	}
+	/* A reader of the old file never sees half of the new one; fsync
+	 * first so a crash cannot leave an empty file under the name. */
+	if (write(fd, "\n", 1) != 1 || fchmod(fd, 0644) || fsync(fd))
+		goto fail;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	if (rename(tmp, path)) {
+		fd = -1;
+		goto fail;
+	}
+	return 0;
+fail:
+	err = -errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return err;
+}
+
+int calib_store__load(const char *path, json_object **doc)
+{
+	json_object *d, *v;
+
+	*doc = NULL;
+	if (access(path, R_OK))
+		return -errno;
+	d = json_object_from_file(path);
+	if (!d)
+		return -EINVAL;
+	if (!json_object_object_get_ex(d, "schema", &v) || !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int(v) != CALIB_SCHEMA ||
+	    !json_object_object_get_ex(d, "results", &v) || !json_object_is_type(v, json_type_object)) {
+		json_object_put(d);
+		return -EINVAL;
+	}
+	*doc = d;
+	return 0;
+}
+
+int calib_store__load_matching_at(const char *path, const char *root, json_object **out,
+				  char *why, size_t whylen)
+{
+	struct ss_fingerprint saved, here;
+	char def[4096], diff[512];
+	json_object *doc, *host, *results;
+	int err;
+
+	*out = NULL;
+	if (!path) {
+		if (calib_store__default_path(def, sizeof(def))) {
+			snprintf(why, whylen, "no calibration: HOME is not set, so there is no cache folder");
+			return -ENOENT;
+		}
+		path = def;
+	}
+	err = calib_store__load(path, &doc);
+	if (err == -ENOENT) {
+		snprintf(why, whylen, "no calibration saved at %s: run 'spinscope calibrate'", path);
+		return err;
+	}
+	if (err == -EINVAL) {
+		snprintf(why, whylen, "%s is not a calibration of schema %d: run 'spinscope calibrate' again",
+			 path, CALIB_SCHEMA);
+		return err;
+	}
+	if (err) {
+		snprintf(why, whylen, "cannot read %s: %s", path, strerror(-err));
+		return err;
+	}
+	json_object_object_get_ex(doc, "host", &host);
+	if (calib_store__host_from_json(host, &saved)) {
+		snprintf(why, whylen, "%s has no complete host fingerprint: run 'spinscope calibrate' again", path);
+		json_object_put(doc);
+		return -EINVAL;
+	}
+	if ((err = fingerprint__read(root, &here))) {
+		snprintf(why, whylen, "cannot read this host's fingerprint: %s", strerror(-err));
+		json_object_put(doc);
+		return err;
+	}
+	if (!fingerprint__match(&saved, &here, diff, sizeof(diff))) {
+		snprintf(why, whylen, "calibration in %s is for another host (%s): run 'spinscope calibrate' here",
+			 path, diff);
+		json_object_put(doc);
+		return -ESTALE;
+	}
+	json_object_object_get_ex(doc, "results", &results);
+	*out = json_object_get(results);
+	json_object_put(doc);
+	if (whylen)
+		why[0] = '\0';
+	return 0;
+}
+
+int calib__load_matching(const char *path_or_NULL, json_object **out, char *why, size_t whylen)
+{
+	return calib_store__load_matching_at(path_or_NULL, NULL, out, why, whylen);
+}
