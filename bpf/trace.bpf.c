@@ -35,6 +35,9 @@
 #define FUTEX_CMP_REQUEUE_PI 12
 #define FUTEX_LOCK_PI2 13
 
+/* At most one user stack per thread per interval (0: every event). */
+const volatile __u64 targ_stack_interval_ns = 1000000;
+
 /* Set by user space after load, just before attach: the trace's time zero. */
 __u64 start_ns = 0;
 
@@ -154,6 +157,29 @@ static __always_inline void atomic_max(__u64 *p, __u64 v)
 	}
 }
 
+/*
+ * The user stack of the current event, or the thread's previous one when
+ * that was taken less than an interval ago: a thread that yields or waits
+ * in a loop does so from the same call site, and the walk (through code
+ * without frame pointers it faults its way out) costs more than a yield.
+ * Counts stay exact; only their split between call sites is sampled.
+ */
+static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 *last_ns, __s32 *last_id)
+{
+	__s32 id;
+
+	if (*last_ns && now - *last_ns < targ_stack_interval_ns) {
+		id = *last_id;
+	} else {
+		id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		*last_ns = now;
+		*last_id = id;
+	}
+	if (id < 0)
+		count_drop(SS_DROP_STACK_FAIL);
+	return id;
+}
+
 /* ---- futex ------------------------------------------------------------- */
 
 static __always_inline __u32 futex_class(int op)
@@ -186,13 +212,15 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 		.stack_id = -1,
 	};
 
+	in.start_ns = bpf_ktime_get_ns();
 	if (class == SS_FUTEX_CLASS_WAIT) {
 		/* Waiters' stacks name the lock; wakers' would only add cost. */
-		in.stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-		if (in.stack_id < 0)
-			count_drop(SS_DROP_STACK_FAIL);
+		struct ss_thread *t = current_thread(tid);
+
+		if (t)
+			in.stack_id = sampled_stack(ctx, in.start_ns, &t->wait_stack_ns,
+						    &t->wait_stack_id);
 	}
-	in.start_ns = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY))
 		count_drop(SS_DROP_INFLIGHT_FULL);
 	return 0;
@@ -421,14 +449,12 @@ int yield_enter(struct trace_event_raw_sys_enter *ctx)
 	if (!current_is_target(&tid))
 		return 0;
 	t = current_thread(tid);
-	if (t)
-		t->sched_yield++;
-
-	stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	if (stack_id < 0) {
-		count_drop(SS_DROP_STACK_FAIL);
+	if (!t)
 		return 0;
-	}
+	t->sched_yield++;
+	stack_id = sampled_stack(ctx, bpf_ktime_get_ns(), &t->yield_stack_ns, &t->yield_stack_id);
+	if (stack_id < 0)
+		return 0;
 	n = bpf_map_lookup_elem(&yield_sites, &stack_id);
 	if (!n) {
 		__u64 zero = 0;

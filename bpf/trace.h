@@ -75,6 +75,12 @@ struct ss_thread {
 	__u64 last_in_ns;		/* went on CPU; 0 while off CPU */
 	__u64 last_out_ns;		/* went off CPU */
 	__u64 enqueue_ns;		/* became runnable; 0 when not queued */
+	/* Stack sampling: a user stack costs ~0.6 us to walk, more than a
+	 * sched_yield; one is taken per interval, events in between reuse it. */
+	__u64 yield_stack_ns;
+	__u64 wait_stack_ns;
+	__s32 yield_stack_id;
+	__s32 wait_stack_id;
 	__u32 tid;
 	__u32 flags;			/* SS_THREAD_* */
 	char comm[SS_COMM_LEN];
@@ -117,7 +123,7 @@ struct ss_inflight {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (17 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + SS_COMM_LEN,
+	       8 * (19 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 8 + SS_COMM_LEN,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (5 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");

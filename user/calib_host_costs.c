@@ -272,6 +272,7 @@ static struct tracer *tracer_on_self(const char *btf, char *why, size_t len)
 		.pid = getpid(), .tid = (int)syscall(SYS_gettid),
 		.btf_custom_path = btf[0] ? btf : NULL,
 		.max_threads = 64, .max_futexes = 64, .max_stacks = 64,
+		.stack_interval_ns = SS_STACK_INTERVAL_DEFAULT_NS,
 	};
 	struct tracer *t;
 	int code;

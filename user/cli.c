@@ -10,6 +10,7 @@
 #include <string.h>
 #include "cli.h"
 #include "errors.h"
+#include "tracer.h"
 
 const char ss_usage_line[] =
 	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json] [-v]\n"
@@ -23,6 +24,7 @@ enum {
 	OPT_MAX_STACKS,
 	OPT_EVENT,
 	OPT_FOLDED,
+	OPT_STACK_INTERVAL,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -41,6 +43,7 @@ static const struct option long_opts[] = {
 	{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "stack-interval", required_argument, NULL, OPT_STACK_INTERVAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -53,6 +56,7 @@ void ss_opts_init(struct ss_opts *o)
 	o->max_threads = 4096;
 	o->max_futexes = 4096;
 	o->max_stacks = 2048;
+	o->stack_interval_ms = SS_STACK_INTERVAL_DEFAULT_NS / 1e6;
 }
 
 int ss_parse_int(const char *s, long min, long max, long *out)
@@ -151,6 +155,10 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case OPT_FOLDED:
 			o->folded_path = optarg;
 			break;
+		case OPT_STACK_INTERVAL:
+			if (ss_parse_double(optarg, 0, 1000, &o->stack_interval_ms))
+				return bad(err, errlen, "--stack-interval needs milliseconds from 0 to 1000, got '%s'", optarg);
+			break;
 		case 'h':
 			o->help = true;
 			return 0;
@@ -199,6 +207,8 @@ void ss_print_help(FILE *out)
 	      "                       for an on-CPU profile where there is no PMU)\n"
 	      "      --folded FILE    write folded stacks (futex wait time, yield sites,\n"
 	      "                       samples) for flamegraph.pl, speedscope or inferno\n"
+	      "      --stack-interval MS  take a thread's user stack at most once per MS\n"
+	      "                       (default 1; 0 = every event, which costs ~0.6 us each)\n"
 	      "      --max-threads N  map sizes (defaults 4096 threads, 4096 futex\n"
 	      "      --max-futexes N  addresses, 2048 stacks; at most 16 MiB in all)\n"
 	      "      --max-stacks N\n"

@@ -20,6 +20,7 @@ struct ss_opts {
 	unsigned int max_threads;	/* map sizes */
 	unsigned int max_futexes;
 	unsigned int max_stacks;
+	double stack_interval_ms;	/* one user stack per thread per interval */
 	const char *event;		/* --event: sampled perf event */
 	const char *folded_path;	/* --folded FILE */
 	bool help;

@@ -379,6 +379,7 @@ int trace_run(const struct ss_opts *o)
 		.pid = o->pid, .tid = o->tid, .verbose = o->verbose,
 		.max_threads = o->max_threads, .max_futexes = o->max_futexes,
 		.max_stacks = o->max_stacks,
+		.stack_interval_ns = (__u64)(o->stack_interval_ms * 1e6),
 	};
 	struct ss_report rep = {0};
 	struct ss_profile prof = {0};

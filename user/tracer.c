@@ -209,6 +209,7 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 	}
 	t->skel->rodata->targ_tgid = o->pid;
 	t->skel->rodata->targ_tid = o->tid;
+	t->skel->rodata->targ_stack_interval_ns = o->stack_interval_ns;
 	err = set_sizes(t->skel, o);
 	if (err) {
 		*code = SS_EXIT_BPF;
