@@ -51,8 +51,16 @@ static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f)
 		return;
 	adv_finding__evidence(f, ADV_SRC_HOST, "unpadded/padded here", "%s at 2 threads",
 			      adv_fmt_ratio(fs->ratio_2t).s);
-	adv_finding__evidence(f, ADV_SRC_HOST, "destructive interference", "%s (cache line %s per sysfs)",
-			      adv_fmt_bytes(fs->interference_bytes).s, adv_fmt_bytes(fs->cache_line_bytes).s);
+	/* 0: the calibration could not settle on a size (noise, or threads
+	 * that never ran at once). */
+	if (fs->interference_bytes)
+		adv_finding__evidence(f, ADV_SRC_HOST, "destructive interference", "%s (cache line %s per sysfs)",
+				      adv_fmt_bytes(fs->interference_bytes).s,
+				      adv_fmt_bytes(fs->cache_line_bytes).s);
+	else
+		adv_finding__evidence(f, ADV_SRC_HOST, "destructive interference",
+				      "not determined (cache line %s per sysfs)",
+				      adv_fmt_bytes(fs->cache_line_bytes).s);
 	if (!fs->concurrent)
 		adv_finding__evidence(f, ADV_SRC_HOST, "calibration caveat",
 				      "its threads did not run at once: the ratio may understate the cost");

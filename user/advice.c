@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "advice.h"
+#include "hot_insns.h"
 
 /* ss_thread and ss_totals name their counters alike. */
 #define COPY_COUNTERS(c, t) do {					\
@@ -58,6 +59,78 @@ void advice__lock_name(char *const *frames, int depth, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "%s%s", inner, frame_module(frames[0]));
+}
+
+/* "func (module-basename)": how samples' top symbols are named here. */
+static void sample_name(const char *symbol, const char *module, char *buf, size_t len)
+{
+	const char *base = module ? strrchr(module, '/') : NULL;
+
+	snprintf(buf, len, "%s%s%s%s", symbol, module ? " (" : "",
+		 module ? (base ? base + 1 : module) : "", module ? ")" : "");
+}
+
+/* A function writes shared data when this share of its samples sits on
+ * atomic read-modify-writes; it is a fence hot spot likewise. */
+#define HOT_INSN_SHARE 0.3
+/* Leaf addresses examined: the heaviest ones carry nearly all samples. */
+#define HOT_INSN_LEAVES 256
+
+/*
+ * Marks the top sampled functions whose samples sit on atomic RMWs (they
+ * write data other threads write) and lists those that sit on full fences,
+ * from the target's own code bytes.
+ */
+static int classify_hot_code(struct advice_input *in, int pid, const struct samples_result *sr,
+			     samples_symbolize_fn sym, void *sym_arg)
+{
+	struct adv_profile *ap = &in->profile;
+	struct samples_leaf *leaves = NULL;
+	__u64 *atomic, *fence;
+	long nleaves;
+	size_t nf = 0;
+
+	nleaves = samples__rank_leaves(sr, &leaves);
+	if (nleaves < 0)
+		return (int)nleaves;
+	atomic = calloc(ap->samples.ntop + 1, sizeof(*atomic));
+	fence = calloc(ap->samples.ntop + 1, sizeof(*fence));
+	in->fences = calloc(ap->samples.ntop + 1, sizeof(*in->fences));
+	if (!atomic || !fence || !in->fences) {
+		free(leaves);
+		free(atomic);
+		free(fence);
+		return -ENOMEM;
+	}
+	for (long i = 0; i < nleaves && i < HOT_INSN_LEAVES; i++) {
+		enum insn_kind k = insn__classify_at(pid, leaves[i].ip);
+		const char *module = NULL, *name;
+		char full[ADV_NAME_LEN];
+
+		if (k != INSN_ATOMIC_RMW && k != INSN_FENCE)
+			continue;
+		name = sym ? sym(sym_arg, leaves[i].ip, &module) : NULL;
+		sample_name(name ? name : "[unknown]", module, full, sizeof(full));
+		for (size_t t = 0; t < ap->samples.ntop; t++)
+			if (!strcmp(in->samples[t].symbol, full))
+				*(k == INSN_FENCE ? &fence[t] : &atomic[t]) += leaves[i].count;
+	}
+	for (size_t t = 0; t < ap->samples.ntop; t++) {
+		double n = (double)in->samples[t].count;
+
+		in->samples[t].writes_shared = n > 0 && atomic[t] >= HOT_INSN_SHARE * n;
+		if (n > 0 && fence[t] >= HOT_INSN_SHARE * n && sr->total) {
+			snprintf(in->fences[nf].symbol, sizeof(in->fences[nf].symbol), "%s",
+				 in->samples[t].symbol);
+			in->fences[nf++].share = n / (double)sr->total;
+		}
+	}
+	ap->fences = in->fences;
+	ap->nfences = nf;
+	free(leaves);
+	free(atomic);
+	free(fence);
+	return 0;
 }
 
 int advice__build_profile(struct advice_input *in, const struct advice_target *tgt,
@@ -142,17 +215,15 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 				goto nomem;
 			}
 			for (long i = 0; i < n; i++) {
-				const char *mod = top[i].module ? strrchr(top[i].module, '/') : NULL;
-
-				snprintf(in->samples[i].symbol, sizeof(in->samples[i].symbol), "%s%s%s%s",
-					 top[i].symbol, top[i].module ? " (" : "",
-					 top[i].module ? (mod ? mod + 1 : top[i].module) : "",
-					 top[i].module ? ")" : "");
+				sample_name(top[i].symbol, top[i].module, in->samples[i].symbol,
+					    sizeof(in->samples[i].symbol));
 				in->samples[i].count = top[i].count;
 			}
 			samples__top_free(top, n);
 			ap->samples.top = in->samples;
 			ap->samples.ntop = n;
+			if (classify_hot_code(in, tgt->pid, sr, sym, sym_arg))
+				goto nomem;
 		}
 	}
 	return 0;
@@ -167,6 +238,7 @@ void advice__free_input(struct advice_input *in)
 	free(in->futexes);
 	free(in->yields);
 	free(in->samples);
+	free(in->fences);
 	memset(in, 0, sizeof(*in));
 }
 

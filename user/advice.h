@@ -22,6 +22,7 @@ struct advice_input {
 	struct adv_futex *futexes;
 	struct adv_yield_site *yields;
 	struct adv_sample_sym *samples;
+	struct adv_fence_spot *fences;
 };
 
 struct advice_target {

@@ -368,6 +368,24 @@ static int show_saved(const struct calibrate_opts *o, const char *path)
 	return SS_EXIT_OK;
 }
 
+/*
+ * --only measures some families: the others already saved for this very
+ * host are kept, so that measuring one family never loses the rest.
+ */
+static void keep_other_families(const char *path, json_object *results)
+{
+	json_object *old = NULL;
+	char why[256];
+
+	if (calib_store__load_matching_at(path, NULL, &old, why, sizeof(why)))
+		return;
+	json_object_object_foreach(old, key, val) {
+		if (!json_object_object_get_ex(results, key, NULL))
+			json_object_object_add(results, key, json_object_get(val));
+	}
+	json_object_put(old);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_opts o;
@@ -409,6 +427,7 @@ int cmd_calibrate(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 
 	partial = stop_requested;
+	keep_other_families(path, results);
 	doc = calib_store__document(&fp, results, partial);
 	if (!doc)
 		return ss_error(SS_EXIT_ERROR, "out of memory building the results");

@@ -25,6 +25,8 @@ enum {
 	OPT_EVENT,
 	OPT_FOLDED,
 	OPT_STACK_INTERVAL,
+	OPT_NO_CALIBRATE,
+	OPT_CALIBRATION,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -44,6 +46,8 @@ static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "stack-interval", required_argument, NULL, OPT_STACK_INTERVAL },
+	{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
+	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -155,6 +159,12 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case OPT_FOLDED:
 			o->folded_path = optarg;
 			break;
+		case OPT_NO_CALIBRATE:
+			o->no_calibrate = true;
+			break;
+		case OPT_CALIBRATION:
+			o->calibration_path = optarg;
+			break;
 		case OPT_STACK_INTERVAL:
 			if (ss_parse_double(optarg, 0, 1000, &o->stack_interval_ms))
 				return bad(err, errlen, "--stack-interval needs milliseconds from 0 to 1000, got '%s'", optarg);
@@ -207,6 +217,10 @@ void ss_print_help(FILE *out)
 	      "                       for an on-CPU profile where there is no PMU)\n"
 	      "      --folded FILE    write folded stacks (futex wait time, yield sites,\n"
 	      "                       samples) for flamegraph.pl, speedscope or inferno\n"
+	      "      --calibration FILE  calibration to read (and complete) instead of\n"
+	      "                       the one `spinscope calibrate` saved\n"
+	      "      --no-calibrate   when this host has no stored calibration, do not\n"
+	      "                       measure what the advice needs after the trace\n"
 	      "      --stack-interval MS  take a thread's user stack at most once per MS\n"
 	      "                       (default 1; 0 = every event, which costs ~0.6 us each)\n"
 	      "      --max-threads N  map sizes (defaults 4096 threads, 4096 futex\n"

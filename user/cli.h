@@ -23,6 +23,8 @@ struct ss_opts {
 	double stack_interval_ms;	/* one user stack per thread per interval */
 	const char *event;		/* --event: sampled perf event */
 	const char *folded_path;	/* --folded FILE */
+	bool no_calibrate;		/* never measure the host after the trace */
+	const char *calibration_path;	/* --calibration FILE; NULL: the store */
 	bool help;
 	bool version;
 };

@@ -5,6 +5,7 @@
  * while printing interval summaries, then detach and report.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,8 +15,11 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include "advice.h"
 #include "btf_locate.h"
+#include "calib_host.h"
+#include "calib_store.h"
 #include "cli.h"
 #include "commands.h"
 #include "errors.h"
@@ -219,9 +223,61 @@ static int write_folded(FILE *f, struct syms *syms, const struct ss_profile *p,
 	return err;
 }
 
-/* Runs the advisor on the trace; *out is NULL when it could not run. */
+/* The stored calibration of this host, as the advisor's host struct. */
+static int load_host(struct adv_host *host, const char *path, const char *machine)
+{
+	json_object *res = NULL;
+	char why[ADV_REASON_LEN];
+	int err = calib__load_matching(path, &res, why, sizeof(why));
+
+	memset(host, 0, sizeof(*host));
+	if (!err) {
+		calib_host__fill(res, machine, host);
+		json_object_put(res);
+	} else if (err == -ESTALE) {
+		host->present = true;
+		snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%s", why);
+	}
+	return err;
+}
+
+/* `spinscope calibrate --quick --only families`, quietly: its results land
+ * in the store, where load_host() finds them. */
+static int calibrate_quietly(const char *families, const char *path, const sigset_t *mask)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		/* Ctrl-C reaches it too: it saves what it measured and stops. */
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		if (path)
+			execl("/proc/self/exe", "spinscope", "calibrate", "--quick", "--only", families,
+			      "-o", path, (char *)NULL);
+		else
+			execl("/proc/self/exe", "spinscope", "calibrate", "--quick", "--only", families,
+			      (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+}
+
+/* Runs the advisor on the trace; *out is NULL when it could not run. When
+ * this host has no calibration of what the findings rest on, measures just
+ * that (unless told not to) and runs the advisor again. */
 static int run_advisor(const struct ss_report *rep, const struct samples_result *sr,
-		       struct syms *syms, struct adv_report **out)
+		       struct syms *syms, const struct ss_opts *o, const sigset_t *mask,
+		       struct adv_report **out)
 {
 	struct advice_target tgt = {
 		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
@@ -229,7 +285,8 @@ static int run_advisor(const struct ss_report *rep, const struct samples_result 
 		.ncpus = proc_allowed_cpus(rep->pid),
 	};
 	struct advice_input in;
-	struct adv_host host = {0};
+	struct adv_host host;
+	char needed[128];
 	int err;
 
 	*out = NULL;
@@ -241,7 +298,24 @@ static int run_advisor(const struct ss_report *rep, const struct samples_result 
 	if (err)
 		return err;
 	*out = calloc(1, sizeof(**out));
-	err = *out ? advisor__run(&in.profile, &host, *out) : -ENOMEM;
+	if (!*out) {
+		err = -ENOMEM;
+		goto out;
+	}
+	load_host(&host, o->calibration_path, rep->host->machine);
+	err = advisor__run(&in.profile, &host, *out);
+	calib_host__needed(*out, &host, needed, sizeof(needed));
+	if (!err && needed[0] && !o->no_calibrate) {
+		fprintf(stderr, "spinscope: the advice needs %s measured on this host: calibrating now (a few seconds; --no-calibrate skips this)\n",
+			needed);
+		if (calibrate_quietly(needed, o->calibration_path, mask) == 0) {
+			load_host(&host, o->calibration_path, rep->host->machine);
+			err = advisor__run(&in.profile, &host, *out);
+		} else {
+			ss_warn("the calibration did not complete: advice rests on the trace alone");
+		}
+	}
+out:
 	if (err) {
 		free(*out);
 		*out = NULL;
@@ -541,7 +615,7 @@ int trace_run(const struct ss_opts *o)
 		}
 		folded = NULL;
 	}
-	err = run_advisor(&rep, have_sres ? &sres : NULL, syms, &advice);
+	err = run_advisor(&rep, have_sres ? &sres : NULL, syms, o, &rs.old_mask, &advice);
 	if (err)
 		ss_warn("no advice: the advisor failed: %s", strerror(-err));
 	if (o->json) {

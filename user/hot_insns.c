@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A minimal x86-64 look at sampled instructions (see hot_insns.h). */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "hot_insns.h"
+
+#define LOCK 0xf0
+#define WINDOW_BEFORE 8		/* longest LOCK'd RMW we look back for */
+#define WINDOW_AFTER 8
+
+static bool is_legacy_prefix(uint8_t b)
+{
+	return b == 0x66 || b == 0x67 || b == 0xf2 || b == 0xf3 || b == 0x2e || b == 0x36 ||
+	       b == 0x3e || b == 0x26 || b == 0x64 || b == 0x65;
+}
+
+static bool is_rex(uint8_t b)
+{
+	return (b & 0xf0) == 0x40;
+}
+
+/* Opcodes the LOCK prefix is valid with (add, or, adc, sbb, and, sub, xor
+ * to memory; the 80/81/83 group; inc/dec/not/neg; xadd, cmpxchg, bts...). */
+static bool lockable(const uint8_t *p, size_t n)
+{
+	if (!n)
+		return false;
+	switch (p[0]) {
+	case 0x00: case 0x01: case 0x08: case 0x09: case 0x10: case 0x11:
+	case 0x18: case 0x19: case 0x20: case 0x21: case 0x28: case 0x29:
+	case 0x30: case 0x31: case 0x80: case 0x81: case 0x83: case 0x86:
+	case 0x87: case 0xf6: case 0xf7: case 0xfe: case 0xff:
+		return true;
+	case 0x0f:
+		return n > 1 && (p[1] == 0xb0 || p[1] == 0xb1 || p[1] == 0xc0 || p[1] == 0xc1 ||
+				 p[1] == 0xc7 || p[1] == 0xab || p[1] == 0xb3 || p[1] == 0xbb ||
+				 p[1] == 0xba);
+	default:
+		return false;
+	}
+}
+
+/* The instruction starting at p, after its prefixes. */
+static enum insn_kind decode_at(const uint8_t *p, size_t n)
+{
+	bool lock = false;
+	size_t i = 0;
+
+	while (i < n && (is_legacy_prefix(p[i]) || p[i] == LOCK)) {
+		lock |= p[i] == LOCK;
+		i++;
+	}
+	if (i < n && is_rex(p[i]))
+		i++;
+	if (i >= n)
+		return INSN_UNKNOWN;
+	if (lock && lockable(p + i, n - i))
+		return INSN_ATOMIC_RMW;
+	/* MFENCE: 0f ae f0. */
+	if (n - i >= 3 && p[i] == 0x0f && p[i + 1] == 0xae && p[i + 2] == 0xf0)
+		return INSN_FENCE;
+	/* XCHG r, m (86/87 with a memory operand: ModRM.mod != 3) locks
+	 * implicitly: what a seq_cst store compiles to. */
+	if (n - i >= 2 && (p[i] == 0x86 || p[i] == 0x87) && (p[i + 1] >> 6) != 3)
+		return INSN_FENCE;
+	return INSN_PLAIN;
+}
+
+enum insn_kind insn__classify(const uint8_t *code, size_t len, size_t before)
+{
+	enum insn_kind at;
+
+	if (before > len)
+		return INSN_UNKNOWN;
+	at = decode_at(code + before, len - before);
+	if (at == INSN_ATOMIC_RMW || at == INSN_FENCE)
+		return at;
+	/* The stalled instruction just before ip: x86 cannot be decoded
+	 * backwards, so look for the patterns that end right at ip. */
+	if (before >= 3 && code[before - 3] == 0x0f && code[before - 2] == 0xae &&
+	    code[before - 1] == 0xf0)
+		return INSN_FENCE;
+	for (size_t k = 2; k <= before && k <= WINDOW_BEFORE; k++)
+		if (code[before - k] == LOCK && decode_at(code + before - k, k) == INSN_ATOMIC_RMW)
+			return INSN_ATOMIC_RMW;
+	return at;
+}
+
+enum insn_kind insn__classify_at(int pid, uint64_t ip)
+{
+#if defined(__x86_64__)
+	uint8_t code[WINDOW_BEFORE + WINDOW_AFTER];
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (ip < WINDOW_BEFORE)
+		return INSN_UNKNOWN;
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return INSN_UNKNOWN;
+	n = pread(fd, code, sizeof(code), (off_t)(ip - WINDOW_BEFORE));
+	close(fd);
+	if (n != (ssize_t)sizeof(code))
+		return INSN_UNKNOWN;
+	return insn__classify(code, sizeof(code), WINDOW_BEFORE);
+#else
+	(void)pid;
+	(void)ip;
+	return INSN_UNKNOWN;
+#endif
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a sampled instruction does to memory, read from the live target's
+ * code through /proc/PID/mem: an atomic read-modify-write (x86 LOCK prefix)
+ * writes data other threads write too; MFENCE and XCHG with memory (a
+ * seq_cst store) are full fences. Feeds the advisor's false-sharing and
+ * memory-order rules. x86-64 only: elsewhere everything is unknown.
+ */
+#ifndef SPINSCOPE_HOT_INSNS_H
+#define SPINSCOPE_HOT_INSNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum insn_kind {
+	INSN_UNKNOWN = 0,	/* unreadable, or not x86-64 */
+	INSN_PLAIN,
+	INSN_ATOMIC_RMW,	/* LOCK-prefixed read-modify-write */
+	INSN_FENCE,		/* MFENCE, or XCHG with memory */
+};
+
+/*
+ * Classifies the code around a sampled address. A timer sample lands on
+ * the instruction about to run or just after the one that stalled, so both
+ * the bytes at ip and those ending at ip count. code holds the bytes
+ * [ip - before, ip + len - before). Pure.
+ */
+enum insn_kind insn__classify(const uint8_t *code, size_t len, size_t before);
+
+/* Reads the target's code around ip and classifies it. */
+enum insn_kind insn__classify_at(int pid, uint64_t ip);
+
+#endif
