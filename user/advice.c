@@ -259,7 +259,8 @@ void advice__print_text(const struct adv_report *r, FILE *out)
 				f->evidence[e].label, f->evidence[e].value);
 		fprintf(out, "    -> %s\n\n", f->recommendation);
 	}
-	if (r->breakeven.summary[0])
+	/* Only a target that spins or waits on a lock has a break-even. */
+	if (r->breakeven.summary[0] && (r->breakeven.spins || r->breakeven.wait_median_ns > 0))
 		fprintf(out, "  Spin or park: %s\n\n", r->breakeven.summary);
 }
 
