@@ -157,7 +157,9 @@ static void walk_warnings(json_object *obj, char *path, size_t plen, FILE *out, 
 				const char *w = json_object_get_string(val);
 
 				path[base] = '\0';
-				if (is_spread(w)) {
+				/* A busy host is said once, by the family's own
+				 * warning; repeating it per figure drowns the rest. */
+				if (is_spread(w) || (base && !strncmp(w, "host busy", 9))) {
 					(*spread)++;
 				} else {
 					fprintf(out, "  warning: %s: %s\n", base ? path : "(family)", w);
@@ -179,7 +181,7 @@ int calib_json__print_warnings(const json_object *obj, FILE *out)
 
 	walk_warnings((json_object *)obj, path, sizeof(path), out, &shown, &spread);
 	if (spread)
-		fprintf(out, "  warning: %d figure%s marked ! %s a wide spread or too few samples: "
+		fprintf(out, "  warning: %d figure%s marked ! %s a wide spread, too few samples or a busy host: "
 			"rerun on an idle host or with --full\n", spread, spread == 1 ? "" : "s",
 			spread == 1 ? "has" : "have");
 	return shown + spread;

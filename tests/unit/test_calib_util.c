@@ -180,10 +180,14 @@ static void test_cell_and_warnings(void **state)
 	assert_string_equal(calib_json__cell(r, "missing", "%.0f", buf, sizeof(buf)), "-");
 	json_object_object_add(inner, "warning", json_object_new_string("threads ran at once only 5% of the time"));
 	f = open_memstream(&text, &len);
-	assert_int_equal(calib_json__print_warnings(r, f), 2);
+	/* A figure's own busy-host warning is counted, not repeated. */
+	json_object_object_add(r, "z", json_object_new_object());
+	json_object_object_add(json_object_object_get(r, "z"), "warning",
+			       json_object_new_string("host busy: load average 4.24 on 2 CPUs"));
+	assert_int_equal(calib_json__print_warnings(r, f), 3);
 	fclose(f);
 	assert_string_equal(text, "  warning: inner: threads ran at once only 5% of the time\n"
-			    "  warning: 1 figure marked ! has a wide spread or too few samples: "
+			    "  warning: 2 figures marked ! have a wide spread, too few samples or a busy host: "
 			    "rerun on an idle host or with --full\n");
 	free(text);
 	json_object_put(r);
