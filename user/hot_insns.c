@@ -68,6 +68,38 @@ static enum insn_kind decode_at(const uint8_t *p, size_t n)
 	return INSN_PLAIN;
 }
 
+/* Bytes of a ModRM memory operand with its SIB and displacement. */
+static size_t modrm_len(const uint8_t *p, size_t n)
+{
+	uint8_t mod = p[0] >> 6, rm = p[0] & 7;
+	size_t len = 1;
+
+	if (mod != 3 && rm == 4) {		/* a SIB byte follows */
+		if (n < 2)
+			return 0;
+		len++;
+		if (mod == 0 && (p[1] & 7) == 5)	/* SIB without base: disp32 */
+			len += 4;
+	} else if (mod == 0 && rm == 5) {	/* RIP-relative: disp32 */
+		len += 4;
+	}
+	return len + (mod == 1 ? 1 : mod == 2 ? 4 : 0);
+}
+
+/* An XCHG with memory that ends exactly where p + n does. */
+static bool xchg_mem_ends_at(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && p[i] == 0x66)
+		i++;
+	if (i < n && is_rex(p[i]))
+		i++;
+	if (n - i < 2 || (p[i] != 0x86 && p[i] != 0x87) || (p[i + 1] >> 6) == 3)
+		return false;
+	return i + 1 + modrm_len(p + i + 1, n - i - 1) == n;
+}
+
 enum insn_kind insn__classify(const uint8_t *code, size_t len, size_t before)
 {
 	enum insn_kind at;
@@ -85,6 +117,11 @@ enum insn_kind insn__classify(const uint8_t *code, size_t len, size_t before)
 	for (size_t k = 2; k <= before && k <= WINDOW_BEFORE; k++)
 		if (code[before - k] == LOCK && decode_at(code + before - k, k) == INSN_ATOMIC_RMW)
 			return INSN_ATOMIC_RMW;
+	/* A seq_cst store stalls in its XCHG too; with no anchor byte, only
+	 * an instruction whose length ends exactly at ip counts. */
+	for (size_t k = 2; k <= before && k <= WINDOW_BEFORE; k++)
+		if (xchg_mem_ends_at(code + before - k, k))
+			return INSN_FENCE;
 	return at;
 }
 
