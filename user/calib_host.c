@@ -45,7 +45,10 @@ static void fill_false_sharing(const json_object *f, struct adv_host_false_shari
 	json_object *rows = path(f, "rows", NULL);
 	int threads = (int)calib_json__double(f, "headline_threads", 2);
 
-	o->present = true;
+	/* A family that failed has an "error" and none of its figures. */
+	o->present = path(f, "ratio_unpadded_padded", NULL) != NULL;
+	if (!o->present)
+		return;
 	o->ratio_2t = calib_json__double(f, "ratio_unpadded_padded", 0);
 	o->interference_bytes = (uint32_t)calib_json__double(f, "destructive_interference", 0);
 	o->cache_line_bytes = (uint32_t)calib_json__double(f, "cache_line_sysfs", 0);
@@ -62,19 +65,19 @@ static void fill_spin_hint(const json_object *f, const char *machine, struct adv
 {
 	json_object *per = path(f, "ns_per_hint", NULL), *un = path(f, "unavailable", NULL);
 
-	o->present = true;
+	o->present = per != NULL;
+	if (!o->present)
+		return;
 	snprintf(o->arch, sizeof(o->arch), "%s", machine);
-	if (per) {
-		json_object_object_foreach(per, name, v) {
-			struct adv_hint *h;
+	json_object_object_foreach(per, name, v) {
+		struct adv_hint *h;
 
-			if (o->nhints == ADV_MAX_HINTS)
-				break;
-			h = &o->hints[o->nhints++];
-			snprintf(h->name, sizeof(h->name), "%s", name);
-			h->ns = calib_json__double(v, "median", 0);
-			h->available = true;
-		}
+		if (o->nhints == ADV_MAX_HINTS)
+			break;
+		h = &o->hints[o->nhints++];
+		snprintf(h->name, sizeof(h->name), "%s", name);
+		h->ns = calib_json__double(v, "median", 0);
+		h->available = true;
 	}
 	for (size_t i = 0; un && i < json_object_array_length(un) && o->nhints < ADV_MAX_HINTS; i++) {
 		struct adv_hint *h = &o->hints[o->nhints++];
@@ -147,7 +150,7 @@ void calib_host__fill(const json_object *results, const char *machine, struct ad
 		fill_false_sharing(f, &h->false_sharing);
 	if ((f = family(results, "spin_hint")))
 		fill_spin_hint(f, machine, &h->spin_hint);
-	if ((f = family(results, "spin_threshold"))) {
+	if ((f = family(results, "spin_threshold")) && path(f, "contention", NULL)) {
 		h->spin_threshold.present = true;
 		fill_best(path(f, "contention", "light"), &h->spin_threshold.light);
 		fill_best(path(f, "contention", "heavy"), &h->spin_threshold.heavy);
