@@ -124,6 +124,10 @@ static int read_stack_cb(void *arg, __s32 id, __u64 *ips, int max)
  * [unknown]. Callers' frames hold return addresses: the call is at ip - 1. */
 static const char *format_frame(void *arg, __u64 ip, int depth, char *buf, size_t len)
 {
+	if (!arg) {
+		snprintf(buf, len, "0x%llx", (unsigned long long)ip);
+		return buf;
+	}
 	return syms__format(arg, depth ? ip - 1 : ip, buf, len);
 }
 
@@ -430,7 +434,7 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 			timeout = EXEC_CHECK_MS;
 		if (wait_event(rs, o->pid, timeout))
 			break;
-		if (exe_changed(o->pid, &exe_dev, &exe_ino))
+		if (exe_changed(o->pid, &exe_dev, &exe_ino) && syms)
 			syms__refresh(syms);
 		now = tracer_now_ns();
 		if (end_ns && now >= end_ns)
@@ -540,11 +544,9 @@ int trace_run(const struct ss_opts *o)
 	start_ns = tracer_now_ns();
 	/* Snapshot the maps now: a target that exits early is still named. */
 	syms = syms__new(o->pid);
-	if (!syms) {
-		code = ss_error(SS_EXIT_ERROR, "cannot read the memory maps of pid %d: %s", o->pid,
-				strerror(errno));
-		goto out;
-	}
+	if (!syms)
+		ss_warn("cannot read the memory maps of pid %d (%s): stacks will show addresses only",
+			o->pid, strerror(errno));
 	if (o->verbose)
 		fprintf(stderr, "spinscope: attached in %.0f ms\n", (start_ns - t0) / 1e6);
 	nthreads = proc_count_threads("/proc", o->pid);
@@ -582,7 +584,8 @@ int trace_run(const struct ss_opts *o)
 		goto out;
 	}
 	/* The maps as they are now (or as last seen, if the target exited). */
-	syms__refresh(syms);
+	if (syms)
+		syms__refresh(syms);
 	err = stacks__symbolize(&stacks, format_frame, syms);
 	if (err) {
 		code = ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
@@ -603,7 +606,8 @@ int trace_run(const struct ss_opts *o)
 	rep.futex_waitv_traced = feat.futex_waitv;
 	rep.futex2_traced = feat.futex2;
 	rep.sched_btf = feat.sched_btf;
-	note_symbols(syms, &stacks, &rep.symbols);
+	if (syms)
+		note_symbols(syms, &stacks, &rep.symbols);
 	if (rs.exited)
 		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep.duration_ns / 1e9);
 	if (folded) {
