@@ -25,6 +25,9 @@ struct ss_opts {
 	const char *folded_path;	/* --folded FILE */
 	bool no_calibrate;		/* never measure the host after the trace */
 	const char *calibration_path;	/* --calibration FILE; NULL: the store */
+	/* The target is spinscope's own demo workload: stop it while the host
+	 * is calibrated, so its busy threads neither slow nor skew the figures. */
+	bool stop_target_to_calibrate;
 	bool help;
 	bool version;
 };

@@ -194,6 +194,7 @@ int cmd_demo(int argc, char **argv)
 		fprintf(stderr, "spinscope: demo workload is pid %d: %d threads on one mutex, %d spinning with sched_yield, %d on adjacent counters\n",
 			child, DEMO_MUTEX_THREADS, DEMO_YIELD_THREADS, DEMO_COUNTER_THREADS);
 	o.pid = child;
+	o.stop_target_to_calibrate = true;
 	code = trace_run(&o);
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);

@@ -291,7 +291,7 @@ static int run_advisor(const struct ss_report *rep, const struct samples_result 
 	struct advice_input in;
 	struct adv_host host;
 	char needed[128];
-	int err;
+	int err, cal;
 
 	*out = NULL;
 	if (tgt.ncpus <= 0)	/* exited: the host's CPUs are what it had */
@@ -312,7 +312,12 @@ static int run_advisor(const struct ss_report *rep, const struct samples_result 
 	if (!err && needed[0] && !o->no_calibrate) {
 		fprintf(stderr, "spinscope: the advice needs %s measured on this host: calibrating now (a few seconds; --no-calibrate skips this)\n",
 			needed);
-		if (calibrate_quietly(needed, o->calibration_path, mask) == 0) {
+		if (o->stop_target_to_calibrate)
+			kill(rep->pid, SIGSTOP);
+		cal = calibrate_quietly(needed, o->calibration_path, mask);
+		if (o->stop_target_to_calibrate)
+			kill(rep->pid, SIGCONT);
+		if (cal == 0) {
 			load_host(&host, o->calibration_path, rep->host->machine);
 			err = advisor__run(&in.profile, &host, *out);
 		} else {
