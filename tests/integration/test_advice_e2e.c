@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The advice end to end, through the real spinscope binary and a real
+ * calibration of this host (measured once, on first use, with
+ * `calibrate --quick` of the four families the demo's findings rest on):
+ *   - `spinscope demo` gets a finding for each problem planted in it:
+ *     futex-contention, spin-yield, false-sharing, oversubscription;
+ *   - a sleeping process and a thread computing alone get no warning or
+ *     critical finding;
+ *   - without a calibration, or with one of another kernel, the findings
+ *     that rest on host figures say so in a "calibration" evidence line,
+ *     use no host figure, and are less confident than with one;
+ *   - with no calibration stored and without --no-calibrate, spinscope
+ *     measures what the findings need after the trace and stores it.
+ * Every run but the last has --no-calibrate, so no run measures the host
+ * behind the test's back. About 35 s in all on a 2-CPU VM.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "calib_store.h"
+#include "tracetest.h"
+
+#define CAL_FAMILIES "host_costs,spin_hint,spin_threshold,false_sharing"
+#define CALIBRATE_TIMEOUT_MS 120000
+#define DEMO_TIMEOUT_MS 60000
+
+static char workdir[64];	/* mkdtemp'd on first use */
+static char cal_path[128];	/* the calibration measured here */
+static json_object *calibrated;	/* a demo report with that calibration */
+
+static void make_workdir(void)
+{
+	if (workdir[0])
+		return;
+	snprintf(workdir, sizeof(workdir), "/tmp/ss-advice-XXXXXX");
+	if (!mkdtemp(workdir)) {
+		workdir[0] = 0;
+		fail_msg("mkdtemp failed");
+	}
+}
+
+/* The calibration of this host, measured once. */
+static const char *calibration(void)
+{
+	const char *args[] = { tl_path("spinscope"), "calibrate", "--quick", "--only", CAL_FAMILIES,
+			       "-o", NULL, NULL };
+	char path[128], *out, *err;
+	int rc;
+
+	if (cal_path[0])
+		return cal_path;
+	make_workdir();
+	snprintf(path, sizeof(path), "%s/calibration.json", workdir);
+	args[6] = path;
+	rc = tt_run(args, &out, &err, CALIBRATE_TIMEOUT_MS);
+	if (rc != 0)
+		fail_msg("spinscope calibrate exited with %d: %s", rc, err);
+	free(out);
+	free(err);
+	snprintf(cal_path, sizeof(cal_path), "%s", path);
+	return cal_path;
+}
+
+/* spinscope ARGS... --json; returns the report, and its stderr in *err_out
+ * if asked. */
+static json_object *run_report(const char *const args[], char **err_out)
+{
+	const char *argv[24];
+	char *out, *err;
+	json_object *doc;
+	int n = 0, rc;
+
+	argv[n++] = tl_path("spinscope");
+	while (*args && n < 22)
+		argv[n++] = *args++;
+	argv[n++] = "--json";
+	argv[n] = NULL;
+	rc = tt_run(argv, &out, &err, DEMO_TIMEOUT_MS);
+	if (rc != 0)
+		fail_msg("spinscope %s exited with %d: %s", argv[1], rc, err);
+	doc = tt_parse_report(out);
+	free(out);
+	if (err_out)
+		*err_out = err;
+	else
+		free(err);
+	return doc;
+}
+
+static json_object *finding(json_object *doc, const char *id)
+{
+	json_object *advice = tt_get(doc, "advice");
+
+	for (size_t i = 0; i < json_object_array_length(advice); i++) {
+		json_object *f = json_object_array_get_idx(advice, i);
+
+		if (!strcmp(json_object_get_string(tt_get(f, "id")), id))
+			return f;
+	}
+	return NULL;
+}
+
+/* "id (severity), ...": what a report advised, for failure messages. */
+static const char *advice_ids(json_object *doc)
+{
+	static char buf[512];
+	json_object *advice = tt_get(doc, "advice");
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < json_object_array_length(advice) && len < sizeof(buf); i++) {
+		json_object *f = json_object_array_get_idx(advice, i);
+
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s (%s)", i ? ", " : "",
+				json_object_get_string(tt_get(f, "id")),
+				json_object_get_string(tt_get(f, "severity")));
+	}
+	return buf;
+}
+
+static double confidence(json_object *f)
+{
+	json_object *c = tt_get(f, "confidence");
+
+	assert_true(json_object_is_type(c, json_type_double) || json_object_is_type(c, json_type_int));
+	return json_object_get_double(c);
+}
+
+/* The value of f's evidence line with this label, or NULL. */
+static const char *evidence(json_object *f, const char *label)
+{
+	json_object *ev = tt_get(f, "evidence");
+
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+
+		if (!strcmp(json_object_get_string(tt_get(e, "label")), label))
+			return json_object_get_string(tt_get(e, "value"));
+	}
+	return NULL;
+}
+
+/* Evidence lines measured on this host, other than the calibration note. */
+static int host_figures(json_object *f)
+{
+	json_object *ev = tt_get(f, "evidence");
+	int n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+
+		n += !strcmp(json_object_get_string(tt_get(e, "source")), "host") &&
+		     strcmp(json_object_get_string(tt_get(e, "label")), "calibration");
+	}
+	return n;
+}
+
+/* Every finding has the keys, with sane values. */
+static void assert_well_formed(json_object *doc)
+{
+	json_object *advice = tt_get(doc, "advice");
+
+	for (size_t i = 0; i < json_object_array_length(advice); i++) {
+		json_object *f = json_object_array_get_idx(advice, i), *ev = tt_get(f, "evidence");
+		const char *sev = json_object_get_string(tt_get(f, "severity"));
+		double c = confidence(f);
+
+		assert_true(*json_object_get_string(tt_get(f, "id")));
+		assert_true(!strcmp(sev, "info") || !strcmp(sev, "warning") || !strcmp(sev, "critical"));
+		assert_true(*json_object_get_string(tt_get(f, "title")));
+		assert_true(*json_object_get_string(tt_get(f, "recommendation")));
+		assert_true(c > 0 && c <= 1);
+		assert_true(json_object_array_length(ev) >= 1);
+		for (size_t e = 0; e < json_object_array_length(ev); e++) {
+			json_object *x = json_object_array_get_idx(ev, e);
+			const char *src = json_object_get_string(tt_get(x, "source"));
+
+			assert_true(*json_object_get_string(tt_get(x, "label")));
+			assert_true(*json_object_get_string(tt_get(x, "value")));
+			assert_true(!strcmp(src, "target") || !strcmp(src, "host"));
+		}
+	}
+}
+
+/* The problems planted in the demo (user/demo.c). */
+static const char *const planted[] = { "futex-contention", "spin-yield", "false-sharing",
+				       "oversubscription" };
+#define NPLANTED (sizeof(planted) / sizeof(planted[0]))
+
+static const char *first_missing(json_object *doc)
+{
+	for (size_t i = 0; i < NPLANTED; i++)
+		if (!finding(doc, planted[i]))
+			return planted[i];
+	return NULL;
+}
+
+static json_object *demo_calibrated(void)
+{
+	const char *args[] = { "demo", "-d", "4", "--no-calibrate", "--calibration", calibration(),
+			       NULL };
+	json_object *doc;
+	const char *missing;
+
+	if (calibrated)
+		return calibrated;
+	doc = run_report(args, NULL);
+	/* The VM is shared with other jobs: a neighbour's burst can starve the
+	 * demo's spinners of the CPU for the seconds traced, and a
+	 * rate-based finding then falls under its threshold. One rerun
+	 * absorbs that; two misses in a row are a real failure. */
+	missing = first_missing(doc);
+	if (missing) {
+		print_message("# demo missed %s (it advised: %s): one rerun\n", missing,
+			      advice_ids(doc));
+		json_object_put(doc);
+		doc = run_report(args, NULL);
+	}
+	calibrated = doc;
+	return doc;
+}
+
+static void test_demo_finds_planted_problems(void **state)
+{
+	json_object *doc;
+
+	TL_REQUIRE_BPF();
+	doc = demo_calibrated();
+	print_message("# demo advised: %s\n", advice_ids(doc));
+	assert_well_formed(doc);
+	for (size_t i = 0; i < NPLANTED; i++) {
+		json_object *f = finding(doc, planted[i]);
+
+		if (!f)
+			fail_msg("demo: no %s finding; it advised: %s", planted[i], advice_ids(doc));
+		/* This host's figures are there: the advice uses them. */
+		if (evidence(f, "calibration"))
+			fail_msg("%s says '%s' although %s holds %s", planted[i],
+				 evidence(f, "calibration"), cal_path, CAL_FAMILIES);
+	}
+	assert_true(host_figures(finding(doc, "futex-contention")) >= 1);
+	assert_true(host_figures(finding(doc, "spin-yield")) >= 1);
+	/* The lock is named from its waiters' stacks: the demo's worker. */
+	assert_non_null(strstr(evidence(finding(doc, "futex-contention"), "lock"), "demo_"));
+}
+
+/* Healthy targets: only info findings (NUMA on one node, say). */
+static void assert_no_warning(json_object *doc, const char *what)
+{
+	json_object *advice = tt_get(doc, "advice");
+
+	assert_well_formed(doc);
+	for (size_t i = 0; i < json_object_array_length(advice); i++)
+		if (strcmp(json_object_get_string(tt_get(json_object_array_get_idx(advice, i),
+							  "severity")), "info"))
+			fail_msg("%s got more than info: %s", what, advice_ids(doc));
+}
+
+static void test_sleeping_process_gets_no_warning(void **state)
+{
+	char *argv[] = { "/bin/sleep", "30", NULL };
+	const char *args[] = { "-p", NULL, "-d", "2", "--no-calibrate", "--calibration", NULL,
+			       NULL };
+	struct tl_proc p;
+	json_object *doc;
+
+	TL_REQUIRE_BPF();
+	args[6] = calibration();
+	assert_int_equal(tl_spawn(&p, argv), 0);
+	args[1] = tt_num(p.pid);
+	doc = run_report(args, NULL);
+	tl_kill(&p, SIGKILL);
+	tl_wait(&p);
+	close(p.out_fd);
+	close(p.err_fd);
+	assert_int_equal(tt_u64(doc, "target.pid"), p.pid);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 0);
+	assert_int_equal(tt_u64(doc, "totals.futex_wait"), 0);
+	assert_no_warning(doc, "a sleeping process");
+	json_object_put(doc);
+}
+
+static void test_lone_computing_thread_gets_no_warning(void **state)
+{
+	const char *args[] = { "-p", NULL, "-d", "2", "--event", "cpu-clock", "--no-calibrate",
+			       "--calibration", NULL, NULL };
+	struct tt_workload w;
+	json_object *doc, *top;
+	pid_t pid;
+
+	TL_REQUIRE_BPF();
+	args[8] = calibration();
+	tt_workload_start(&w, "compute_alone", TT_ARGS("6"));
+	pid = w.proc.pid;
+	args[1] = tt_num(pid);
+	tt_workload_go(&w);
+	doc = run_report(args, NULL);
+	tt_workload_end(&w);
+	/* It did compute while traced, in its one function. */
+	assert_int_equal(tt_u64(doc, "target.pid"), pid);
+	assert_true(json_object_get_boolean(tt_get(doc, "samples.available")));
+	top = tt_get(doc, "samples.top");
+	assert_true(json_object_array_length(top) >= 1);
+	assert_string_equal(json_object_get_string(tt_get(json_object_array_get_idx(top, 0),
+							  "symbol")), "compute_alone_work");
+	assert_no_warning(doc, "a thread computing alone");
+	json_object_put(doc);
+}
+
+/* The demo's futex-contention without usable host figures: said, no host
+ * figure used, and less confident than with the calibration. */
+static void assert_lowered(json_object *doc, const char *says)
+{
+	json_object *f = finding(doc, "futex-contention"), *with;
+	const char *note;
+
+	if (!f)
+		fail_msg("demo: no futex-contention finding; it advised: %s", advice_ids(doc));
+	note = evidence(f, "calibration");
+	if (!note || !strstr(note, says))
+		fail_msg("futex-contention's calibration evidence is '%s', not saying '%s'",
+			 note ? note : "(none)", says);
+	assert_int_equal(host_figures(f), 0);
+	/* So does every other finding that rests on host_costs. */
+	if (finding(doc, "spin-yield"))
+		assert_non_null(evidence(finding(doc, "spin-yield"), "calibration"));
+	if (finding(doc, "oversubscription"))
+		assert_non_null(evidence(finding(doc, "oversubscription"), "calibration"));
+
+	with = finding(demo_calibrated(), "futex-contention");
+	assert_non_null(with);
+	print_message("# futex-contention confidence %.3f, with the calibration %.3f\n",
+		      confidence(f), confidence(with));
+	assert_true(confidence(f) < confidence(with));
+}
+
+static void test_missing_calibration_lowers_confidence(void **state)
+{
+	const char *args[] = { "demo", "-d", "2", "--no-calibrate", "--calibration",
+			       "/nonexistent/spinscope-calibration.json", NULL };
+	json_object *doc;
+	char *err;
+
+	TL_REQUIRE_BPF();
+	doc = run_report(args, &err);
+	assert_null(strstr(err, "calibrating now"));
+	assert_well_formed(doc);
+	assert_lowered(doc, "none stored");
+	json_object_put(doc);
+	free(err);
+}
+
+static void test_mismatched_calibration_lowers_confidence(void **state)
+{
+	const char *args[] = { "demo", "-d", "2", "--no-calibrate", "--calibration", NULL, NULL };
+	json_object *doc, *host;
+	char path[128];
+
+	TL_REQUIRE_BPF();
+	doc = json_object_from_file(calibration());
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "host", &host));
+	json_object_object_add(host, "kernel", json_object_new_string("2.6.32-another-kernel"));
+	snprintf(path, sizeof(path), "%s/other-kernel.json", workdir);
+	assert_int_equal(json_object_to_file(path, doc), 0);
+	json_object_put(doc);
+
+	args[5] = path;
+	doc = run_report(args, NULL);
+	assert_well_formed(doc);
+	assert_lowered(doc, "another host");
+	json_object_put(doc);
+}
+
+/* "the advice needs a,b measured on this host: calibrating now": a,b. */
+static void needed_families(const char *err, char *buf, size_t len)
+{
+	const char *p = strstr(err, "the advice needs ");
+
+	if (!p || !strstr(p, "calibrating now"))
+		fail_msg("no 'calibrating now' line on stderr: %s", err);
+	p += strlen("the advice needs ");
+	snprintf(buf, len, "%.*s", (int)strcspn(p, " "), p);
+}
+
+static void test_auto_calibration_when_none_stored(void **state)
+{
+	const char *args[] = { "demo", "-d", "2", "--calibration", NULL, NULL };
+	char path[160], fams[128], *err, *save = NULL;
+	json_object *doc, *cal = NULL, *results, *f;
+	struct stat st;
+
+	TL_REQUIRE_BPF();
+	make_workdir();
+	/* In a folder that does not exist yet either. */
+	snprintf(path, sizeof(path), "%s/fresh/calibration.json", workdir);
+	assert_int_not_equal(stat(path, &st), 0);
+	args[4] = path;
+	doc = run_report(args, &err);
+	needed_families(err, fams, sizeof(fams));
+	print_message("# measured after the trace: %s\n", fams);
+	assert_non_null(strstr(fams, "host_costs"));
+
+	assert_int_equal(calib_store__load(path, &cal), 0);
+	assert_true(json_object_object_get_ex(cal, "results", &results));
+	for (char *fam = strtok_r(fams, ",", &save); fam; fam = strtok_r(NULL, ",", &save)) {
+		if (!json_object_object_get_ex(results, fam, &f) || !f)
+			fail_msg("%s was to be measured but is not in %s", fam, path);
+		if (json_object_object_get_ex(f, "error", NULL))
+			fail_msg("%s failed: %s", fam, json_object_to_json_string(f));
+	}
+	/* host_costs is measured, not skipped: the handoff is there. */
+	assert_true(json_object_object_get_ex(results, "host_costs", &f));
+	assert_non_null(json_object_object_get(json_object_object_get(f, "summary"),
+					       "futex_handoff_cross_cpu_ns"));
+	/* And the advice printed rests on it. */
+	assert_well_formed(doc);
+	f = finding(doc, "futex-contention");
+	if (f) {
+		assert_null(evidence(f, "calibration"));
+		assert_true(host_figures(f) >= 1);
+	}
+	json_object_put(cal);
+	json_object_put(doc);
+	free(err);
+}
+
+static int group_teardown(void **state)
+{
+	char cmd[128];
+
+	json_object_put(calibrated);
+	calibrated = NULL;
+	if (workdir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
+		if (system(cmd))
+			print_error("could not remove %s\n", workdir);
+	}
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_demo_finds_planted_problems, tt_teardown),
+		cmocka_unit_test_teardown(test_sleeping_process_gets_no_warning, tt_teardown),
+		cmocka_unit_test_teardown(test_lone_computing_thread_gets_no_warning, tt_teardown),
+		cmocka_unit_test_teardown(test_missing_calibration_lowers_confidence, tt_teardown),
+		cmocka_unit_test_teardown(test_mismatched_calibration_lowers_confidence, tt_teardown),
+		cmocka_unit_test_teardown(test_auto_calibration_when_none_stored, tt_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, group_teardown);
+}
