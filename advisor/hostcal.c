@@ -71,7 +71,7 @@ double adv_cal__note(struct adv_finding *f, const struct adv_host *h, unsigned w
 				      "none stored for this host: no host figures used, confidence lowered");
 	else if (!h->matches)
 		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
-				      "stored one is for another host (%.80s): not used, confidence lowered",
+				      "stored one is for another host (%.100s): not used, confidence lowered",
 				      h->mismatch_reason[0] ? h->mismatch_reason : "fingerprint differs");
 	else
 		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",

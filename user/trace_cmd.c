@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -239,8 +240,17 @@ static int load_host(struct adv_host *host, const char *path, const char *machin
 		calib_host__fill(res, machine, host);
 		json_object_put(res);
 	} else if (err == -ESTALE) {
+		/* why reads "calibration in PATH is for another host (DIFF): run
+		 * ..."; the advisor quotes only DIFF (e.g. "different kernel: A
+		 * here, B calibrated"), which fits its evidence line. */
+		const char *a = strstr(why, "another host ("), *b = strstr(why, "): run");
+
 		host->present = true;
-		snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%s", why);
+		if (a && b && b > a + 14)
+			snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%.*s",
+				 (int)(b - a - 14), a + 14);
+		else
+			snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%s", why);
 	}
 	return err;
 }
@@ -257,6 +267,8 @@ static int calibrate_quietly(const char *families, const char *path, const sigse
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
+		/* Never outlive spinscope: a killed spinscope stops measuring. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		/* Ctrl-C reaches it too: it saves what it measured and stops. */
 		sigprocmask(SIG_SETMASK, mask, NULL);
 		if (null >= 0) {
