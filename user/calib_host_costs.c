@@ -99,21 +99,35 @@ static int measure_handoff(const struct calib_ctx *ctx, const struct hc_plan *pl
 
 /* ---- sched_yield --------------------------------------------------------- */
 
+/* Time box of one sched_yield sample, and the fewest calls it may take. */
+#define YIELD_SAMPLE_BUDGET_NS 50000000ULL
+#define YIELD_MIN_CALLS 500
+
 static int measure_yield(const struct calib_ctx *ctx, const struct hc_plan *plan, int cpu,
 			 bool with_peer, json_object *out)
 {
 	double ns[32], sw[32];
 	struct calib_hc_yield y;
 	struct calib_stats st;
+	uint64_t calls = plan->yields;
 	int n = 0;
 
-	for (int r = 0; r < plan->reps && !calib__stopped(ctx); r++) {
-		int err = calib_hc__yield(cpu, with_peer, plan->yields, &y);
+	for (int r = 0; r < plan->reps && r < 32 && !calib__stopped(ctx); r++) {
+		uint64_t t0 = calib__now_ns(), took;
+		int err = calib_hc__yield(cpu, with_peer, calls, &y);
 
 		if (err)
 			return err;
 		ns[n] = y.ns_per_yield;
 		sw[n++] = y.switches_per_yield;
+		/* On a busy host a yield waits its turn (~100 us, not ~1 us):
+		 * keep each sample to its time box by taking fewer calls. */
+		took = calib__now_ns() - t0;
+		if (took > YIELD_SAMPLE_BUDGET_NS && calls > YIELD_MIN_CALLS) {
+			calls = calls * YIELD_SAMPLE_BUDGET_NS / took;
+			if (calls < YIELD_MIN_CALLS)
+				calls = YIELD_MIN_CALLS;
+		}
 	}
 	calib_stats__compute(&st, sw, n);
 	json_object_object_add(out, "cpu", json_object_new_int(cpu));
