@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Calibration results (calibrate's JSON) to the advisor's host struct. */
+/* Calibration results (calibrate's JSON) to the advisor's host struct, and
+ * the quiet calibration run -p makes when none is stored. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include "calib_host.h"
+#include "calib_store.h"
 #include "calib_json.h"
 #include "calib_util.h"
 
@@ -214,3 +222,64 @@ const char *calib_host__needed(const struct adv_report *r, const struct adv_host
 	}
 	return buf;
 }
+
+/* The stored calibration of this host, as the advisor's host struct. */
+int calib_host__load(struct adv_host *host, const char *path, const char *machine)
+{
+	json_object *res = NULL;
+	char why[ADV_REASON_LEN];
+	int err = calib__load_matching(path, &res, why, sizeof(why));
+
+	memset(host, 0, sizeof(*host));
+	if (!err) {
+		calib_host__fill(res, machine, host);
+		json_object_put(res);
+	} else if (err == -ESTALE) {
+		/* why reads "calibration in PATH is for another host (DIFF): run
+		 * ..."; the advisor quotes only DIFF (e.g. "different kernel: A
+		 * here, B calibrated"), which fits its evidence line. */
+		const char *a = strstr(why, "another host ("), *b = strstr(why, "): run");
+
+		host->present = true;
+		if (a && b && b > a + 14)
+			snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%.*s",
+				 (int)(b - a - 14), a + 14);
+		else
+			snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%s", why);
+	}
+	return err;
+}
+
+/* `spinscope calibrate --quick --only families`, quietly: its results land
+ * in the store, where load_host() finds them. */
+int calib_host__measure(const char *families, const char *path, const sigset_t *mask)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		/* Never outlive spinscope: a killed spinscope stops measuring. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* Ctrl-C reaches it too: it saves what it measured and stops. */
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		if (path)
+			execl("/proc/self/exe", "spinscope", "calibrate", "--quick", "--only", families,
+			      "-o", path, (char *)NULL);
+		else
+			execl("/proc/self/exe", "spinscope", "calibrate", "--quick", "--only", families,
+			      (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+}
+

@@ -7,6 +7,7 @@
 #ifndef SPINSCOPE_CALIB_HOST_H
 #define SPINSCOPE_CALIB_HOST_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <json-c/json.h>
 #include "advisor/advisor.h"
@@ -19,5 +20,16 @@ void calib_host__fill(const json_object *results, const char *machine, struct ad
  * the findings in r rest on and h lacks; "" when none. Returns buf. */
 const char *calib_host__needed(const struct adv_report *r, const struct adv_host *h, char *buf,
 			       size_t len);
+
+/* The saved calibration (path NULL: the default place) as h: filled when it
+ * matches this host, present but !matches with the differing field when it
+ * is another host's, !present when there is none. Returns 0 or the
+ * calib__load_matching error. */
+int calib_host__load(struct adv_host *h, const char *path, const char *machine);
+
+/* Runs `spinscope calibrate --quick --only families [-o path]` quietly
+ * (output discarded, mask restored in the child, which dies with us); its
+ * results land where calib_host__load finds them. 0 or -errno/-EIO. */
+int calib_host__measure(const char *families, const char *path, const sigset_t *mask);
 
 #endif

@@ -5,25 +5,22 @@
  * while printing interval summaries, then detach and report.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include "advice.h"
 #include "btf_locate.h"
 #include "calib_host.h"
-#include "calib_store.h"
 #include "cli.h"
 #include "commands.h"
 #include "errors.h"
+#include "folded.h"
 #include "perf_events.h"
 #include "privs.h"
 #include "procfs.h"
@@ -161,133 +158,6 @@ static const char *sym_name(void *arg, __u64 ip, const char **module)
 	return si.name;
 }
 
-/*
- * Folded stacks of the trace's own stacks, through the samples writer:
- * each (stack, weight) becomes one samples_stack of a temporary result.
- */
-static int fold_trace_stacks(FILE *f, struct syms *syms, const struct ss_stacks *stacks,
-			     const __s32 *ids, const __u64 *weights, size_t n, const char *kind)
-{
-	struct samples_result r = { .stacks = calloc(n ? n : 1, sizeof(*r.stacks)) };
-	int err;
-
-	if (!r.stacks)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const struct ss_stack *st = stacks__find(stacks, ids[i]);
-
-		if (!st || !weights[i])
-			continue;
-		r.stacks[r.nr_stacks++] = (struct samples_stack){
-			.stack_id = ids[i], .count = weights[i], .depth = st->depth, .ips = st->ips,
-		};
-	}
-	err = samples__write_folded(&r, f, sym_name, syms, kind);
-	free(r.stacks);
-	return err;
-}
-
-/* --folded: futex wait time (ns) by waiter stack, sched_yield calls by call
- * site, and samples, each kind under its own root frame. */
-static int write_folded(FILE *f, struct syms *syms, const struct ss_profile *p,
-			const struct ss_stacks *stacks, const struct samples_result *sr)
-{
-	size_t n = 0, cap = p->nyields;
-	__s32 *ids;
-	__u64 *w;
-	int err;
-
-	for (size_t i = 0; i < p->nfutexes; i++)
-		cap += p->futexes[i].nstacks;
-	ids = calloc(cap + 1, sizeof(*ids));
-	w = calloc(cap + 1, sizeof(*w));
-	if (!ids || !w) {
-		free(ids);
-		free(w);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < p->nfutexes; i++)
-		for (size_t k = 0; k < p->futexes[i].nstacks; k++, n++) {
-			ids[n] = p->futexes[i].stacks[k].stack_id;
-			w[n] = p->futexes[i].stacks[k].wait_ns;
-		}
-	err = fold_trace_stacks(f, syms, stacks, ids, w, n, "futex-wait-ns");
-	for (n = 0; n < p->nyields; n++) {
-		ids[n] = p->yields[n].stack_id;
-		w[n] = p->yields[n].count;
-	}
-	err = err ?: fold_trace_stacks(f, syms, stacks, ids, w, n, "sched-yield");
-	if (!err && sr && sr->available) {
-		char kind[64];
-
-		snprintf(kind, sizeof(kind), "samples-%s", sr->event);
-		err = samples__write_folded(sr, f, sym_name, syms, kind);
-	}
-	free(ids);
-	free(w);
-	return err;
-}
-
-/* The stored calibration of this host, as the advisor's host struct. */
-static int load_host(struct adv_host *host, const char *path, const char *machine)
-{
-	json_object *res = NULL;
-	char why[ADV_REASON_LEN];
-	int err = calib__load_matching(path, &res, why, sizeof(why));
-
-	memset(host, 0, sizeof(*host));
-	if (!err) {
-		calib_host__fill(res, machine, host);
-		json_object_put(res);
-	} else if (err == -ESTALE) {
-		/* why reads "calibration in PATH is for another host (DIFF): run
-		 * ..."; the advisor quotes only DIFF (e.g. "different kernel: A
-		 * here, B calibrated"), which fits its evidence line. */
-		const char *a = strstr(why, "another host ("), *b = strstr(why, "): run");
-
-		host->present = true;
-		if (a && b && b > a + 14)
-			snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%.*s",
-				 (int)(b - a - 14), a + 14);
-		else
-			snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%s", why);
-	}
-	return err;
-}
-
-/* `spinscope calibrate --quick --only families`, quietly: its results land
- * in the store, where load_host() finds them. */
-static int calibrate_quietly(const char *families, const char *path, const sigset_t *mask)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-		/* Never outlive spinscope: a killed spinscope stops measuring. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		/* Ctrl-C reaches it too: it saves what it measured and stops. */
-		sigprocmask(SIG_SETMASK, mask, NULL);
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		if (path)
-			execl("/proc/self/exe", "spinscope", "calibrate", "--quick", "--only", families,
-			      "-o", path, (char *)NULL);
-		else
-			execl("/proc/self/exe", "spinscope", "calibrate", "--quick", "--only", families,
-			      (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
-}
-
 /* Runs the advisor on the trace; *out is NULL when it could not run. When
  * this host has no calibration of what the findings rest on, measures just
  * that (unless told not to) and runs the advisor again. */
@@ -318,7 +188,7 @@ static int run_advisor(const struct ss_report *rep, const struct samples_result 
 		err = -ENOMEM;
 		goto out;
 	}
-	load_host(&host, o->calibration_path, rep->host->machine);
+	calib_host__load(&host, o->calibration_path, rep->host->machine);
 	err = advisor__run(&in.profile, &host, *out);
 	calib_host__needed(*out, &host, needed, sizeof(needed));
 	if (!err && needed[0] && !o->no_calibrate) {
@@ -326,11 +196,11 @@ static int run_advisor(const struct ss_report *rep, const struct samples_result 
 			needed);
 		if (o->stop_target_to_calibrate)
 			kill(rep->pid, SIGSTOP);
-		cal = calibrate_quietly(needed, o->calibration_path, mask);
+		cal = calib_host__measure(needed, o->calibration_path, mask);
 		if (o->stop_target_to_calibrate)
 			kill(rep->pid, SIGCONT);
 		if (cal == 0) {
-			load_host(&host, o->calibration_path, rep->host->machine);
+			calib_host__load(&host, o->calibration_path, rep->host->machine);
 			err = advisor__run(&in.profile, &host, *out);
 		} else {
 			ss_warn("the calibration did not complete: advice rests on the trace alone");
@@ -628,7 +498,7 @@ int trace_run(const struct ss_opts *o)
 	if (rs.exited)
 		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep.duration_ns / 1e9);
 	if (folded) {
-		err = write_folded(folded, syms, &prof, &stacks, &sres);
+		err = folded__write(folded, sym_name, syms, &prof, &stacks, &sres);
 		if (fclose(folded) || err) {
 			folded = NULL;
 			code = ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", o->folded_path);

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --folded: the trace's stacks and the samples as folded stack lines. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "folded.h"
+
+/*
+ * Folded stacks of the trace's own stacks, through the samples writer:
+ * each (stack, weight) becomes one samples_stack of a temporary result.
+ */
+static int fold_trace_stacks(FILE *f, samples_symbolize_fn sym, void *arg,
+			     const struct ss_stacks *stacks,
+			     const __s32 *ids, const __u64 *weights, size_t n, const char *kind)
+{
+	struct samples_result r = { .stacks = calloc(n ? n : 1, sizeof(*r.stacks)) };
+	int err;
+
+	if (!r.stacks)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_stack *st = stacks__find(stacks, ids[i]);
+
+		if (!st || !weights[i])
+			continue;
+		r.stacks[r.nr_stacks++] = (struct samples_stack){
+			.stack_id = ids[i], .count = weights[i], .depth = st->depth, .ips = st->ips,
+		};
+	}
+	err = samples__write_folded(&r, f, sym, arg, kind);
+	free(r.stacks);
+	return err;
+}
+
+/* --folded: futex wait time (ns) by waiter stack, sched_yield calls by call
+ * site, and samples, each kind under its own root frame. */
+int folded__write(FILE *f, samples_symbolize_fn sym, void *arg, const struct ss_profile *p,
+		  const struct ss_stacks *stacks, const struct samples_result *sr)
+{
+	size_t n = 0, cap = p->nyields;
+	__s32 *ids;
+	__u64 *w;
+	int err;
+
+	for (size_t i = 0; i < p->nfutexes; i++)
+		cap += p->futexes[i].nstacks;
+	ids = calloc(cap + 1, sizeof(*ids));
+	w = calloc(cap + 1, sizeof(*w));
+	if (!ids || !w) {
+		free(ids);
+		free(w);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < p->nfutexes; i++)
+		for (size_t k = 0; k < p->futexes[i].nstacks; k++, n++) {
+			ids[n] = p->futexes[i].stacks[k].stack_id;
+			w[n] = p->futexes[i].stacks[k].wait_ns;
+		}
+	err = fold_trace_stacks(f, sym, arg, stacks, ids, w, n, "futex-wait-ns");
+	for (n = 0; n < p->nyields; n++) {
+		ids[n] = p->yields[n].stack_id;
+		w[n] = p->yields[n].count;
+	}
+	err = err ?: fold_trace_stacks(f, sym, arg, stacks, ids, w, n, "sched-yield");
+	if (!err && sr && sr->available) {
+		char kind[64];
+
+		snprintf(kind, sizeof(kind), "samples-%s", sr->event);
+		err = samples__write_folded(sr, f, sym, arg, kind);
+	}
+	free(ids);
+	free(w);
+	return err;
+}
+
