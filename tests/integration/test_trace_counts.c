@@ -595,6 +595,51 @@ static void test_intervals_add_up(void **state)
 	tt_workload_end(&w);
 }
 
+/*
+ * -i in text: one line per interval, stamped with its end time, whose
+ * yields add up to N; then the full report.
+ */
+static void test_intervals_text(void **state)
+{
+	enum { N = 300, K = 2 };
+	static char line[4096];
+	struct tt_workload w;
+	struct tt_trace t;
+	unsigned long long sum = 0, yields;
+	int intervals = 0;
+	char done[256];
+	double stamp, prev = 0;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS(tt_num(N), tt_num(K)));
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "-i", "0.2"));
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	while (sum < N * K) {
+		const char *y;
+
+		if (!tl_read_line(&t.proc, line, sizeof(line), 5000))
+			fail_msg("no interval line completed the count (%llu of %d so far)", sum, N * K);
+		/* "[    0.2s] futex waits ..., yields 123 (615/s), ..." */
+		if (sscanf(line, "[ %lfs]", &stamp) != 1)
+			fail_msg("not an interval line: '%s'", line);
+		assert_true(stamp > prev);
+		prev = stamp;
+		y = strstr(line, ", yields ");
+		assert_non_null(y);
+		assert_int_equal(sscanf(y, ", yields %llu", &yields), 1);
+		sum += yields;
+		intervals++;
+	}
+	assert_int_equal(sum, N * K);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	assert_int_equal(t.rc, 0);
+	assert_non_null(strstr(t.out, "TOTALS"));
+	print_message("%d interval lines\n", intervals);
+	tt_trace_free(&t);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +650,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_mutex_is_top_contended, tt_teardown),
 		cmocka_unit_test_teardown(test_full_futex_map_counts_drops, tt_teardown),
 		cmocka_unit_test_teardown(test_intervals_add_up, tt_teardown),
+		cmocka_unit_test_teardown(test_intervals_text, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
