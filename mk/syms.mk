@@ -2,7 +2,10 @@
 # the libFuzzer target for the ELF symbol loader (`make fuzz`, not part of
 # `make test`) and the resolution benchmark (`make bench-syms`).
 
-DEB_DEPS += binutils
+DEB_DEPS += binutils libstdc++-12-dev g++
+
+# C++ names are demangled with libstdc++'s __cxa_demangle (user/demangle.c).
+LIBS += -lstdc++
 
 comma := ,
 SYMS_FIX_SRC := tests/fixtures/syms_fixture.c
@@ -12,7 +15,22 @@ SYMS_FIX_CC := $(CC) -std=gnu11 -g -Wall -Wextra -Werror
 SYMS_DEBUG_ROOT := $(SYMS_FIX)/debugroot
 
 SYMS_FIXTURES := $(addprefix $(SYMS_FIX)/,syms_fp_pie syms_nopie syms_nofp syms_dynsym \
-	syms_debuglink syms_debuglink_nobid syms_buildid syms_shlib libsyms_fixture.so)
+	syms_debuglink syms_debuglink_nobid syms_buildid syms_shlib libsyms_fixture.so \
+	syms_ibt libsyms_fixture_ver.so syms_cxx syms_arm64)
+# What objdump (binutils, not our reader) says each PLT stub is, for the
+# tests to compare with: "ADDR <name@plt>:" lines.
+SYMS_PLT_FIXTURES := syms_nopie syms_fp_pie syms_ibt libsyms_fixture.so syms_cxx syms_arm64
+SYMS_FIXTURES += $(patsubst %,$(SYMS_FIX)/%.plt,$(SYMS_PLT_FIXTURES))
+
+ifeq ($(shell uname -m),aarch64)
+SYMS_ARM64_CC ?= $(CC)
+SYMS_ARM64_OBJDUMP ?= objdump
+else
+SYMS_ARM64_CC ?= aarch64-linux-gnu-gcc
+SYMS_ARM64_OBJDUMP ?= aarch64-linux-gnu-objdump
+endif
+SYMS_CXX ?= g++
+DEB_DEPS += gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu
 
 # name, compiler flags: an unstripped build of the fixture
 define syms_fixture
@@ -30,6 +48,33 @@ $(eval $(call syms_fixture,syms_debuglink.full,-O1 -fno-omit-frame-pointer -fPIE
 $(eval $(call syms_fixture,syms_debuglink_nobid.full,-O1 -fno-omit-frame-pointer -fPIE -pie -Wl$(comma)--build-id=none))
 $(eval $(call syms_fixture,syms_buildid.full,-O1 -fno-omit-frame-pointer -fPIE -pie -Wl$(comma)--build-id))
 $(eval $(call syms_fixture,libsyms_fixture.so,-O1 -fno-omit-frame-pointer -fPIC -shared -DSYMS_FIXTURE_LIB))
+# x86 IBT: calls go through .plt.sec, .plt holds the lazy-binding stubs
+# (on AArch64 the flag means BTI and the layout stays that of .plt).
+$(eval $(call syms_fixture,syms_ibt,-O1 -fno-omit-frame-pointer -fPIE -pie $(if $(filter x86,$(ARCH)),-fcf-protection=full -Wl$(comma)-z$(comma)ibtplt,-mbranch-protection=standard)))
+# Symbol versions, as glibc has: names in .symtab carry "@SYMS_1"/"@@SYMS_2".
+$(eval $(call syms_fixture,libsyms_fixture_ver.so,-O1 -fPIC -shared -DSYMS_FIXTURE_LIB -DSYMS_FIXTURE_VERSIONED -Wl$(comma)--version-script=tests/fixtures/syms_fixture.ver))
+$(SYMS_FIX)/libsyms_fixture_ver.so: tests/fixtures/syms_fixture.ver
+
+# C++: mangled names (tests/fixtures/syms_fixture_cxx.cc).
+$(SYMS_FIX)/syms_cxx: tests/fixtures/syms_fixture_cxx.cc mk/syms.mk
+	$(call msg,CXX-FIX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(SYMS_CXX) -std=gnu++17 -g -O1 -fno-omit-frame-pointer -fPIE -pie -Wall -Wextra -Werror \
+	  -Wno-pmf-conversions $< -o $@
+
+# AArch64 PLT stubs decode differently: the same source, cross-built,
+# read as a file only.
+$(SYMS_FIX)/syms_arm64: $(SYMS_FIX_SRC) mk/syms.mk
+	$(call msg,CC-FIX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(SYMS_ARM64_CC) -std=gnu11 -g -Wall -Wextra -Werror -O1 -fno-omit-frame-pointer -fPIE -pie \
+	  -DSYMS_FIXTURE_VARIANT='"syms_arm64"' $< -o $@
+
+SYMS_OBJDUMP = objdump
+$(SYMS_FIX)/syms_arm64.plt: SYMS_OBJDUMP = $(SYMS_ARM64_OBJDUMP)
+$(SYMS_FIX)/%.plt: $(SYMS_FIX)/%
+	$(call msg,OBJDUMP,$@)
+	$(Q)$(SYMS_OBJDUMP) -d $< | grep '@plt>:$$' > $@.tmp && mv $@.tmp $@
 
 
 # Exports only: stripped of .symtab, names left in .dynsym.
@@ -71,13 +116,13 @@ $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_syms_*.c tests
 # --- fuzzing: clang's libFuzzer with ASan and UBSan --------------------------
 FUZZ_TIME ?= 20
 FUZZ_OUT := $(OUTPUT)/fuzz
-FUZZ_SYMTAB_SRCS := user/elf_symtab.c user/frame_ptr.c user/strpool.c
+FUZZ_SYMTAB_SRCS := user/elf_symtab.c user/demangle.c user/frame_ptr.c user/strpool.c
 
 $(FUZZ_OUT)/fuzz_elf_symtab: tests/fuzz/fuzz_elf_symtab.c $(FUZZ_SYMTAB_SRCS) $(wildcard user/*.h)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CLANG) -std=gnu11 -g -O1 -D_GNU_SOURCE -Iuser -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=undefined $< $(FUZZ_SYMTAB_SRCS) -lelf -lz -o $@
+	  -fno-sanitize-recover=undefined $< $(FUZZ_SYMTAB_SRCS) -lelf -lz -lstdc++ -o $@
 
 # Runs briefly from the committed seeds; new inputs go to a scratch corpus
 # in the build folder so the committed one stays small.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Function symbols of one ELF image, loaded with libelf into a sorted
- * array for binary search, plus what is needed to place an address in it:
+ * array for binary search, one "<import>@plt" symbol per PLT stub, plus
+ * what is needed to place an address in it:
  * the PT_LOAD segments (file offset -> link-time address, which is how the
  * load bias of PIE executables and shared objects is undone), the build-id
  * and the .gnu_debuglink that name its separate debug file.
@@ -26,6 +27,7 @@
 #define ELF_SYMTAB_MAX_SEGS	64		/* PT_LOAD entries kept */
 #define ELF_SYMTAB_MAX_BUILD_ID	64
 #define ELF_SYMTAB_MAX_LINK	256
+#define ELF_SYMTAB_MAX_PLT_SECS	4		/* .plt, .plt.sec, .plt.got, ... */
 
 enum elf_sym_source {
 	ELF_SYMS_NONE = 0,	/* no function symbols at all */
@@ -51,9 +53,24 @@ void elf_symtab__free(struct elf_symtab *st);
 int elf_symtab__take_symbols(struct elf_symtab *st, struct elf_symtab *debug,
 			     enum elf_sym_source source);
 
-/* Name of the function containing the link-time address vaddr and
- * vaddr's offset in it; NULL when no sized symbol covers it. */
+/* Name of the function containing the link-time address vaddr, as in
+ * the symbol table but without a version suffix ("@@GLIBC_2.17"), and
+ * vaddr's offset in it. NULL when no symbol covers it: a symbol covers
+ * its st_size bytes; one of size 0 (assembly) runs to the next symbol but
+ * not past its section's end. PLT stubs are "<import>@plt", or "[plt]"
+ * (offset from the section start) when their import is not known. */
 const char *elf_symtab__find(const struct elf_symtab *st, uint64_t vaddr, uint64_t *offset);
+
+struct elf_sym_hit {
+	const char *name;	/* as shown: C++ names demangled, cut at DEMANGLE_MAX_SHOWN */
+	const char *raw;	/* as elf_symtab__find gives it */
+	uint64_t offset;
+};
+
+/* elf_symtab__find and the name to show. C++ names are demangled on the
+ * first lookup of each symbol and kept with st (not thread-safe, like
+ * the rest). Strings live as long as st. false when nothing covers vaddr. */
+bool elf_symtab__lookup(const struct elf_symtab *st, uint64_t vaddr, struct elf_sym_hit *hit);
 /* Link-time address of a file offset, through the PT_LOAD segment that
  * holds it. Returns 0, or -ENOENT when no segment does. */
 int elf_symtab__file_to_vaddr(const struct elf_symtab *st, uint64_t file_off, uint64_t *vaddr);
@@ -70,7 +87,8 @@ enum frame_ptr_state elf_symtab__frame_ptr(const struct elf_symtab *st);
 const uint8_t *elf_symtab__build_id(const struct elf_symtab *st, size_t *len);
 /* Debug link file name (NULL when absent) and its CRC32. */
 const char *elf_symtab__debuglink(const struct elf_symtab *st, uint32_t *crc);
-/* Heap bytes held, for the cache's memory bound. */
+/* Heap bytes held once loaded, for the cache's memory bound (names
+ * demangled later add up to 16 MiB per image, not counted). */
 size_t elf_symtab__bytes(const struct elf_symtab *st);
 const char *elf_sym_source__str(enum elf_sym_source s);
 

@@ -575,6 +575,7 @@ static int resolve(struct syms *s, uint64_t addr, struct sym_info *out)
 {
 	struct mapping *m = find_mapping(s, addr);
 	const struct elf_symtab *st;
+	struct elf_sym_hit hit;
 	uint64_t vaddr;
 
 	memset(out, 0, sizeof(*out));
@@ -582,14 +583,19 @@ static int resolve(struct syms *s, uint64_t addr, struct sym_info *out)
 		m->seen = true;
 		out->module_offset = addr - m->start + m->offset;
 		st = symtab_of(s, m);
-		if (st && !elf_symtab__file_to_vaddr(st, out->module_offset, &vaddr))
-			out->name = elf_symtab__find(st, vaddr, &out->offset);
+		if (st && !elf_symtab__file_to_vaddr(st, out->module_offset, &vaddr) &&
+		    elf_symtab__lookup(st, vaddr, &hit)) {
+			out->name = hit.name;
+			out->raw_name = hit.raw;
+			out->offset = hit.offset;
+		}
 		if (m->path[0])
 			out->module = m->path;
 	}
 	/* JIT code: anonymous memory, or mapped after the last snapshot */
 	if (!out->name && (!m || !m->file)) {
 		out->name = jit_find(s, addr, &out->offset);
+		out->raw_name = out->name;
 		if (out->name) {
 			out->module = JIT_MODULE;
 			out->module_offset = out->offset;
@@ -726,7 +732,7 @@ enum syms_stack_end syms__note_stack(struct syms *s, const uint64_t *ips, size_t
 		s->stats.stacks_unnamed_end++;
 		return SYMS_STACK_UNNAMED;
 	}
-	if (is_stack_root(si.name))
+	if (is_stack_root(si.raw_name))
 		return SYMS_STACK_COMPLETE;
 	s->stats.stacks_truncated++;
 	return SYMS_STACK_TRUNCATED;

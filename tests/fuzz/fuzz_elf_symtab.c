@@ -9,7 +9,9 @@
  * Seeds (tests/fuzz/corpus/elf_symtab/), small real images of each kind
  * the loader meets: a shared object with .symtab and build-id, the same
  * stripped with a .gnu_debuglink, its --only-keep-debug file, a static
- * non-PIE executable, and a vDSO image read from memory.
+ * non-PIE executable, a vDSO image read from memory, and a shared object
+ * with a mangled C++ function calling an import and a C++ import through
+ * its PLT (gcc -fPIC -shared -nostdlib with 16-byte page alignment).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -31,7 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* addresses around every plausible place: low, mid, high */
 	for (uint64_t a = 0; a < 64; a++) {
-		elf_symtab__find(st, a * 0x40, &off);
+		struct elf_sym_hit hit;
+
+		/* low addresses hold the PLT of small images: stubs, demangling */
+		elf_symtab__lookup(st, a * 0x40, &hit);
+		elf_symtab__lookup(st, a * 0x10, &hit);
 		elf_symtab__find(st, 0x400000 + a * 0x40, &off);
 		elf_symtab__find(st, UINT64_MAX - a, &off);
 		if (!elf_symtab__file_to_vaddr(st, a * 0x100, &vaddr))

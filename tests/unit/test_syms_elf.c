@@ -146,9 +146,14 @@ static void check_image(const void *img, size_t size)
 		assert_true(err < 0);
 		return;
 	}
-	/* whatever loaded must be usable */
-	for (uint64_t a = 0; a < 0x3000; a += 0x101)
+	/* whatever loaded must be usable: names, PLT stubs, demangling */
+	for (uint64_t a = 0; a < 0x3000; a += 0x101) {
+		struct elf_sym_hit hit;
+
 		elf_symtab__find(st, 0x400000 + a, &off);
+		if (elf_symtab__lookup(st, a, &hit))
+			assert_true(hit.name && hit.raw && strlen(hit.name) < 1024);
+	}
 	elf_symtab__file_to_vaddr(st, 0x1000, &v);
 	elf_symtab__check_frame_ptr(st, -1, img, size);
 	elf_symtab__free(st);
@@ -168,16 +173,16 @@ static void test_truncated_images(void **state)
 
 /* Deterministic corruption: overwrite header fields and random bytes
  * with extreme values (huge counts, offsets past the end, bad links). */
-static void test_corrupted_images(void **state)
+static void corrupt(const char *fixture, int rounds)
 {
 	static const uint64_t extremes[] = { 0, 1, 0x7f, 0xff, 0xffff, 0x7fffffff, 0xffffffff, UINT64_MAX };
 	size_t size;
-	unsigned char *orig = read_file(tl_path("fixtures/syms_nopie"), &size);
+	unsigned char *orig = read_file(tl_path(fixture), &size);
 	unsigned char *img = malloc(size);
 	uint32_t rnd = 12345;
 
 	assert_non_null(img);
-	for (int round = 0; round < 1500; round++) {
+	for (int round = 0; round < rounds; round++) {
 		memcpy(img, orig, size);
 		for (int k = 0; k < 1 + round % 4; k++) {
 			size_t pos;
@@ -193,6 +198,13 @@ static void test_corrupted_images(void **state)
 	}
 	free(img);
 	free(orig);
+}
+
+static void test_corrupted_images(void **state)
+{
+	corrupt("fixtures/syms_nopie", 1500);
+	/* mangled names, imports of C++ functions through the PLT */
+	corrupt("fixtures/syms_cxx", 500);
 }
 
 /* entries: `sets` copies of a, then `clobbers` of b, the rest c */
