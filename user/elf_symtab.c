@@ -102,14 +102,15 @@ struct elf_symtab {
 	uint32_t debuglink_crc;
 };
 
-/* A symbol while loading: rank orders aliases at one address; sec_end
- * bounds a symbol of size 0 (UINT64_MAX: its section is unknown). */
+/* A symbol while loading: rank orders aliases at one address; shndx
+ * bounds a symbol of size 0 by its section. 24 bytes: sorting these is
+ * most of the load time. */
 struct raw_sym {
 	uint64_t addr;
-	uint64_t size;
-	uint64_t sec_end;
+	uint32_t size;		/* capped: a function is not 4 GiB long */
 	uint32_t name;
-	uint32_t rank;
+	uint16_t rank;
+	uint16_t shndx;
 };
 
 /* v (n elements used of *cap) with room for one more: v itself, or
@@ -131,16 +132,17 @@ static void *grow(void *v, size_t n, size_t *cap, size_t size)
  * leading underscores, so that the same address always gets the same,
  * most familiar name. glibc's internal aliases ("__GI___lll_lock_wait"
  * for __lll_lock_wait) come last. Lower rank is better. */
-static uint32_t alias_rank(unsigned char bind, const char *name)
+static uint16_t alias_rank(unsigned char bind, const char *name)
 {
 	uint32_t r = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
 	uint32_t under = 0;
 
-	if (!strncmp(name, "__GI_", 5))
-		return r << 3 | 7;
+	/* checked char by char first: most names start with "_Z" */
+	if (name[0] == '_' && name[1] == '_' && name[2] == 'G' && name[3] == 'I' && name[4] == '_')
+		return (uint16_t)(r << 3 | 7);
 	while (name[under] == '_' && under < 6)
 		under++;
-	return r << 3 | under;
+	return (uint16_t)(r << 3 | under);
 }
 
 static int raw_cmp(const void *a, const void *b)
@@ -252,16 +254,16 @@ static ssize_t read_symbols(struct elf_symtab *st, Elf *e, Elf_Scn *scn, const G
 		if (!p)
 			goto nomem;
 		raw = p;
-		off = strpool__add(&pool, name, unversioned_len(name));
+		/* .dynsym keeps versions apart, in .gnu.version */
+		off = strpool__add(&pool, name, sh->sh_type == SHT_SYMTAB ? unversioned_len(name) : SIZE_MAX);
 		if (off < 0)
 			break;	/* name pool full: keep what fits */
 		raw[nraw++] = (struct raw_sym){
 			.addr = sym.st_value,
-			.size = sym.st_size,
-			.sec_end = ends && sym.st_shndx < nsec && ends[sym.st_shndx] ? ends[sym.st_shndx]
-										: UINT64_MAX,
+			.size = sym.st_size > UINT32_MAX ? UINT32_MAX : (uint32_t)sym.st_size,
 			.name = (uint32_t)off,
 			.rank = alias_rank(GELF_ST_BIND(sym.st_info), name),
+			.shndx = sym.st_shndx,
 		};
 	}
 	if (nraw)
@@ -271,20 +273,17 @@ static ssize_t read_symbols(struct elf_symtab *st, Elf *e, Elf_Scn *scn, const G
 	if (!out || !out_end)
 		goto nomem;
 	for (size_t i = 0; i < nraw; i++) {
-		uint64_t size = raw[i].size;
+		uint16_t k = raw[i].shndx;
 
 		if (n && out[n - 1].addr == raw[i].addr) {
 			/* an alias of the better-ranked symbol just kept */
-			if (out[n - 1].size < size)
-				out[n - 1].size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+			if (out[n - 1].size < raw[i].size)
+				out[n - 1].size = raw[i].size;
 			continue;
 		}
-		out_end[n] = raw[i].sec_end;
-		out[n++] = (struct elf_sym){
-			.addr = raw[i].addr,
-			.size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size,
-			.name = raw[i].name,
-		};
+		/* unknown section (none, or SHN_XINDEX and the like): no bound */
+		out_end[n] = ends && k < nsec && ends[k] ? ends[k] : UINT64_MAX;
+		out[n++] = (struct elf_sym){ .addr = raw[i].addr, .size = raw[i].size, .name = raw[i].name };
 	}
 	size_sizeless(out, n, out_end);
 	free(out_end);
