@@ -2,6 +2,7 @@
 /*
  * Cost of symbolization (`make bench-syms`; results in docs/BENCHMARKS.md):
  *  - load + resolve 100k random addresses in libc's code (this process),
+ *    and the same addresses again (C++ names are demangled on first use),
  *  - the same in a large library (libLLVM, placed by a fake maps file so
  *    that it is not loaded into this process),
  *  - loading every module of a running JVM (syms__new + syms__load_all)
@@ -31,12 +32,13 @@
 #define LARGE_LIB "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1"
 /* its executable PT_LOAD (offset 0) per readelf -lW, Debian 12 */
 #define LARGE_LIB_TEXT 0x6161880ull
-#define TABLE_HEAD "| module | load ms | 100k resolve ms | symbols MiB | named | peak RSS MiB |\n" \
-	"|---|---|---|---|---|---|\n"
+#define TABLE_HEAD "| module | load ms | 100k resolve ms | again ms | symbols MiB | named | peak RSS MiB |\n" \
+	"|---|---|---|---|---|---|---|\n"
 
 struct result {
 	double load_ms;		/* syms__new + loading the module's symbols */
 	double resolve_ms;	/* ADDRS resolutions after that */
+	double again_ms;	/* the same again: C++ names already demangled */
 	size_t heap_bytes;	/* heap held by the loaded symbols */
 	uint64_t named;		/* of the ADDRS, how many got a function name */
 };
@@ -106,7 +108,7 @@ static void run_once(int pid, const struct syms_opts *opts, uint64_t start, uint
 	struct elf_cache_stats before, after;
 	struct sym_info si;
 	struct syms *s;
-	double t0, t1, t2;
+	double t0, t1, t2, t3;
 
 	for (int i = 0; i < ADDRS; i++)
 		addrs[i] = start + rnd() % (end - start);
@@ -126,9 +128,13 @@ static void run_once(int pid, const struct syms_opts *opts, uint64_t start, uint
 		r->named += si.name != NULL;
 	}
 	t2 = now_ms();
+	for (int i = 0; i < ADDRS; i++)
+		syms__resolve(s, addrs[i], &si);
+	t3 = now_ms();
 	elf_cache__stats(&after);
 	r->load_ms = t1 - t0;
 	r->resolve_ms = t2 - t1;
+	r->again_ms = t3 - t2;
 	r->heap_bytes = after.bytes - before.bytes;
 	syms__free(s);
 }
@@ -137,7 +143,7 @@ static void run_once(int pid, const struct syms_opts *opts, uint64_t start, uint
  * RSS (from wait4) is this scenario's alone. */
 static void bench_module(const char *label, int pid, const struct syms_opts *opts, const char *name)
 {
-	double load[RUNS], res[RUNS];
+	double load[RUNS], res[RUNS], again[RUNS];
 	struct result r, out;
 	struct rusage ru;
 	uint64_t start, end;
@@ -145,7 +151,7 @@ static void bench_module(const char *label, int pid, const struct syms_opts *opt
 	pid_t child;
 
 	if (find_text(opts && opts->proc_root ? opts->proc_root : "/proc", pid, name, &start, &end)) {
-		printf("| %s | not mapped | | | | |\n", label);
+		printf("| %s | not mapped | | | | | |\n", label);
 		return;
 	}
 	fflush(stdout);
@@ -156,17 +162,19 @@ static void bench_module(const char *label, int pid, const struct syms_opts *opt
 			run_once(pid, opts, start, end, &r);
 			load[i] = r.load_ms;
 			res[i] = r.resolve_ms;
+			again[i] = r.again_ms;
 		}
 		r.load_ms = median(load, RUNS);
 		r.resolve_ms = median(res, RUNS);
+		r.again_ms = median(again, RUNS);
 		_exit(write(p[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
 	}
 	close(p[1]);
 	if (read(p[0], &out, sizeof(out)) != sizeof(out) || wait4(child, &status, 0, &ru) != child)
 		exit(1);
 	close(p[0]);
-	printf("| %s | %.1f | %.1f | %.2f | %.1f%% | %.1f |\n", label, out.load_ms, out.resolve_ms,
-	       out.heap_bytes / 1048576.0, 100.0 * (double)out.named / ADDRS, ru.ru_maxrss / 1024.0);
+	printf("| %s | %.1f | %.1f | %.1f | %.2f | %.1f%% | %.1f |\n", label, out.load_ms, out.resolve_ms,
+	       out.again_ms, out.heap_bytes / 1048576.0, 100.0 * (double)out.named / ADDRS, ru.ru_maxrss / 1024.0);
 }
 
 /* Peak RSS of a child that does nothing: what the columns above include. */
