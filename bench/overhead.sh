@@ -19,12 +19,15 @@
 #   -s  another spinscope build as set-up LABEL (add LABEL to -t): A/B a change
 #
 # Environment: BENCH_BIN (built workloads, default build/bench), SPINSCOPE
-# (default build/spinscope), BUSY_MAX (percent of CPU time others may use
-# before a round starts, default 25). `make bench` builds and runs it.
+# (default build/spinscope), BUSY_MAX (default 25: percent of the host's CPU
+# time other processes may use, before a round starts and during each
+# window, for the round to count). `make bench` builds and runs it.
 #
 # Every tracer attaches while the workload already runs; the measured window
 # starts only once the tracer says it is attached (plus SETTLE seconds), and
-# the tracer stays attached until the workload has exited.
+# the tracer stays attached until the workload has exited. Raw results,
+# with the share of the CPUs others used in each window, are kept in the
+# output folder (results.tsv, load.tsv, each tool's output).
 set -u
 
 ROUNDS=5
@@ -39,7 +42,7 @@ SETTLE=0.5
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 die() { echo "overhead.sh: $*" >&2; exit 1; }
-usage() { sed -n '11,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '11,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 declare -A VARIANT=()
 while getopts "r:w:o:l:t:s:h" opt; do
@@ -77,7 +80,7 @@ done
 mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
 RESULTS=$OUTDIR/results.tsv
 LOADLOG=$OUTDIR/load.tsv
-printf 'round\tworkload\tsetup\trate\tdetail\n' >"$RESULTS"
+printf 'round\tworkload\tsetup\trate\tothers_pct\tdetail\n' >"$RESULTS"
 printf 'round\twhen\tloadavg\tbusy_pct\tsteal_pct\twaited_s\n' >"$LOADLOG"
 
 wl_cmd() {
@@ -145,7 +148,12 @@ stop_tool() {
 # Whether the tool's output shows it saw the workload's system calls.
 tool_saw_events() {
 	local tool=$1 out=$2
-	[ -n "${VARIANT[$tool]:-}" ] && tool=spinscope
+	# A variant build may be meant to record nothing (an A/B of the bare
+	# attach cost): it only has to have produced its report.
+	if [ -n "${VARIANT[$tool]:-}" ]; then
+		grep -q '"totals"' "$out"
+		return
+	fi
 	case $tool in
 	baseline) return 0 ;;
 	spinscope) grep -Eq '"(futex_wake|sched_yield)": *[1-9]' "$out" ;;
@@ -163,12 +171,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# One measured run: sets RES to "RATE DETAIL", or to "fail REASON".
+# One measured run: sets RES to "RATE DETAIL", or to "fail REASON", and
+# OTHERS to the share of the CPUs others used during the window.
 run_one() {
 	local round=$1 wl=$2 tool=$3
 	local tag=$OUTDIR/r$round-$wl-$tool
 	local wout=$tag.out werr=$tag.err tout=$tag.tool.out terr=$tag.tool.err
-	local ready=1 line rate threads
+	local ready=1 line rate threads h0 h1 k0 k1 c0 c1 w0
+	OTHERS=0
 
 	# shellcheck disable=SC2046
 	$(wl_cmd "$wl") -w "$WINDOW" >"$wout" 2>"$werr" &
@@ -215,8 +225,18 @@ run_one() {
 	fi
 	# The same pause for every set-up, the baseline included.
 	sleep "$SETTLE"
+	# Ours over the window: the workload's and the tracer's CPU time,
+	# whether they are reaped by then (child_ticks) or not (proc_ticks).
+	w0=$(proc_ticks "$WL_PID")
+	k0=$(proc_ticks "$TOOL_PID")
+	c0=$(child_ticks)
+	h0=$(host_ticks)
 	kill -USR1 "$WL_PID"
 	wait "$WL_PID"
+	h1=$(host_ticks)
+	k1=$(proc_ticks "$TOOL_PID")
+	c1=$(child_ticks)
+	OTHERS=$(others_pct "$h0" "$h1" $((c1 - c0 + k1 - k0 - w0)))
 	WL_PID=
 	if [ -n "$TOOL_PID" ]; then
 		stop_tool "$TOOL_PID"
@@ -249,6 +269,37 @@ idle_sample() {
 	}'
 }
 
+# "BUSY TOTAL": CPU time, in clock ticks, the host spent busy and in all.
+host_ticks() {
+	awk 'NR == 1 {
+		for (i = 2; i <= NF; i++) tot += $i
+		printf "%d %d\n", tot - $5 - $6, tot
+	}' /proc/stat
+}
+
+# CPU time, in clock ticks, a live (or exited, not yet reaped) process has
+# used; 0 when there is no such process.
+proc_ticks() {
+	[ -n "$1" ] && awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# CPU time, in clock ticks, of this script's reaped children. Bash reaps a
+# child as soon as it exits: its time then moves from proc_ticks to here.
+child_ticks() {
+	awk '{print $16 + $17}' "/proc/$$/stat"
+}
+
+# Percentage of the host's CPU time others used between two host_ticks,
+# given the ticks that were ours.
+others_pct() {
+	awk -v a="$1" -v b="$2" -v ours="$3" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		tot = y[2] - x[2]; if (tot <= 0) tot = 1
+		o = (y[1] - x[1]) - ours; if (o < 0) o = 0
+		printf "%.0f\n", 100 * o / tot
+	}'
+}
+
 # Waits (up to a minute) for the machine to quieten before a round.
 wait_quiet() {
 	local round=$1 waited=0 busy steal
@@ -274,8 +325,12 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		for ((i = 0; i < n_tools; i++)); do
 			tool=${TOOL_LIST[$(((i + r - 1) % n_tools))]}
 			run_one "$r" "$wl" "$tool"
+			others=$OTHERS
 			res=$RES
-			printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$wl" "$tool" "${res%% *}" "${res#* }" >>"$RESULTS"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$wl" "$tool" "${res%% *}" "$others" \
+				"${res#* }" >>"$RESULTS"
+			[ "$others" -le "$BUSY_MAX" ] ||
+				echo "  round $r $wl $tool: others took ${others}% of the CPUs during the window" >&2
 			case $res in fail*) echo "  round $r $wl $tool: $res" >&2 ;; esac
 		done
 	done
@@ -283,8 +338,10 @@ done
 echo "overhead.sh: done in $(($(date +%s) - start)) s" >&2
 
 # The table: per workload and set-up, the median rate over the rounds and
-# the median of per-round ratios to the same round's baseline.
-awk -F'\t' -v order="$TOOLS" -v wls="$WORKLOADS" '
+# the median of per-round ratios to the same round's baseline. A round in
+# which others took more than BUSY_MAX% of the CPUs during any window is left
+# out, as long as three rounds remain.
+awk -F'\t' -v order="$TOOLS" -v wls="$WORKLOADS" -v busy_max="$BUSY_MAX" '
 function median(list,   n, v, i, j, t) {
 	n = split(list, v, " ")
 	for (i = 2; i <= n; i++)
@@ -297,10 +354,25 @@ function minmax(list,   n, v, i, lo, hi) {
 	for (i = 2; i <= n; i++) { if (v[i] + 0 < lo + 0) lo = v[i]; if (v[i] + 0 > hi + 0) hi = v[i] }
 	return sprintf("%.2f-%.2f", lo, hi)
 }
-NR == 1 { next }
+NR == FNR {
+	if (FNR > 1) { rounds[$1] = 1; if ($5 + 0 > busy_max) noisy[$1] = 1 }
+	next
+}
+FNR == 1 {
+	for (r in rounds) { n_rounds++; if (!(r in noisy)) n_quiet++ }
+	use_all = n_quiet < 3
+	next
+}
+!use_all && ($1 in noisy) { next }
 $4 ~ /^[0-9]+$/ { rate[$2, $3, $1] = $4; rates[$2, $3] = rates[$2, $3] " " $4; ok[$2, $3]++ }
 $4 !~ /^[0-9]+$/ { failed[$2, $3]++ }
 END {
+	if (n_quiet == n_rounds)
+		printf "All %d rounds quiet (others under %d%% of the CPUs in every window).\n\n", n_rounds, busy_max
+	else if (use_all)
+		printf "Only %d of %d rounds were quiet (others under %d%% of the CPUs in every window): all rounds used.\n\n", n_quiet, n_rounds, busy_max
+	else
+		printf "%d of %d rounds used; in the rest, other processes took over %d%% of the CPUs during at least one window.\n\n", n_quiet, n_rounds, busy_max
 	nt = split(order, tools, ","); nw = split(wls, wl, ",")
 	print "| workload | set-up | runs | median rate (/s) | median ratio to baseline | ratio range | loss |"
 	print "|---|---|---|---|---|---|---|"
@@ -319,4 +391,4 @@ END {
 		else
 			printf "| %s | %s | %s | %.0f | %.3f | %s | %.1f%% |\n", wl[w], tools[t], runs, m, q, minmax(ratios), 100 * (1 - q)
 	}
-}' "$RESULTS" | tee "$OUTDIR/table.md"
+}' "$RESULTS" "$RESULTS" | tee "$OUTDIR/table.md"

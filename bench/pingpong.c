@@ -18,8 +18,10 @@
  * where a tracer's per-event cost weighs most.
  *
  * Prints "ready pid=N", waits for SIGUSR1 (see window.h), then one line:
- *   pingpong cpus=same|two rate=R round_trips=N seconds=S waits_per_rt=W eagain_per_rt=E
- * rate is round trips per second.
+ *   pingpong cpus=same|two rate=R round_trips=N seconds=S cpu_s=C waits_per_rt=W
+ *            eagain_per_rt=E
+ * rate is round trips per second; cpu_s the CPU time the process used in
+ * the window (under strace it spends much of the window stopped).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -127,8 +129,8 @@ int main(int argc, char **argv)
 	pthread_join(b, NULL);
 	if (!d[0])
 		bench_die("no round trip in the window");
-	printf("pingpong cpus=%s rate=%.0f round_trips=%llu seconds=%.3f waits_per_rt=%.2f eagain_per_rt=%.2f\n",
-	       flags & 1 ? "same" : "two", d[0] / secs, (unsigned long long)d[0], secs,
+	printf("pingpong cpus=%s rate=%.0f round_trips=%llu seconds=%.3f cpu_s=%.3f waits_per_rt=%.2f eagain_per_rt=%.2f\n",
+	       flags & 1 ? "same" : "two", d[0] / secs, (unsigned long long)d[0], secs, w.cpu_s,
 	       (double)d[1] / d[0], (double)d[2] / d[0]);
 	return 0;
 }

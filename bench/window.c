@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include "window.h"
 
 void bench_die(const char *what)
@@ -69,7 +70,16 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-double bench_window__measure(const struct bench_window *w, bench_read_fn read,
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);	/* all threads */
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+double bench_window__measure(struct bench_window *w, bench_read_fn read,
 			     unsigned n_counters, uint64_t *delta)
 {
 	struct timespec wait = { .tv_sec = (time_t)w->max_wait_s };
@@ -79,7 +89,7 @@ double bench_window__measure(const struct bench_window *w, bench_read_fn read,
 	};
 	uint64_t start[BENCH_MAX_COUNTERS];
 	sigset_t set;
-	double t0;
+	double t0, c0;
 
 	if (n_counters > BENCH_MAX_COUNTERS)
 		bench_die("too many counters");
@@ -99,10 +109,12 @@ double bench_window__measure(const struct bench_window *w, bench_read_fn read,
 	}
 	read(start);
 	t0 = now_s();
+	c0 = cpu_s();
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &len, &len) == EINTR)
 		;
 	read(delta);
 	t0 = now_s() - t0;
+	w->cpu_s = cpu_s() - c0;
 	for (unsigned i = 0; i < n_counters; i++)
 		delta[i] -= start[i];
 	return t0;

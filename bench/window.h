@@ -17,6 +17,7 @@
 struct bench_window {
 	double seconds;		/* length of the measured window */
 	double max_wait_s;	/* give up if no go comes by then */
+	double cpu_s;		/* out: CPU time the process used in the window */
 };
 
 /* Parses "-w SECONDS" (default 3); exits 2 with usage on anything else
@@ -35,9 +36,9 @@ typedef void (*bench_read_fn)(uint64_t *v);
 
 /* Prints "ready pid=N", waits for go, then sleeps through the window while
  * the workers count. Puts each counter's increase over the window in
- * delta[] (all read at the same two instants) and returns the window's
- * exact length in seconds. */
-double bench_window__measure(const struct bench_window *w, bench_read_fn read,
+ * delta[] (all read at the same two instants), the process's CPU time over
+ * the window in w->cpu_s, and returns the window's exact length in seconds. */
+double bench_window__measure(struct bench_window *w, bench_read_fn read,
 			     unsigned n_counters, uint64_t *delta);
 
 /* Exits 1 with a message: the benchmark must not report a broken run. */

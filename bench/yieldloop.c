@@ -12,8 +12,9 @@
  * the other thread: this adds a sched_switch event per call.
  *
  * Prints "ready pid=N", waits for SIGUSR1 (see window.h), then one line:
- *   yieldloop mode=M rate=R calls=N seconds=S
- * rate is sched_yield calls per second, all yielding threads together.
+ *   yieldloop mode=M rate=R calls=N seconds=S cpu_s=C
+ * rate is sched_yield calls per second, all yielding threads together;
+ * cpu_s the CPU time the process used in the window.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	if (!n)
 		bench_die("no sched_yield call in the window");
-	printf("yieldloop mode=%s rate=%.0f calls=%llu seconds=%.3f\n",
-	       n_yielders == 2 ? "pair" : "solo", n / secs, (unsigned long long)n, secs);
+	printf("yieldloop mode=%s rate=%.0f calls=%llu seconds=%.3f cpu_s=%.3f\n",
+	       n_yielders == 2 ? "pair" : "solo", n / secs, (unsigned long long)n, secs, w.cpu_s);
 	return 0;
 }

@@ -13,8 +13,10 @@ $(BENCH_BINS): $(OUTPUT)/bench/%: bench/%.c bench/window.c bench/window.h
 
 bench-bins: $(BENCH_BINS)
 
+# BENCH_ARGS passes options to overhead.sh, e.g. BENCH_ARGS="-r 7 -l pingpong".
+BENCH_ARGS ?=
 bench: check-deps spinscope $(BENCH_BINS)
 	$(Q)./mk/deps.sh check $(BENCH_DEPS)
-	$(Q)BENCH_BIN=$(OUTPUT)/bench SPINSCOPE=$(OUTPUT)/spinscope ./bench/overhead.sh
+	$(Q)BENCH_BIN=$(OUTPUT)/bench SPINSCOPE=$(OUTPUT)/spinscope ./bench/overhead.sh $(BENCH_ARGS)
 
 .PHONY: bench bench-bins
