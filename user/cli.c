@@ -13,7 +13,7 @@
 #include "tracer.h"
 
 const char ss_usage_line[] =
-	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json] [-v]\n"
+	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json] [-o FILE] [-v]\n"
 	"       spinscope demo [-d SECONDS] [--json]\n"
 	"       spinscope calibrate [--quick|--full] [--only FAMILY,...] [--json]\n";
 
@@ -30,7 +30,7 @@ enum {
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
-static const char short_opts[] = ":p:t:d:i:jvhV";
+static const char short_opts[] = ":p:t:d:i:jo:vhV";
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -38,6 +38,7 @@ static const struct option long_opts[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
@@ -135,6 +136,9 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case 'j':
 			o->json = true;
 			break;
+		case 'o':
+			o->output_path = optarg;
+			break;
 		case 'v':
 			o->verbose++;
 			break;
@@ -211,6 +215,8 @@ void ss_print_help(FILE *out)
 	      "  -d, --duration SEC   how long to trace (default 10; 0 = until Ctrl-C)\n"
 	      "  -i, --interval SEC   also print a summary of each interval\n"
 	      "      --json           JSON on stdout (one object per line with -i)\n"
+	      "  -o, --output FILE    also write the JSON report to FILE (zstd-compressed\n"
+	      "                       when FILE ends in .zst): the file to take away\n"
 	      "  -v, --verbose        show libbpf's messages and map sizes\n"
 	      "      --btf FILE       kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 	      "      --event EVENT    sampled perf event (default cache-misses; cpu-clock\n"

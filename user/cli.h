@@ -23,6 +23,7 @@ struct ss_opts {
 	double stack_interval_ms;	/* one user stack per thread per interval */
 	const char *event;		/* --event: sampled perf event */
 	const char *folded_path;	/* --folded FILE */
+	const char *output_path;	/* -o FILE[.zst]: the JSON report, kept */
 	bool no_calibrate;		/* never measure the host after the trace */
 	const char *calibration_path;	/* --calibration FILE; NULL: the store */
 	/* The target is spinscope's own demo workload: stop it while the host

@@ -24,6 +24,7 @@
 #include "perf_events.h"
 #include "privs.h"
 #include "procfs.h"
+#include "recording.h"
 #include "report.h"
 #include "samples.h"
 #include "stacks.h"
@@ -357,6 +358,7 @@ int trace_run(const struct ss_opts *o)
 	bool have_sres = false;
 	FILE *folded = NULL;
 	struct adv_report *advice = NULL;
+	json_object *doc = NULL;
 	struct syms *syms = NULL;
 	struct tracer_features feat;
 	struct proc_status st, now;
@@ -384,6 +386,8 @@ int trace_run(const struct ss_opts *o)
 	topts.btf_custom_path = btf[0] ? btf : NULL;
 
 	/* A path we cannot write must fail now, not after the trace. */
+	if (o->output_path && (code = recording__check_path(o->output_path, why, sizeof(why))))
+		return ss_error(code, "%s", why);
 	if (o->folded_path && !(folded = fopen(o->folded_path, "we")))
 		return ss_error(SS_EXIT_USAGE, "cannot write folded stacks to %s: %s", o->folded_path,
 				strerror(errno));
@@ -509,16 +513,23 @@ int trace_run(const struct ss_opts *o)
 	err = run_advisor(&rep, have_sres ? &sres : NULL, syms, o, &rs.old_mask, &advice);
 	if (err)
 		ss_warn("no advice: the advisor failed: %s", strerror(-err));
-	if (o->json) {
-		json_object *j;
-
+	if (o->json || o->output_path) {
 		rep.samples = samples__to_json(&sres, sym_name, syms);
 		rep.advice = advice ? advice__to_json(advice) : NULL;
-		j = report_to_json(&rep);
-		err = emit_json(j, o->interval_s > 0);
-		json_object_put(j);
-		json_object_put(rep.samples);
-		json_object_put(rep.advice);
+		doc = report_to_json(&rep);
+	}
+	if (o->output_path) {
+		err = recording__save(o->output_path, doc);
+		if (err) {
+			code = ss_error(SS_EXIT_ERROR, "cannot write the report to %s: %s", o->output_path,
+					strerror(-err));
+			goto out;
+		}
+		if (!o->json)
+			fprintf(stderr, "spinscope: report saved to %s\n", o->output_path);
+	}
+	if (o->json) {
+		err = emit_json(doc, o->interval_s > 0);
 	} else {
 		report_print_text(&rep, stdout);
 		samples__print_text(&sres, stdout, sym_name, syms, 10);
@@ -529,6 +540,9 @@ int trace_run(const struct ss_opts *o)
 	}
 	code = err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
 out:
+	json_object_put(doc);
+	json_object_put(rep.samples);
+	json_object_put(rep.advice);
 	free(advice);
 	syms__free(syms);
 	if (folded)
