@@ -64,13 +64,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, struct ss_inflight);
-} inflight SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __s32);
 	__type(value, __u64);
@@ -206,23 +199,18 @@ static __always_inline __u32 futex_class(int op)
 
 static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 class)
 {
-	struct ss_inflight in = {
-		.uaddr = uaddr,
-		.class = class,
-		.stack_id = -1,
-	};
+	struct ss_thread *t = current_thread(tid);
+	__u64 now = bpf_ktime_get_ns();
 
-	in.start_ns = bpf_ktime_get_ns();
-	if (class == SS_FUTEX_CLASS_WAIT) {
-		/* Waiters' stacks name the lock; wakers' would only add cost. */
-		struct ss_thread *t = current_thread(tid);
-
-		if (t)
-			in.stack_id = sampled_stack(ctx, in.start_ns, &t->wait_stack_ns,
-						    &t->wait_stack_id);
-	}
-	if (bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY))
-		count_drop(SS_DROP_INFLIGHT_FULL);
+	if (!t)
+		return 0;	/* counted as threads_map_full */
+	t->cur.uaddr = uaddr;
+	t->cur.class = class;
+	t->cur.stack_id = -1;
+	/* Waiters' stacks name the lock; wakers' would only add cost. */
+	if (class == SS_FUTEX_CLASS_WAIT)
+		t->cur.stack_id = sampled_stack(ctx, now, &t->wait_stack_ns, &t->wait_stack_id);
+	t->cur.start_ns = now;
 	return 0;
 }
 
@@ -379,7 +367,6 @@ static __always_inline void record_wake(struct ss_thread *t, struct ss_inflight 
 
 static __always_inline int futex_exit(long ret)
 {
-	struct ss_inflight *in;
 	struct ss_thread *t;
 	__u64 now;
 	__u32 tid;
@@ -387,22 +374,19 @@ static __always_inline int futex_exit(long ret)
 	if (!current_is_target(&tid))
 		return 0;
 	now = bpf_ktime_get_ns();
-	in = bpf_map_lookup_elem(&inflight, &tid);
-	if (!in) {
-		/* Entered before we attached, or the enter was dropped. */
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (!t || !t->cur.start_ns) {
+		/* Entered before we attached (or its thread was not recorded). */
 		count_drop(SS_DROP_MISSED_EXIT);
 		return 0;
 	}
-	t = current_thread(tid);
-	if (t) {
-		if (in->class == SS_FUTEX_CLASS_WAIT)
-			record_wait(t, tid, in, now - in->start_ns, ret);
-		else if (in->class == SS_FUTEX_CLASS_WAKE)
-			record_wake(t, in, ret);
-		else
-			t->futex_other++;
-	}
-	bpf_map_delete_elem(&inflight, &tid);
+	if (t->cur.class == SS_FUTEX_CLASS_WAIT)
+		record_wait(t, tid, &t->cur, now - t->cur.start_ns, ret);
+	else if (t->cur.class == SS_FUTEX_CLASS_WAKE)
+		record_wake(t, &t->cur, ret);
+	else
+		t->futex_other++;
+	t->cur.start_ns = 0;
 	return 0;
 }
 
@@ -539,8 +523,6 @@ static __always_inline void switch_in(struct task_struct *next, __u32 tid, __u64
 		t->runq_hist[log2_slot(delay)]++;
 		t->enqueue_ns = 0;
 	}
-	/* Threads rename themselves (pthread_setname_np). */
-	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &next->comm);
 }
 
 static __always_inline void on_switch(bool preempt, struct task_struct *prev, __u32 prev_tgid,

@@ -31,7 +31,6 @@ enum ss_futex_outcome {
 enum ss_drop {
 	SS_DROP_THREADS_FULL = 0,	/* threads map full: thread not tracked */
 	SS_DROP_FUTEXES_FULL,		/* futexes map full: address not tracked */
-	SS_DROP_INFLIGHT_FULL,		/* in-flight futex calls map full */
 	SS_DROP_WAITERS_FULL,		/* waiter stacks map full */
 	SS_DROP_YIELD_SITES_FULL,	/* yield call sites map full */
 	SS_DROP_STACK_FAIL,		/* user stack could not be collected */
@@ -51,6 +50,14 @@ enum ss_futex_class {
 
 /* Thread flags. */
 #define SS_THREAD_EXITED 0x1
+
+/* A thread's futex call between its enter and exit; start_ns 0: none. */
+struct ss_inflight {
+	__u64 start_ns;
+	__u64 uaddr;
+	__s32 stack_id;
+	__u32 class;			/* enum ss_futex_class */
+};
 
 /* Per-thread counters: key is the tid (__u32). Each thread's fields are
  * written by the CPU the thread runs on, except enqueue_ns (its waker's). */
@@ -81,6 +88,9 @@ struct ss_thread {
 	__u64 wait_stack_ns;
 	__s32 yield_stack_id;
 	__s32 wait_stack_id;
+	/* Kept in the thread's own record, which enter and exit look up
+	 * anyway: a separate map cost a second lookup and an update per call. */
+	struct ss_inflight cur;
 	__u32 tid;
 	__u32 flags;			/* SS_THREAD_* */
 	char comm[SS_COMM_LEN];
@@ -111,19 +121,11 @@ struct ss_waiter_val {
 	__u64 wait_ns;
 };
 
-/* A futex call between its enter and exit (key: tid). */
-struct ss_inflight {
-	__u64 start_ns;
-	__u64 uaddr;
-	__s32 stack_id;
-	__u32 class;			/* enum ss_futex_class */
-};
-
 /* sched_yield call sites (key: __s32 stack id, value: __u64 count). */
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (19 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 8 + SS_COMM_LEN,
+	       8 * (19 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (5 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");

@@ -8,7 +8,6 @@
 const char *const ss_drop_names[SS_DROPS] = {
 	[SS_DROP_THREADS_FULL] = "threads_map_full",
 	[SS_DROP_FUTEXES_FULL] = "futexes_map_full",
-	[SS_DROP_INFLIGHT_FULL] = "inflight_map_full",
 	[SS_DROP_WAITERS_FULL] = "waiter_stacks_map_full",
 	[SS_DROP_YIELD_SITES_FULL] = "yield_sites_map_full",
 	[SS_DROP_STACK_FAIL] = "stack_failed",

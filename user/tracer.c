@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,7 +113,6 @@ static int set_sizes(struct trace *skel, const struct tracer_opts *o)
 	int err = 0;
 
 	err = err ?: bpf_map__set_max_entries(skel->maps.threads, o->max_threads);
-	err = err ?: bpf_map__set_max_entries(skel->maps.inflight, o->max_threads);
 	err = err ?: bpf_map__set_max_entries(skel->maps.futexes, o->max_futexes);
 	err = err ?: bpf_map__set_max_entries(skel->maps.waiters, 2 * o->max_futexes);
 	err = err ?: bpf_map__set_max_entries(skel->maps.yield_sites, o->max_stacks);
@@ -241,6 +241,30 @@ static bool thread_running(int pid, __u32 tid)
 }
 
 /*
+ * Threads rename themselves (pthread_setname_np) after BPF first saw them;
+ * the name is read here rather than on every switch in the kernel. A
+ * thread that has exited keeps the name it had when first seen.
+ */
+static void refresh_comm(int pid, struct ss_thread *th)
+{
+	char path[64], name[sizeof(th->comm)] = { 0 };
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%u/comm", pid, th->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	name[n] = 0;
+	name[strcspn(name, "\n")] = 0;
+	memcpy(th->comm, name, sizeof(th->comm));
+}
+
+/*
  * Seeds the threads map with the threads alive at attach, so that threads
  * that never switch during the trace (a main thread in pause()) are shown.
  */
@@ -317,6 +341,7 @@ static int read_threads(struct tracer *t, struct ss_profile *p)
 			profile_close_thread(th, p->start_ns, p->now_ns,
 					     !th->last_in_ns && !th->last_out_ns &&
 					     thread_running(t->pid, th->tid));
+			refresh_comm(t->pid, th);
 			p->nthreads++;
 		}
 		key = next;
