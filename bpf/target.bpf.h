@@ -33,4 +33,13 @@ static __always_inline void percpu_inc(void *map, __u32 idx)
 		(*n)++;
 }
 
+/* Adds n to slot idx of a BPF_MAP_TYPE_PERCPU_ARRAY of __u64. */
+static __always_inline void percpu_add(void *map, __u32 idx, __u64 n)
+{
+	__u64 *c = bpf_map_lookup_elem(map, &idx);
+
+	if (c)
+		*c += n;
+}
+
 #endif

@@ -422,12 +422,39 @@ int futex_exit_requeue2(struct trace_event_raw_sys_exit *ctx)
 
 /* ---- sched_yield ------------------------------------------------------- */
 
+/* Adds n yields to a call site's count. */
+static __always_inline void add_yields(__s32 stack_id, __u64 n)
+{
+	__u64 *c, zero = 0;
+
+	if (!n)
+		return;
+	if (stack_id < 0) {
+		percpu_add(&drops, SS_DROP_STACK_FAIL, n);
+		return;
+	}
+	c = bpf_map_lookup_elem(&yield_sites, &stack_id);
+	if (!c) {
+		bpf_map_update_elem(&yield_sites, &stack_id, &zero, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&yield_sites, &stack_id);
+	}
+	if (c)
+		__sync_fetch_and_add(c, n);
+	else
+		percpu_add(&drops, SS_DROP_YIELD_SITES_FULL, n);
+}
+
+/*
+ * A yield loop is the hottest path here, so a yield touches only its
+ * thread's record: the yields since the thread's last stack are kept in
+ * yield_pending and added to that stack's call site when the next stack is
+ * taken; user space adds what is still pending when it reads the maps.
+ */
 SEC("tracepoint/syscalls/sys_enter_sched_yield")
 int yield_enter(struct trace_event_raw_sys_enter *ctx)
 {
 	struct ss_thread *t;
-	__s32 stack_id;
-	__u64 *n;
+	__u64 now;
 	__u32 tid;
 
 	if (!current_is_target(&tid))
@@ -436,20 +463,15 @@ int yield_enter(struct trace_event_raw_sys_enter *ctx)
 	if (!t)
 		return 0;
 	t->sched_yield++;
-	stack_id = sampled_stack(ctx, bpf_ktime_get_ns(), &t->yield_stack_ns, &t->yield_stack_id);
-	if (stack_id < 0)
+	now = bpf_ktime_get_ns();
+	if (t->yield_stack_ns && now - t->yield_stack_ns < targ_stack_interval_ns) {
+		t->yield_pending++;
 		return 0;
-	n = bpf_map_lookup_elem(&yield_sites, &stack_id);
-	if (!n) {
-		__u64 zero = 0;
-
-		bpf_map_update_elem(&yield_sites, &stack_id, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(&yield_sites, &stack_id);
 	}
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	else
-		count_drop(SS_DROP_YIELD_SITES_FULL);
+	add_yields(t->yield_stack_id, t->yield_pending);
+	t->yield_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	t->yield_stack_ns = now;
+	t->yield_pending = 1;
 	return 0;
 }
 

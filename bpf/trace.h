@@ -85,6 +85,7 @@ struct ss_thread {
 	/* Stack sampling: a user stack costs ~0.6 us to walk, more than a
 	 * sched_yield; one is taken per interval, events in between reuse it. */
 	__u64 yield_stack_ns;
+	__u64 yield_pending;		/* yields not yet added to yield_stack_id's site */
 	__u64 wait_stack_ns;
 	__s32 yield_stack_id;
 	__s32 wait_stack_id;
@@ -125,7 +126,7 @@ struct ss_waiter_val {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (19 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
+	       8 * (20 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (5 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");

@@ -438,7 +438,8 @@ static int read_yields(struct tracer *t, struct ss_profile *p)
 	size_t cap = bpf_map__max_entries(t->skel->maps.yield_sites);
 	__s32 key, next, *prev = NULL;
 
-	p->yields = calloc(cap, sizeof(*p->yields));
+	/* Room for one more site per thread: see add_pending_yields(). */
+	p->yields = calloc(cap + p->nthreads + 1, sizeof(*p->yields));
 	if (!p->yields)
 		return -ENOMEM;
 	while (p->nyields < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
@@ -448,6 +449,39 @@ static int read_yields(struct tracer *t, struct ss_profile *p)
 		prev = &key;
 	}
 	return 0;
+}
+
+/*
+ * Each thread's yields since its last stack are still pending in its record
+ * (the BPF side adds them to the site when it takes the next stack): add
+ * them here, so that the sites sum to the exact yield count.
+ */
+static void add_pending_yields(struct tracer *t, struct ss_profile *p)
+{
+	size_t cap = bpf_map__max_entries(t->skel->maps.yield_sites);
+
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct ss_thread *th = &p->threads[i];
+		size_t k;
+
+		if (!th->yield_pending)
+			continue;
+		if (th->yield_stack_id < 0) {
+			p->drops[SS_DROP_STACK_FAIL] += th->yield_pending;
+			continue;
+		}
+		for (k = 0; k < p->nyields; k++)
+			if (p->yields[k].stack_id == th->yield_stack_id)
+				break;
+		if (k == p->nyields) {
+			if (p->nyields >= cap) {
+				p->drops[SS_DROP_YIELD_SITES_FULL] += th->yield_pending;
+				continue;
+			}
+			p->yields[p->nyields++].stack_id = th->yield_stack_id;
+		}
+		p->yields[k].count += th->yield_pending;
+	}
 }
 
 static int read_drops(struct tracer *t, struct ss_profile *p)
@@ -502,6 +536,8 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
 	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t);
+	if (!err)
+		add_pending_yields(t, p);
 	if (err) {
 		profile_free(p);
 		return err;
