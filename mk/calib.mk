@@ -14,7 +14,7 @@ ARM64_CC ?= aarch64-linux-gnu-gcc
 endif
 
 CALIB_ARM64_BIN := $(OUTPUT)/arm64/spinscope-calibrate
-CALIB_ARM64_SRCS := user/plain/calibrate_main.c user/calib_util.c user/calib_hints.c \
+CALIB_ARM64_SRCS := user/plain/calibrate_main.c user/calib_util.c user/cpulist.c user/calib_hints.c \
 	user/fingerprint.c user/calib_false_sharing_kern.c user/calib_spin_hint_kern.c \
 	user/calib_memory_order_kern.c
 CALIB_ARM64_HDRS := user/calib_util.h user/calib_hints.h user/calib_kern.h user/fingerprint.h

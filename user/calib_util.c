@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "calib_util.h"
+#include "cpulist.h"
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -32,39 +33,22 @@ uint64_t calib__thread_cpu_ns(void)
 
 int calib__parse_cpulist(const char *list, cpu_set_t *set)
 {
-	const char *p = list;
+	int cpus[CPU_SETSIZE];
+	int n;
 
 	CPU_ZERO(set);
-	if (!list || !*list)
+	if (!list)
 		return -EINVAL;
-	for (;;) {
-		char *end;
-		unsigned long lo, hi;
-
-		if (*p < '0' || *p > '9')
+	/* One parser for the kernel's list format (cpulist.c). */
+	n = cpulist__parse(list, cpus, CPU_SETSIZE);
+	if (n <= 0)
+		return -EINVAL;
+	for (int i = 0; i < n; i++) {
+		if (cpus[i] >= CPU_SETSIZE)
 			return -EINVAL;
-		lo = strtoul(p, &end, 10);
-		hi = lo;
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (*p < '0' || *p > '9')
-				return -EINVAL;
-			hi = strtoul(p, &end, 10);
-			p = end;
-		}
-		if (hi < lo || hi >= CPU_SETSIZE)
-			return -EINVAL;
-		for (unsigned long c = lo; c <= hi; c++)
-			CPU_SET(c, set);
-		if (*p == '\n' && p[1] == '\0')
-			return 0;	/* sysfs files end in a newline */
-		if (*p == '\0')
-			return 0;
-		if (*p != ',')
-			return -EINVAL;
-		p++;
+		CPU_SET(cpus[i], set);
 	}
+	return 0;
 }
 
 int calib__nth_cpu(const cpu_set_t *set, int i)
