@@ -100,8 +100,8 @@ bool adv_rule_spin_yield(const struct adv_ctx *ctx, struct adv_finding *f)
 	if (m->spinners <= 0)
 		return false;
 	adv_finding__init(f, m->spin_cpu >= ADV_SPIN_CPU_CRITICAL * m->ncpus ? ADV_CRITICAL : ADV_WARNING,
-			  "%.0f thread%s spin on sched_yield, %s each", m->spinners,
-			  m->spinners == 1 ? "" : "s", adv_fmt_rate(m->spin_rate, "yields").s);
+			  "%.0f thread%s on sched_yield, %s each", m->spinners,
+			  m->spinners == 1 ? " spins" : "s spin", adv_fmt_rate(m->spin_rate, "yields").s);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "yielding threads", "%.0f of %.0f (%s)",
 			      m->spinners, m->nthreads, m->spinner_comm);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "yield rate", "%s per thread",
