@@ -493,8 +493,18 @@ static __always_inline void on_wakeup(struct task_struct *p, __u32 tid, bool is_
 	if (!t)
 		return;
 	t->enqueue_ns = now;
+	if (!is_new)
+		return;
+	/* A tid reused during the trace: the new thread takes over the
+	 * record (its counts add to the old one's), alive again. */
+	if (t->flags & SS_THREAD_EXITED) {
+		t->flags &= ~SS_THREAD_EXITED;
+		t->last_in_ns = 0;
+		t->last_out_ns = 0;
+		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &p->comm);
+	}
 	/* A new thread's life begins off CPU, in the run queue. */
-	if (is_new && !t->last_in_ns && !t->last_out_ns)
+	if (!t->last_in_ns && !t->last_out_ns)
 		t->last_out_ns = now;
 }
 
