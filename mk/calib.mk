@@ -19,8 +19,19 @@ CALIB_ARM64_SRCS := user/plain/calibrate_main.c user/calib_util.c user/cpulist.c
 	user/calib_memory_order_kern.c
 CALIB_ARM64_HDRS := user/calib_util.h user/calib_hints.h user/calib_kern.h user/fingerprint.h
 
+# The other json-free kernels (spin_threshold's lock, host_costs', NUMA
+# planning) are not in the plain driver yet: compile them for AArch64 too,
+# so that their arch-specific code (ISB as the spin hint) keeps building.
+CALIB_ARM64_CHECK := $(patsubst user/%.c,$(OUTPUT)/arm64/obj/%.o,\
+	user/calib_swlock.c user/calib_host_kern.c user/calib_numa_topo.c)
+
+$(OUTPUT)/arm64/obj/%.o: user/%.c $(wildcard user/*.h) mk/calib.mk
+	$(call msg,CC-ARM64,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(ARM64_CC) -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuser -c $< -o $@
+
 # No sanitizers: a static cross binary cannot carry their runtimes.
-$(CALIB_ARM64_BIN): $(CALIB_ARM64_SRCS) $(CALIB_ARM64_HDRS) mk/calib.mk
+$(CALIB_ARM64_BIN): $(CALIB_ARM64_SRCS) $(CALIB_ARM64_HDRS) mk/calib.mk $(CALIB_ARM64_CHECK)
 	$(call msg,CC-ARM64,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(ARM64_CC) -static -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuser \
