@@ -26,44 +26,42 @@ static json_object *hist_json(const __u64 *slots, int n)
 	return a;
 }
 
-static json_object *outcomes_json(const __u64 *o)
+/* {name: count} from a table of names and the counts they label. */
+static json_object *named_counts_json(const char *const *names, const __u64 *v, int n)
 {
 	json_object *j = json_object_new_object();
 
-	for (int i = 0; i < SS_FUTEX_OUTCOMES; i++)
-		add(j, ss_outcome_names[i], U64(o[i]));
+	for (int i = 0; i < n; i++)
+		add(j, names[i], U64(v[i]));
 	return j;
 }
 
-/* The counters "totals" and each thread share. */
-static void counters_json(json_object *o, __u64 yield, __u64 waits, __u64 wait_ns,
-			  __u64 wakes, __u64 woken, __u64 vol, __u64 invol, __u64 on, __u64 off,
-			  __u64 runq_count, __u64 runq_ns, __u64 runq_max)
-{
-	add(o, "sched_yield", U64(yield));
-	add(o, "futex_wait", U64(waits));
-	add(o, "futex_wait_ns", U64(wait_ns));
-	add(o, "futex_wake", U64(wakes));
-	add(o, "futex_woken", U64(woken));
-	add(o, "switches_voluntary", U64(vol));
-	add(o, "switches_involuntary", U64(invol));
-	add(o, "oncpu_ns", U64(on));
-	add(o, "offcpu_ns", U64(off));
-	add(o, "runq_count", U64(runq_count));
-	add(o, "runq_ns", U64(runq_ns));
-	add(o, "runq_ns_max", U64(runq_max));
-}
+/* The counters "totals" and each thread share: struct ss_totals and struct
+ * ss_thread name them alike, so one macro serves both. */
+#define COUNTERS_JSON(o, t) do {						\
+		add(o, "sched_yield", U64((t)->sched_yield));			\
+		add(o, "futex_wait", U64((t)->futex_wait));			\
+		add(o, "futex_wait_ns", U64((t)->futex_wait_ns));		\
+		add(o, "futex_wake", U64((t)->futex_wake));			\
+		add(o, "futex_woken", U64((t)->futex_woken));			\
+		add(o, "switches_voluntary", U64((t)->switches_voluntary));	\
+		add(o, "switches_involuntary", U64((t)->switches_involuntary)); \
+		add(o, "oncpu_ns", U64((t)->oncpu_ns));				\
+		add(o, "offcpu_ns", U64((t)->offcpu_ns));			\
+		add(o, "runq_count", U64((t)->runq_count));			\
+		add(o, "runq_ns", U64((t)->runq_ns));				\
+		add(o, "runq_ns_max", U64((t)->runq_ns_max));			\
+		add(o, "futex_outcomes", named_counts_json(ss_outcome_names,	\
+				(t)->futex_outcome, SS_FUTEX_OUTCOMES));	\
+		add(o, "runq_hist_log2_ns", hist_json((t)->runq_hist, SS_HIST_SLOTS)); \
+	} while (0)
 
 static json_object *totals_json(const struct ss_totals *t)
 {
 	json_object *o = json_object_new_object();
 
 	add(o, "threads", U64(t->threads));
-	counters_json(o, t->sched_yield, t->futex_wait, t->futex_wait_ns, t->futex_wake,
-		      t->futex_woken, t->switches_voluntary, t->switches_involuntary,
-		      t->oncpu_ns, t->offcpu_ns, t->runq_count, t->runq_ns, t->runq_ns_max);
-	add(o, "futex_outcomes", outcomes_json(t->futex_outcome));
-	add(o, "runq_hist_log2_ns", hist_json(t->runq_hist, SS_HIST_SLOTS));
+	COUNTERS_JSON(o, t);
 	return o;
 }
 
@@ -74,12 +72,8 @@ static json_object *thread_json(const struct ss_thread *t)
 	add(o, "tid", json_object_new_int(t->tid));
 	add(o, "comm", json_object_new_string_len(t->comm, strnlen(t->comm, sizeof(t->comm))));
 	add(o, "exited", json_object_new_boolean(t->flags & SS_THREAD_EXITED));
-	counters_json(o, t->sched_yield, t->futex_wait, t->futex_wait_ns, t->futex_wake,
-		      t->futex_woken, t->switches_voluntary, t->switches_involuntary,
-		      t->oncpu_ns, t->offcpu_ns, t->runq_count, t->runq_ns, t->runq_ns_max);
+	COUNTERS_JSON(o, t);
 	add(o, "futex_wait_ns_max", U64(t->futex_wait_ns_max));
-	add(o, "futex_outcomes", outcomes_json(t->futex_outcome));
-	add(o, "runq_hist_log2_ns", hist_json(t->runq_hist, SS_HIST_SLOTS));
 	return o;
 }
 
@@ -116,22 +110,13 @@ static json_object *futex_json(const struct ss_futex_rec *r, const struct ss_sta
 	add(o, "wakes", U64(r->f.wakes));
 	add(o, "woken", U64(r->f.woken));
 	add(o, "waiter_threads", json_object_new_int(r->waiters));
-	add(o, "outcomes", outcomes_json(r->f.outcome));
+	add(o, "outcomes", named_counts_json(ss_outcome_names, r->f.outcome, SS_FUTEX_OUTCOMES));
 	add(o, "hist_log2_ns", hist_json(r->f.hist, SS_HIST_SLOTS));
 	for (size_t i = 0; i < r->nstacks && i < SS_REPORT_TOP_STACKS; i++)
 		if (r->stacks[i].stack_id >= 0)
 			json_object_array_add(st, stack_json(stacks, r->stacks[i].stack_id, r->stacks[i].count,
 						     r->stacks[i].wait_ns, true));
 	add(o, "stacks", st);
-	return o;
-}
-
-static json_object *drops_json(const __u64 *drops)
-{
-	json_object *o = json_object_new_object();
-
-	for (int i = 0; i < SS_DROPS; i++)
-		add(o, ss_drop_names[i], U64(drops[i]));
 	return o;
 }
 
@@ -188,7 +173,7 @@ json_object *report_to_json(const struct ss_report *r)
 						    0, false));
 	add(root, "yield_sites", a);
 
-	add(root, "dropped", drops_json(p->drops));
+	add(root, "dropped", named_counts_json(ss_drop_names, p->drops, SS_DROPS));
 	o = json_object_new_object();
 	a = json_object_new_array();
 	for (size_t i = 0; i < r->symbols.nno_fp; i++)
@@ -224,6 +209,6 @@ json_object *report_interval_json(const struct ss_profile *p, double t_s)
 	for (size_t i = 0; i < p->nthreads; i++)
 		json_object_array_add(a, thread_json(&p->threads[i]));
 	add(root, "threads", a);
-	add(root, "dropped", drops_json(p->drops));
+	add(root, "dropped", named_counts_json(ss_drop_names, p->drops, SS_DROPS));
 	return root;
 }
