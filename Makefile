@@ -3,8 +3,10 @@
 #
 # Conventions, so that adding a file needs no Makefile edit:
 #   bpf/<x>.bpf.c         -> $(OUTPUT)/<x>.skel.h (bpftool gen skeleton)
-#   user/*.c advisor/*.c  -> linked into spinscope (user/main.c has main())
-#   tests/unit/test_*.c   -> cmocka binaries linked with everything but main
+#   user/<folder>/*.c advisor/*.c -> linked into spinscope (user/cli/main.c
+#                           has main()); the folders are USER_DIRS, see
+#                           docs/ARCHITECTURE.md for what each owns
+#   tests/unit/<folder>/test_*.c -> cmocka binaries linked with everything but main
 #   tests/integration/test_*.c -> the same, run against real BPF as root
 #   tests/workloads/*.c   -> small programs with known behaviour
 #   mk/*.mk               -> extra targets and packages per topic
@@ -53,11 +55,15 @@ BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 SKELS := $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_NAMES))
 BPF_OBJS := $(patsubst %,$(OUTPUT)/bpf/%.bpf.o,$(BPF_NAMES))
 
-USER_SRCS := $(wildcard user/*.c) $(wildcard advisor/*.c)
+# One folder per concern; user/calib/plain holds the arm64 plain driver
+# (its own main(), built by mk/calib.mk).
+USER_DIRS := cli trace model syms calib calib/kern report common
+USER_SRCS := $(foreach d,$(USER_DIRS),$(wildcard user/$(d)/*.c)) $(wildcard advisor/*.c)
+USER_HDRS := $(foreach d,$(USER_DIRS),$(wildcard user/$(d)/*.h)) $(wildcard advisor/*.h)
 USER_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(USER_SRCS))
-LIB_OBJS := $(filter-out $(OUTPUT)/obj/user/main.o,$(USER_OBJS))
+LIB_OBJS := $(filter-out $(OUTPUT)/obj/user/cli/main.o,$(USER_OBJS))
 
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/unit/%,$(UNIT_SRCS))
 INTEG_SRCS := $(wildcard tests/integration/test_*.c)
 INTEG_BINS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/integration/%,$(INTEG_SRCS))
@@ -91,7 +97,7 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
 
-$(OUTPUT)/obj/%.o: %.c $(SKELS) $(wildcard user/*.h) $(wildcard bpf/*.h) $(wildcard advisor/*.h) $(wildcard tests/lib/*.h)
+$(OUTPUT)/obj/%.o: %.c $(SKELS) $(USER_HDRS) $(wildcard bpf/*.h) $(wildcard tests/lib/*.h)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib -c $< -o $@

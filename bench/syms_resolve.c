@@ -23,9 +23,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "elf_cache.h"
-#include "proc_maps.h"
-#include "syms.h"
+#include "syms/elf_cache.h"
+#include "syms/proc_maps.h"
+#include "syms/syms.h"
 
 #define RUNS 5
 #define ADDRS 100000

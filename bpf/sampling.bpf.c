@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sampling of one process (skeleton `sampling`, driven by user/samples.c):
+ * Sampling of one process (skeleton `sampling`, driven by user/trace/samples.c):
  * a perf_event program, attached to one sampling perf event per online CPU
  * (cache-misses, cpu-clock, ...), counts the target's samples per (thread,
  * user stack). A sched_switch program, loaded only where the counting events

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Data shared between sampling.bpf.c and user space (user/samples.c): the key
+ * Data shared between sampling.bpf.c and user space (user/trace/samples.c): the key
  * of the per-(thread, user stack) sample counts, the drop reasons and the
  * per-thread hardware counter totals. Fixed-width types with explicit
  * padding; the size asserts catch a struct that drifts between the sides.

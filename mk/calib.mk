@@ -14,18 +14,19 @@ ARM64_CC ?= aarch64-linux-gnu-gcc
 endif
 
 CALIB_ARM64_BIN := $(OUTPUT)/arm64/spinscope-calibrate
-CALIB_ARM64_SRCS := user/plain/calibrate_main.c user/calib_util.c user/cpulist.c user/calib_hints.c \
-	user/fingerprint.c user/calib_false_sharing_kern.c user/calib_spin_hint_kern.c \
-	user/calib_memory_order_kern.c
-CALIB_ARM64_HDRS := user/calib_util.h user/calib_hints.h user/calib_kern.h user/fingerprint.h
+K := user/calib/kern
+CALIB_ARM64_SRCS := user/calib/plain/calibrate_main.c $(K)/calib_util.c user/common/cpulist.c \
+	$(K)/calib_hints.c $(K)/fingerprint.c $(K)/calib_false_sharing_kern.c \
+	$(K)/calib_spin_hint_kern.c $(K)/calib_memory_order_kern.c
+CALIB_ARM64_HDRS := $(wildcard $(K)/*.h) user/common/cpulist.h
 
 # The other json-free kernels (spin_threshold's lock, host_costs', NUMA
 # planning) are not in the plain driver yet: compile them for AArch64 too,
 # so that their arch-specific code (ISB as the spin hint) keeps building.
 CALIB_ARM64_CHECK := $(patsubst user/%.c,$(OUTPUT)/arm64/obj/%.o,\
-	user/calib_swlock.c user/calib_host_kern.c user/calib_numa_topo.c)
+	$(K)/calib_swlock.c $(K)/calib_host_kern.c $(K)/calib_numa_topo.c)
 
-$(OUTPUT)/arm64/obj/%.o: user/%.c $(wildcard user/*.h) mk/calib.mk
+$(OUTPUT)/arm64/obj/%.o: user/%.c $(CALIB_ARM64_HDRS) mk/calib.mk
 	$(call msg,CC-ARM64,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(ARM64_CC) -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuser -c $< -o $@

@@ -7,5 +7,5 @@
 # ~70 MB) into $(OUTPUT)/vm the first time. Needs qemu-system-x86.
 
 .PHONY: test-numa-vm
-test-numa-vm: $(OUTPUT)/tests/unit/test_calib_numa
+test-numa-vm: $(OUTPUT)/tests/unit/calib/test_calib_numa
 	$(Q)OUTPUT=$(OUTPUT) ./tests/vm/numa-vm.sh $(OUTPUT)

@@ -4,7 +4,7 @@
 
 DEB_DEPS += binutils libstdc++-12-dev g++
 
-# C++ names are demangled with libstdc++'s __cxa_demangle (user/demangle.c).
+# C++ names are demangled with libstdc++'s __cxa_demangle (user/syms/demangle.c).
 LIBS += -lstdc++
 
 comma := ,
@@ -111,14 +111,14 @@ syms-fixtures: $(SYMS_FIXTURES)
 .PHONY: syms-fixtures fuzz bench-syms
 
 # The symbolization tests run the fixtures.
-$(patsubst tests/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_syms_*.c tests/integration/test_syms_*.c)): $(SYMS_FIXTURES)
+$(patsubst tests/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/syms/test_syms_*.c tests/integration/test_syms_*.c)): $(SYMS_FIXTURES)
 
 # --- fuzzing: clang's libFuzzer with ASan and UBSan --------------------------
 FUZZ_TIME ?= 20
 FUZZ_OUT := $(OUTPUT)/fuzz
-FUZZ_SYMTAB_SRCS := user/elf_symtab.c user/demangle.c user/frame_ptr.c user/strpool.c
+FUZZ_SYMTAB_SRCS := $(addprefix user/syms/,elf_symtab.c demangle.c frame_ptr.c strpool.c)
 
-$(FUZZ_OUT)/fuzz_elf_symtab: tests/fuzz/fuzz_elf_symtab.c $(FUZZ_SYMTAB_SRCS) $(wildcard user/*.h)
+$(FUZZ_OUT)/fuzz_elf_symtab: tests/fuzz/fuzz_elf_symtab.c $(FUZZ_SYMTAB_SRCS) $(wildcard user/syms/*.h)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CLANG) -std=gnu11 -g -O1 -D_GNU_SOURCE -Iuser -fsanitize=fuzzer,address,undefined \

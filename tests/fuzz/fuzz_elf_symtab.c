@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "elf_symtab.h"
+#include "syms/elf_symtab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "calib_store.h"
+#include "calib/calib_store.h"
 #include "tracetest.h"
 
 #define CAL_FAMILIES "host_costs,spin_hint,spin_threshold,false_sharing"
@@ -186,7 +186,7 @@ static void assert_well_formed(json_object *doc)
 	}
 }
 
-/* The problems planted in the demo (user/demo.c). */
+/* The problems planted in the demo (user/cli/demo.c). */
 static const char *const planted[] = { "futex-contention", "spin-yield", "false-sharing",
 				       "oversubscription" };
 #define NPLANTED (sizeof(planted) / sizeof(planted[0]))

@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
-#include "perf_events.h"
-#include "samples.h"
+#include "trace/perf_events.h"
+#include "trace/samples.h"
 
 #define FAULT_PAGES 256
 /* Faults of the spinner besides its pages: stack, stdio. */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "syms.h"
+#include "syms/syms.h"
 #include "syms_fixture.h"
 
 static void require_root(void)

@@ -2,7 +2,7 @@
 # Runs the numa calibration tests on a real two-node NUMA machine: a QEMU
 # guest (TCG, so no KVM needed) with two NUMA nodes of one CPU and 384 MiB
 # each, distance 21, booting Debian's kernel with a busybox initramfs that
-# holds build/tests/unit/test_calib_numa and the libraries it links. On a
+# holds build/tests/unit/calib/test_calib_numa and the libraries it links. On a
 # one-node host the family only skips; here mbind, move_pages, the
 # placement checks and the timing of every planned case run for real.
 #
@@ -12,7 +12,7 @@
 set -euo pipefail
 OUTPUT=${1:-${OUTPUT:-build}}
 VM=$OUTPUT/vm
-TEST=$OUTPUT/tests/unit/test_calib_numa
+TEST=$OUTPUT/tests/unit/calib/test_calib_numa
 KPKG=${NUMA_VM_KERNEL_PKG:-linux-image-amd64}
 
 die() { echo "numa-vm: $*" >&2; exit 1; }

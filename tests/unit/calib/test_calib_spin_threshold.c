@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The spin_threshold family's result: the documented keys the advisor
+ * reads (best strategy and N per contention level, every figure with its
+ * spread), the table's headline, and an early stop (Ctrl-C) that keeps
+ * what was measured. Runs on one CPU so that it stays quick; asserts no
+ * timing, only the shape and facts that hold on any host.
+ */
+#include "testlib.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib/calib.h"
+#include "calib/calib_json.h"
+
+static struct calib_ctx one_cpu_ctx(volatile sig_atomic_t *stop)
+{
+	struct calib_ctx ctx = { .quick = true, .stop = stop };
+	cpu_set_t all;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&ctx.cpus);
+	CPU_SET(calib__nth_cpu(&all, 0), &ctx.cpus);
+	ctx.ncpus = 1;
+	return ctx;
+}
+
+static void check_figure(const json_object *obj, const char *key)
+{
+	struct calib_stats st;
+
+	assert_true(calib_stats__from_json(obj, key, &st, NULL));
+	assert_true(st.n >= 1);
+	assert_true(st.min <= st.median && st.median <= st.max);
+}
+
+static void check_pick(const json_object *level, const char *key)
+{
+	json_object *p, *v;
+
+	assert_true(json_object_object_get_ex(level, key, &p));
+	assert_non_null(calib_json__string(p, "strategy", NULL));
+	assert_non_null(calib_json__string(p, "label", NULL));
+	assert_true(json_object_object_get_ex(p, "spins", &v));	/* null for spin/mutex */
+	assert_true(calib_json__double(p, "acq_per_s", 0) > 0);
+	assert_true(json_object_object_get_ex(p, "stop_all_ns", NULL));
+	assert_true(json_object_object_get_ex(p, "within_noise_of_runner_up", NULL));
+}
+
+static void test_result_keys_and_table(void **state)
+{
+	volatile sig_atomic_t stop = 0;
+	struct calib_ctx ctx = one_cpu_ctx(&stop);
+	json_object *r = json_object_new_object(), *levels, *level, *configs;
+	static const char *const names[] = { "light", "heavy" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_int_equal(calib_spin_threshold.run(&ctx, r), 0);
+	assert_string_equal(calib_json__string(r, "spin_hint", ""),
+#if defined(__x86_64__)
+			    "pause"
+#else
+			    "isb"
+#endif
+			    );
+	assert_true(json_object_object_get_ex(r, "contention", &levels));
+	for (int i = 0; i < 2; i++) {
+		assert_true(json_object_object_get_ex(levels, names[i], &level));
+		assert_int_equal((int)calib_json__double(level, "threads", 0), i ? 4 : 1);
+		assert_true(calib_json__double(level, "reps", 0) >= 2);
+		check_pick(level, "best");
+		check_pick(level, "best_stop_all");
+		assert_true(calib_json__double(level, "mutex_acq_per_s", 0) > 0);
+		assert_true(json_object_object_get_ex(level, "configs", &configs));
+		/* Pure spin, pthread_mutex, and 3 strategies x 8 values of N. */
+		assert_int_equal(json_object_array_length(configs), 26);
+		for (size_t k = 0; k < json_object_array_length(configs); k++) {
+			json_object *c = json_object_array_get_idx(configs, k);
+			static const char *const figures[] = {
+				"acq_per_s", "lat_p50_ns", "lat_p99_ns", "lat_max_ns",
+				"stop_all_ns", "stop_all_max_ns", "min_acq", "max_acq",
+			};
+			double fair = calib_json__double(c, "fairness", -1);
+
+			for (unsigned j = 0; j < sizeof(figures) / sizeof(figures[0]); j++)
+				check_figure(c, figures[j]);
+			assert_true(fair >= 0 && fair <= 1);
+		}
+	}
+	/* One thread alone is perfectly fair: it takes every acquisition. */
+	json_object_object_get_ex(levels, "light", &level);
+	json_object_object_get_ex(level, "configs", &configs);
+	assert_true(calib_json__double(json_object_array_get_idx(configs, 0), "fairness", 0) == 1.0);
+
+	f = open_memstream(&text, &len);
+	calib_spin_threshold.print(r, f);
+	fclose(f);
+	/* Headline first: the words a person acts on, also saved as text. */
+	assert_true(strncmp(text, "  best at light contention (1 threads): ", 40) == 0);
+	assert_non_null(strstr(text, "\n  best at heavy contention (4 threads): "));
+	assert_true(strncmp(calib_json__string(r, "headline", ""),
+			    "best at light contention (1 threads): ", 38) == 0);
+	assert_non_null(strstr(calib_json__string(r, "headline", ""),
+			       "; best at heavy contention (4 threads): "));
+	assert_non_null(strstr(text, "M acq/s"));
+	free(text);
+	json_object_put(r);
+}
+
+static void stop_at_first_progress(void *arg, double done)
+{
+	*(volatile sig_atomic_t *)arg = 1;
+}
+
+/* Ctrl-C after the first configuration: the run returns 0 and keeps what
+ * it measured (one figure), and the heavy level never starts. */
+static void test_early_stop_keeps_results(void **state)
+{
+	volatile sig_atomic_t stop = 0;
+	struct calib_ctx ctx = one_cpu_ctx(&stop);
+	json_object *r = json_object_new_object(), *levels, *level, *configs;
+
+	ctx.progress = stop_at_first_progress;
+	ctx.progress_arg = (void *)&stop;
+	assert_int_equal(calib_spin_threshold.run(&ctx, r), 0);
+	assert_true(json_object_object_get_ex(r, "contention", &levels));
+	assert_true(json_object_object_get_ex(levels, "light", &level));
+	assert_false(json_object_object_get_ex(levels, "heavy", NULL));
+	assert_true(json_object_object_get_ex(level, "configs", &configs));
+	assert_int_equal(json_object_array_length(configs), 1);
+	check_pick(level, "best");
+	json_object_put(r);
+}
+
+static void test_print_skipped(void **state)
+{
+	json_object *r = json_object_new_object();
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	calib_json__skip(r, "test reason");
+	calib_spin_threshold.print(r, f);
+	fclose(f);
+	assert_string_equal(text, "  skipped: test reason\n");
+	free(text);
+	json_object_put(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_result_keys_and_table),
+		cmocka_unit_test(test_early_stop_keeps_results),
+		cmocka_unit_test(test_print_skipped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

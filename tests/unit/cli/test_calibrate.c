@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `spinscope calibrate` as a whole: the options parser's errors (exit 2,
+ * one line), --quick completing with every family in the JSON, the saved
+ * document, --show, and Ctrl-C saving a partial result.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "testlib.h"
+#include "calib/calib_store.h"
+#include "cli/calibrate.h"
+#include "common/errors.h"
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ss-calibrate-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd);
+}
+
+static int parse(struct calibrate_opts *o, int argc, char **argv)
+{
+	return calibrate__parse_args(argc, argv, o);
+}
+
+static void test_parser(void **state)
+{
+	struct calibrate_opts o;
+	char *a1[] = { "calibrate", NULL };
+	char *a2[] = { "calibrate", "--full", "--only", "spin_hint,memory_order", "--cpus", "0",
+		       "--json", "-o", "/x.json", NULL };
+	char *a3[] = { "calibrate", "--only", "spin_hint,bogus", NULL };
+	char *a4[] = { "calibrate", "--cpus", "0-", NULL };
+	char *a5[] = { "calibrate", "--cpus", "4095", NULL };
+	char *a6[] = { "calibrate", "--quick", "--full", NULL };
+	char *a7[] = { "calibrate", "--frobnicate", NULL };
+	char *a8[] = { "calibrate", "--only", NULL };
+	char *a9[] = { "calibrate", "extra", NULL };
+
+	assert_int_equal(parse(&o, 1, a1), 0);
+	assert_true(o.quick && !o.json && !o.show && !o.path);
+	assert_int_equal(o.only, (1u << calibrate_nfamilies) - 1);
+	assert_int_equal(calibrate_nfamilies, 6);
+	assert_int_equal(parse(&o, 9, a2), 0);
+	assert_false(o.quick);
+	assert_true(o.json);
+	assert_string_equal(o.path, "/x.json");
+	assert_int_equal(CPU_COUNT(&o.cpus), 1);
+	assert_true(CPU_ISSET(0, &o.cpus));
+	for (int i = 0; i < calibrate_nfamilies; i++) {
+		bool want = !strcmp(calibrate_families[i]->key, "spin_hint") ||
+			    !strcmp(calibrate_families[i]->key, "memory_order");
+		assert_int_equal(!!(o.only & (1u << i)), want);
+	}
+	assert_int_equal(parse(&o, 3, a3), SS_EXIT_USAGE);
+	assert_int_equal(parse(&o, 3, a4), SS_EXIT_USAGE);
+	assert_int_equal(parse(&o, 3, a5), SS_EXIT_USAGE);	/* not an allowed CPU */
+	assert_int_equal(parse(&o, 3, a6), SS_EXIT_USAGE);
+	assert_int_equal(parse(&o, 2, a7), SS_EXIT_USAGE);
+	assert_int_equal(parse(&o, 2, a8), SS_EXIT_USAGE);
+	assert_int_equal(parse(&o, 2, a9), SS_EXIT_USAGE);
+}
+
+/* Runs spinscope with args; returns the exit code, stdout and stderr. */
+static int run(char **out, char **err, const char *a1, const char *a2, const char *a3,
+	       const char *a4, const char *a5, const char *a6)
+{
+	char *argv[] = { (char *)tl_path("spinscope"), "calibrate", (char *)a1, (char *)a2,
+			 (char *)a3, (char *)a4, (char *)a5, (char *)a6, NULL };
+
+	return tl_run(argv, out, err);
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_usage_errors_are_one_line(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run(&out, &err, "--only", "nonsense", NULL, NULL, NULL, NULL), 2);
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, "unknown family 'nonsense' in --only"));
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+	assert_int_equal(run(&out, &err, "--cpus", "1-0", NULL, NULL, NULL, NULL), 2);
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, "bad --cpus list '1-0'"));
+	free(out);
+	free(err);
+	assert_int_equal(run(&out, &err, "--help", NULL, NULL, NULL, NULL, NULL), 0);
+	assert_non_null(strstr(out, "Usage: spinscope calibrate"));
+	free(out);
+	free(err);
+}
+
+static void test_quick_completes_and_saves(void **state)
+{
+	char path[128], *out, *err;
+	json_object *doc, *results, *saved, *v;
+	time_t t0 = time(NULL);
+
+	snprintf(path, sizeof(path), "%s/quick.json", tmpdir);
+	assert_int_equal(run(&out, &err, "--quick", "--json", "-o", path, NULL, NULL), 0);
+	/* Not a timing assertion: a generous bound that only a hang breaks. */
+	assert_true(time(NULL) - t0 < 120);
+	/* stderr is a pipe here: no progress bar, no carriage returns. */
+	assert_null(strchr(err, '\r'));
+	doc = json_tokener_parse(out);
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "schema", &v));
+	assert_int_equal(json_object_get_int(v), CALIB_SCHEMA);
+	assert_true(json_object_object_get_ex(doc, "host", &v));
+	assert_true(json_object_object_get_ex(doc, "results", &results));
+	for (int i = 0; i < calibrate_nfamilies; i++) {
+		json_object *r;
+
+		assert_true(json_object_object_get_ex(results, calibrate_families[i]->key, &r));
+		assert_false(json_object_object_get_ex(r, "error", &v));
+		assert_true(json_object_object_get_ex(r, "seconds", &v));
+	}
+	/* The families of this file's author state a headline in words. */
+	static const char *const headed[] = { "false_sharing", "spin_hint", "memory_order" };
+	for (int i = 0; i < 3; i++) {
+		json_object *r;
+
+		assert_true(json_object_object_get_ex(results, headed[i], &r));
+		assert_true(json_object_object_get_ex(r, "headline", &v));
+		assert_true(json_object_get_string_len(v) > 20);
+	}
+	assert_true(json_object_object_get_ex(doc, "partial", &v));
+	assert_false(json_object_get_boolean(v));
+	/* The saved file is the same document and loads as this host's. */
+	char why[512];
+	assert_int_equal(calib_store__load_matching_at(path, NULL, &saved, why, sizeof(why)), 0);
+	assert_true(json_object_object_get_ex(saved, "spin_hint", &v));
+	json_object_put(saved);
+	json_object_put(doc);
+	free(out);
+	free(err);
+
+	/* --show prints it again, headline first per family. */
+	assert_int_equal(run(&out, &err, "--show", "-o", path, NULL, NULL, NULL), 0);
+	assert_non_null(strstr(out, "Spin-wait hint instructions [spin_hint]\n  per hint: "));
+	assert_non_null(strstr(out, "False sharing and padding [false_sharing]\n  unpadded/padded: "));
+	assert_non_null(strstr(out, "Memory ordering [memory_order]\n  store: release "));
+	free(out);
+	free(err);
+}
+
+static void test_ctrl_c_saves_partial(void **state)
+{
+	char path[128];
+	char *argv[] = { (char *)tl_path("spinscope"), "calibrate", "--full", "--only",
+			 "false_sharing,memory_order", "-o", path, NULL };
+	struct tl_proc p;
+	json_object *doc, *v, *results;
+
+	snprintf(path, sizeof(path), "%s/partial.json", tmpdir);
+	assert_int_equal(tl_spawn(&p, argv), 0);
+	/* --full takes far longer than this: the signal lands mid-run. */
+	usleep(700 * 1000);
+	tl_kill(&p, SIGINT);
+	char *out = tl_read_all(p.out_fd);
+	char *err = tl_read_all(p.err_fd);
+	assert_int_equal(tl_wait(&p), SS_EXIT_ERROR);
+	assert_non_null(strstr(err, "calibration interrupted: partial results saved to"));
+	assert_int_equal(calib_store__load(path, &doc), 0);
+	assert_true(json_object_object_get_ex(doc, "partial", &v));
+	assert_true(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(doc, "results", &results));
+	assert_true(json_object_object_get_ex(results, "false_sharing", &v));
+	json_object_put(doc);
+	free(out);
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parser),
+		cmocka_unit_test(test_usage_errors_are_one_line),
+		cmocka_unit_test(test_quick_completes_and_saves),
+		cmocka_unit_test(test_ctrl_c_saves_partial),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/* errors.c: the exit-code table and the JSON error object. */
+#include "testlib.h"
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "common/errors.h"
+
+static void test_error_returns_code(void **state)
+{
+	assert_int_equal(ss_error(SS_EXIT_TARGET, "pid %d: no such process", 42), SS_EXIT_TARGET);
+}
+
+/* Every documented exit code has its line in --help's table. */
+static void test_exit_table_lists_every_code(void **state)
+{
+	for (int c = SS_EXIT_OK; c <= SS_EXIT_BPF; c++) {
+		char needle[16];
+
+		snprintf(needle, sizeof(needle), "\n  %d  ", c);
+		assert_non_null(strstr(ss_exit_codes_help, needle));
+	}
+}
+
+static void test_json_error_object(void **state)
+{
+	char buf[512] = {0};
+	FILE *f = tmpfile();
+	int saved = dup(1);
+	json_object *o;
+
+	fflush(stdout);
+	dup2(fileno(f), 1);
+	ss_set_json_errors(true);
+	ss_error(SS_EXIT_PERM, "needs CAP_BPF");
+	ss_set_json_errors(false);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(f);
+	assert_true(fread(buf, 1, sizeof(buf) - 1, f) > 0);
+	fclose(f);
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "error")), "needs CAP_BPF");
+	assert_int_equal(json_object_get_int(json_object_object_get(o, "exit_code")), SS_EXIT_PERM);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_error_returns_code),
+		cmocka_unit_test(test_exit_table_lists_every_code),
+		cmocka_unit_test(test_json_error_object),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

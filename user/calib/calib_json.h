@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * JSON form of the measurement helpers (calib_util.h) and the small
+ * formatting helpers every family's table uses, so that every figure is
+ * saved, warned about and printed the same way.
+ */
+#ifndef SPINSCOPE_CALIB_JSON_H
+#define SPINSCOPE_CALIB_JSON_H
+
+#include <stdio.h>
+#include <json-c/json.h>
+#include "calib/kern/calib_util.h"
+
+/* {"median":..,"min":..,"max":..,"cv":..,"n":..} plus "warning": "<why>"
+ * when cv > cv_limit (CALIB_CV_INSTR or CALIB_CV_CONTENTION), when there
+ * were fewer than 3 samples, or when busy says the host was busy (busy may
+ * be NULL). Returns NULL only when out of memory. */
+json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
+			       const struct calib_busy *busy);
+/* Reads a figure written by calib_stats__json from obj[key]. Returns false
+ * when it is missing or malformed; *warning (may be NULL) gets the warning
+ * or NULL. */
+bool calib_stats__from_json(const json_object *obj, const char *key,
+			    struct calib_stats *st, const char **warning);
+
+/* {"load1":..,"steal_frac":..,"busy":bool,"why":".."} */
+json_object *calib_busy__json(const struct calib_busy *b);
+/* {"threads":N,"overlap":..,"wall_ns":..,"cpus":[..]} plus "warning" when
+ * overlap < CALIB_OVERLAP_OK: the threads did not all run at once. */
+json_object *calib_team__json(const struct calib_team_result *r);
+
+/* Marks a family result as skipped with its reason. */
+void calib_json__skip(json_object *result, const char *reason);
+/* obj[key] as a double / string, or dflt when absent. */
+double calib_json__double(const json_object *obj, const char *key, double dflt);
+const char *calib_json__string(const json_object *obj, const char *key, const char *dflt);
+
+/* Table cell for obj[key]: the median with printf format fmt ("%.2f"),
+ * then "±N%" and a trailing "!" when the figure carries a warning; "-"
+ * when absent. Returns buf. */
+const char *calib_json__cell(const json_object *obj, const char *key,
+			     const char *fmt, char *buf, size_t len);
+/* Prints the "warning"s found in obj (recursively), one line each with the
+ * path of the figure, except spread warnings, which the tables mark with
+ * "!" and one closing line counts. Returns how many warnings there were. */
+int calib_json__print_warnings(const json_object *obj, FILE *out);
+
+#endif

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spin_threshold: how long a lock should spin before it yields or parks on
+ * this host. A GC lock once went from "(N spins + yield) repeated" to "N
+ * spins, then a yield loop" after sweeping N under light and heavy
+ * contention, judged by time to safepoint. This family repeats that sweep
+ * on the lock kernel of calib_swlock.c for five acquire strategies and
+ * reports throughput, fairness, acquisition latency and the time to stop
+ * every thread at a safe point, then names the best strategy and N.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib.h"
+#include "calib_json.h"
+#include "calib_table.h"
+#include "calib/kern/calib_swlock.h"
+#include "calib/kern/calib_util.h"
+
+static const uint32_t sweep_spins[] = { 0x0, 0x1, 0x7, 0xF, 0x1F, 0x3F, 0x7F, 0xFF };
+#define NSPINS (sizeof(sweep_spins) / sizeof(sweep_spins[0]))
+/* Pure spin and pthread_mutex once, the three spin-count strategies per N. */
+#define NCONFIGS (2 + 3 * NSPINS)
+
+/* Work inside and between critical sections, in units of burn() (a few
+ * ns each): a short section and a little more work outside, so that light
+ * contention hands the lock over often but not on every instruction. */
+#define CS_WORK		20
+#define OUTSIDE_WORK	60
+
+struct st_config {
+	enum swlock_strategy strategy;
+	uint32_t spins;
+};
+
+struct st_plan {
+	const char *name;		/* "light" / "heavy" */
+	int per_cpu;			/* threads per allowed CPU */
+	int reps;			/* at most; the time box may end sooner */
+	uint64_t run_ns;
+	int stops;			/* stop-all cycles per run */
+	uint64_t budget_ns;		/* time box of the level */
+};
+
+/* Repetitions always made, whatever the time box says: fewer give no
+ * spread. The box is checked between repetitions, so that every
+ * configuration has the same number of samples. */
+#define MIN_REPS 2
+
+/* Samples of one configuration, one per repetition. */
+struct st_samples {
+	double acq_per_s[16];
+	double p50[16], p99[16], max[16];
+	double stop_all[16], stop_all_max[16];
+	double min_acq[16], max_acq[16];
+	int n;
+};
+
+static int st_configs(struct st_config *c)
+{
+	int n = 0;
+
+	c[n++] = (struct st_config){ SWLOCK_SPIN, 0 };
+	c[n++] = (struct st_config){ SWLOCK_PTHREAD_MUTEX, 0 };
+	for (unsigned i = 0; i < NSPINS; i++) {
+		c[n++] = (struct st_config){ SWLOCK_SPIN_THEN_YIELD, sweep_spins[i] };
+		c[n++] = (struct st_config){ SWLOCK_SPIN_YIELD_REPEAT, sweep_spins[i] };
+		c[n++] = (struct st_config){ SWLOCK_SPIN_THEN_PARK, sweep_spins[i] };
+	}
+	return n;
+}
+
+static const char *spin_hint_name(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return "pause";
+#elif defined(__aarch64__)
+	return "isb";
+#else
+	return "none";
+#endif
+}
+
+static json_object *stat_json(const double *v, int n, double cv_limit,
+			      const struct calib_busy *busy)
+{
+	struct calib_stats st;
+
+	calib_stats__compute(&st, v, n);
+	return calib_stats__json(&st, cv_limit, busy);
+}
+
+static json_object *config_json(const struct st_config *c, const struct st_samples *s,
+				const struct calib_busy *busy)
+{
+	json_object *o = json_object_new_object();
+	struct calib_stats mn, mx;
+	char label[64];
+
+	swlock_strategy__describe(c->strategy, c->spins, label, sizeof(label));
+	json_object_object_add(o, "strategy",
+			       json_object_new_string(swlock_strategy__name(c->strategy)));
+	json_object_object_add(o, "spins", swlock_strategy__has_spins(c->strategy) ?
+			       json_object_new_int((int)c->spins) : NULL);
+	json_object_object_add(o, "label", json_object_new_string(label));
+	json_object_object_add(o, "acq_per_s",
+			       stat_json(s->acq_per_s, s->n, CALIB_CV_CONTENTION, busy));
+	json_object_object_add(o, "lat_p50_ns", stat_json(s->p50, s->n, CALIB_CV_CONTENTION, busy));
+	json_object_object_add(o, "lat_p99_ns", stat_json(s->p99, s->n, CALIB_CV_CONTENTION, busy));
+	json_object_object_add(o, "lat_max_ns", stat_json(s->max, s->n, CALIB_CV_CONTENTION, busy));
+	json_object_object_add(o, "stop_all_ns",
+			       stat_json(s->stop_all, s->n, CALIB_CV_CONTENTION, busy));
+	json_object_object_add(o, "stop_all_max_ns",
+			       stat_json(s->stop_all_max, s->n, CALIB_CV_CONTENTION, busy));
+	json_object_object_add(o, "min_acq", stat_json(s->min_acq, s->n, CALIB_CV_CONTENTION, busy));
+	json_object_object_add(o, "max_acq", stat_json(s->max_acq, s->n, CALIB_CV_CONTENTION, busy));
+	calib_stats__compute(&mn, s->min_acq, s->n);
+	calib_stats__compute(&mx, s->max_acq, s->n);
+	/* 1.0: every thread got the lock as often as every other. */
+	json_object_object_add(o, "fairness",
+			       json_object_new_double(mx.median > 0 ? mn.median / mx.median : 0));
+	return o;
+}
+
+/* {"strategy","spins","label","acq_per_s","stop_all_ns"}: what the advisor
+ * reads, medians only (the figures with their spread are in "configs"). */
+static json_object *pick_json(const json_object *cfg)
+{
+	json_object *o = json_object_new_object(), *v;
+	struct calib_stats st;
+
+	json_object_object_add(o, "strategy",
+			       json_object_new_string(calib_json__string(cfg, "strategy", "")));
+	json_object_object_get_ex(cfg, "spins", &v);
+	json_object_object_add(o, "spins", v ? json_object_get(v) : NULL);
+	json_object_object_add(o, "label",
+			       json_object_new_string(calib_json__string(cfg, "label", "")));
+	calib_stats__from_json(cfg, "acq_per_s", &st, NULL);
+	json_object_object_add(o, "acq_per_s", json_object_new_double(st.median));
+	calib_stats__from_json(cfg, "stop_all_ns", &st, NULL);
+	json_object_object_add(o, "stop_all_ns", json_object_new_double(st.median));
+	return o;
+}
+
+/* The configuration with the highest (want_max) or lowest median of key,
+ * and whether the runner-up is within the winner's spread. */
+static int best_config(json_object *configs, const char *key, bool want_max, bool *tie)
+{
+	size_t n = json_object_array_length(configs);
+	double best = 0, second = 0, spread = 0;
+	int bi = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		struct calib_stats st;
+		double v;
+
+		if (!calib_stats__from_json(json_object_array_get_idx(configs, i), key, &st, NULL) ||
+		    st.n == 0)
+			continue;
+		v = want_max ? st.median : -st.median;
+		if (bi < 0 || v > best) {
+			second = bi < 0 ? v : best;
+			best = v;
+			bi = (int)i;
+			spread = st.max - st.min;
+		} else if (v > second) {
+			second = v;
+		}
+	}
+	*tie = bi >= 0 && n > 1 && best - second < spread / 2;
+	return bi;
+}
+
+/* Runs every configuration reps times at one contention level, interleaved
+ * (rep-major, rotating the order) so that drift on the host spreads evenly. */
+static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
+		     const struct st_config *configs, int nconfigs,
+		     double done0, double share, json_object *level)
+{
+	struct swbench_cfg cfg = {
+		.nthreads = ctx->ncpus * plan->per_cpu,
+		.cpus = ctx->cpus,
+		.cs_work = CS_WORK,
+		.outside_work = OUTSIDE_WORK,
+	};
+	struct st_samples *samples = calloc((size_t)nconfigs, sizeof(*samples));
+	struct calib_busy_sample busy0, busy1;
+	struct calib_busy busy = { 0 };
+	struct swbench *b = NULL;
+	struct swbench_sample *s = malloc(sizeof(*s));
+	json_object *arr;
+	int err, best, fastest_stop, reps = 0;
+	uint64_t deadline = calib__now_ns() + plan->budget_ns;
+	bool tie, stop_tie;
+
+	if (!samples || !s) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = swbench__create(&b, &cfg);
+	if (err)
+		goto out;
+	calib_busy__read(NULL, &busy0);
+	/* One unrecorded run: the first release wakes cold threads. */
+	swbench__set_lock(b, SWLOCK_PTHREAD_MUTEX, 0);
+	err = swbench__run(b, plan->run_ns / 2, 0, 1, s);
+	for (int rep = 0; !err && rep < plan->reps && !calib__stopped(ctx); rep++) {
+		/* A loaded host stretches every run (the coordinator waits for a
+		 * CPU, spinners burn whole slices): keep to the time box. */
+		if (rep >= MIN_REPS && calib__now_ns() > deadline)
+			break;
+		reps = rep + 1;
+		for (int k = 0; k < nconfigs && !calib__stopped(ctx); k++) {
+			int ci = (k + rep * 7) % nconfigs;
+			struct st_samples *x = &samples[ci];
+
+			swbench__set_lock(b, configs[ci].strategy, configs[ci].spins);
+			err = swbench__run(b, plan->run_ns, 0, plan->stops, s);
+			if (err)
+				break;
+			if (s->violations || s->counter != s->total_acq) {
+				/* A lock that lets two threads in is a bug, not a figure. */
+				err = -EPROTO;
+				break;
+			}
+			x->acq_per_s[x->n] = (double)s->total_acq * 1e9 / (double)s->run_ns;
+			x->p50[x->n] = (double)swhist__quantile(&s->lat, 0.50);
+			x->p99[x->n] = (double)swhist__quantile(&s->lat, 0.99);
+			x->max[x->n] = (double)s->lat.max;
+			x->stop_all[x->n] = (double)s->stop_all_ns;
+			x->stop_all_max[x->n] = (double)s->stop_all_max_ns;
+			x->min_acq[x->n] = (double)s->min_acq;
+			x->max_acq[x->n] = (double)s->max_acq;
+			x->n++;
+			calib__progress(ctx, done0 + share * ((double)rep * nconfigs + k + 1) /
+					     ((double)plan->reps * nconfigs));
+		}
+	}
+	if (err)
+		goto out;
+	calib_busy__read(NULL, &busy1);
+	calib_busy__judge(&busy0, &busy1, ctx->ncpus, &busy);
+
+	json_object_object_add(level, "threads", json_object_new_int(cfg.nthreads));
+	json_object_object_add(level, "threads_per_cpu", json_object_new_int(plan->per_cpu));
+	json_object_object_add(level, "run_ms", json_object_new_double((double)plan->run_ns / 1e6));
+	json_object_object_add(level, "reps", json_object_new_int(reps));
+	json_object_object_add(level, "time_boxed", json_object_new_boolean(reps < plan->reps &&
+									    !calib__stopped(ctx)));
+	json_object_object_add(level, "stops_per_run", json_object_new_int(plan->stops));
+	json_object_object_add(level, "busy", calib_busy__json(&busy));
+	arr = json_object_new_array();
+	for (int i = 0; i < nconfigs; i++)
+		if (samples[i].n)
+			json_object_array_add(arr, config_json(&configs[i], &samples[i], &busy));
+	json_object_object_add(level, "configs", arr);
+	/* The plain mutex is the advisor's yardstick for the best strategy. */
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *c = json_object_array_get_idx(arr, i);
+		struct calib_stats st;
+
+		if (!strcmp(calib_json__string(c, "strategy", ""), "pthread_mutex") &&
+		    calib_stats__from_json(c, "acq_per_s", &st, NULL))
+			json_object_object_add(level, "mutex_acq_per_s", json_object_new_double(st.median));
+	}
+	best = best_config(arr, "acq_per_s", true, &tie);
+	fastest_stop = best_config(arr, "stop_all_ns", false, &stop_tie);
+	if (best >= 0) {
+		json_object *p = pick_json(json_object_array_get_idx(arr, (size_t)best));
+
+		json_object_object_add(p, "within_noise_of_runner_up", json_object_new_boolean(tie));
+		json_object_object_add(level, "best", p);
+	}
+	if (fastest_stop >= 0) {
+		json_object *p = pick_json(json_object_array_get_idx(arr, (size_t)fastest_stop));
+
+		json_object_object_add(p, "within_noise_of_runner_up",
+				       json_object_new_boolean(stop_tie));
+		json_object_object_add(level, "best_stop_all", p);
+	}
+out:
+	swbench__destroy(b);
+	free(samples);
+	free(s);
+	return err;
+}
+
+/* "best at light contention (2 threads): spin 0x1F then futex park, 12.3 M
+ * acq/s": one clause per level, for --show and JSON readers. */
+static void level_headline(const char *name, const json_object *level, char *buf, size_t len)
+{
+	json_object *best;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(level, "best", &best))
+		return;
+	snprintf(buf, len, "best at %s contention (%d threads): %s, %.2f M acq/s%s", name,
+		 (int)calib_json__double(level, "threads", 0),
+		 calib_json__string(best, "label", "?"),
+		 calib_json__double(best, "acq_per_s", 0) / 1e6,
+		 json_object_get_boolean(json_object_object_get(best, "within_noise_of_runner_up")) ?
+		 " (runner-up within noise)" : "");
+}
+
+static const char *const level_names[] = { "light", "heavy" };
+
+static void add_headline(json_object *result)
+{
+	json_object *levels, *level;
+	char line[512] = "", part[256];
+
+	if (!json_object_object_get_ex(result, "contention", &levels))
+		return;
+	for (int i = 0; i < 2; i++) {
+		if (!json_object_object_get_ex(levels, level_names[i], &level))
+			continue;
+		level_headline(level_names[i], level, part, sizeof(part));
+		if (part[0])
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
+				 line[0] ? "; " : "", part);
+	}
+	if (line[0])
+		json_object_object_add(result, "headline", json_object_new_string(line));
+}
+
+static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
+{
+	struct st_config configs[NCONFIGS];
+	int nconfigs = st_configs(configs);
+	/* Light: one thread per CPU. Heavy: 32 per CPU as in the precedent;
+	 * --quick keeps 4 per CPU, short runs and a time box of quick_seconds
+	 * (light gets 40% of it: its runs are not stretched by preemption). */
+	const int reps = ctx->quick ? 5 : 9, stops = ctx->quick ? 3 : 10;
+	const uint64_t run_ns = ctx->quick ? 8000000ULL : 100000000ULL;
+	const double budget = (ctx->quick ? calib_spin_threshold.quick_seconds :
+			       calib_spin_threshold.full_seconds) * 1e9;
+	const struct st_plan plans[2] = {
+		{ "light", 1, reps, run_ns, stops, (uint64_t)(0.4 * budget) },
+		{ "heavy", ctx->quick ? 4 : 32, reps, run_ns, stops, (uint64_t)(0.6 * budget) },
+	};
+	json_object *levels = json_object_new_object();
+	int err = 0;
+
+	json_object_object_add(result, "spin_hint", json_object_new_string(spin_hint_name()));
+	json_object_object_add(result, "cs_work", json_object_new_int(CS_WORK));
+	json_object_object_add(result, "outside_work", json_object_new_int(OUTSIDE_WORK));
+	json_object_object_add(result, "contention", levels);
+	for (int i = 0; i < 2 && !err && !calib__stopped(ctx); i++) {
+		json_object *level = json_object_new_object();
+
+		json_object_object_add(levels, plans[i].name, level);
+		err = run_level(ctx, &plans[i], configs, nconfigs, i * 0.4, i ? 0.6 : 0.4, level);
+	}
+	add_headline(result);
+	return err;
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+static void print_headline(const char *name, const json_object *level, FILE *out)
+{
+	json_object *stop;
+	char line[256];
+
+	level_headline(name, level, line, sizeof(line));
+	if (line[0])
+		fprintf(out, "  %s\n", line);
+	if (json_object_object_get_ex(level, "best_stop_all", &stop))
+		fprintf(out, "    fastest stop-all: %s, %.1f us to stop every thread%s\n",
+			calib_json__string(stop, "label", "?"),
+			calib_json__double(stop, "stop_all_ns", 0) / 1e3,
+			json_object_get_boolean(json_object_object_get(stop,
+					"within_noise_of_runner_up")) ?
+			" (runner-up within noise)" : "");
+}
+
+static void print_level(const char *name, const json_object *level, FILE *out)
+{
+	json_object *configs;
+	char a[32], b[32], c[32], d[32], e[32];
+
+	if (!json_object_object_get_ex(level, "configs", &configs))
+		return;
+	fprintf(out, "\n  %s contention, %d threads, %.0f ms per run (! marks a wide spread "
+		"or a busy host)\n", name,
+		(int)calib_json__double(level, "threads", 0),
+		calib_json__double(level, "run_ms", 0));
+	fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8s\n", "strategy", "M acq/s", "p50 ns",
+		"p99 ns", "stop-all us", "worst stop us", "fairness");
+	for (size_t i = 0; i < json_object_array_length(configs); i++) {
+		json_object *cfg = json_object_array_get_idx(configs, i);
+
+		fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8.2f\n",
+			calib_json__string(cfg, "label", "?"),
+			calib_table__cell(cfg, "acq_per_s", 1e6, "%.3f", a, sizeof(a)),
+			calib_table__cell(cfg, "lat_p50_ns", 1, "%.0f", b, sizeof(b)),
+			calib_table__cell(cfg, "lat_p99_ns", 1, "%.0f", c, sizeof(c)),
+			calib_table__cell(cfg, "stop_all_ns", 1e3, "%.1f", d, sizeof(d)),
+			calib_table__cell(cfg, "stop_all_max_ns", 1e3, "%.1f", e, sizeof(e)),
+			calib_json__double(cfg, "fairness", 0));
+	}
+}
+
+static void spin_threshold_print(const json_object *result, FILE *out)
+{
+	json_object *levels, *level;
+
+	if (json_object_get_boolean(json_object_object_get(result, "skipped"))) {
+		fprintf(out, "  skipped: %s\n", calib_json__string(result, "reason", "?"));
+		return;
+	}
+	if (!json_object_object_get_ex(result, "contention", &levels))
+		return;
+	for (int i = 0; i < 2; i++)
+		if (json_object_object_get_ex(levels, level_names[i], &level))
+			print_headline(level_names[i], level, out);
+	for (int i = 0; i < 2; i++)
+		if (json_object_object_get_ex(levels, level_names[i], &level))
+			print_level(level_names[i], level, out);
+}
+
+const struct calib_family calib_spin_threshold = {
+	.key = "spin_threshold",
+	.title = "Spin-then-yield thresholds",
+	.quick_seconds = 4.5,
+	.full_seconds = 240,
+	.run = spin_threshold_run,
+	.print = spin_threshold_print,
+};

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Saved calibration results: the versioned JSON document
+ * {schema, tool, host, results: {family_key: {...}}, partial, created},
+ * where it lives, writing it atomically, and loading it back only when the
+ * host fingerprint says the results apply here (`spinscope -p` uses
+ * calib__load_matching()).
+ */
+#ifndef SPINSCOPE_CALIB_STORE_H
+#define SPINSCOPE_CALIB_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+#include "calib/kern/fingerprint.h"
+
+/* Bumped when a field changes meaning; loaders refuse other versions. */
+#define CALIB_SCHEMA 1
+
+/* The fingerprint as JSON ("host") and back. from_json returns 0 or
+ * -EINVAL when a field that matching needs is missing. */
+json_object *calib_store__host_json(const struct ss_fingerprint *fp);
+int calib_store__host_from_json(const json_object *host, struct ss_fingerprint *fp);
+
+/* Builds the document; takes ownership of results. */
+json_object *calib_store__document(const struct ss_fingerprint *fp, json_object *results,
+				   bool partial);
+
+/* Where results are saved by default: /var/lib/spinscope/calibration.json
+ * as root, else $XDG_CACHE_HOME/spinscope/calibration.json or
+ * ~/.cache/spinscope/calibration.json. Returns 0 or -ENOENT (no HOME). */
+int calib_store__default_path(char *buf, size_t len);
+
+/* Writes doc to path atomically (temporary file in the same folder,
+ * fsync, rename), creating missing folders. Returns 0 or -errno. */
+int calib_store__save(const char *path, json_object *doc);
+
+/* Loads a document and checks its schema. Returns 0, -ENOENT (no file),
+ * -EINVAL (not a calibration document of this schema) or -errno. */
+int calib_store__load(const char *path, json_object **doc);
+
+/* Loads the results saved at path (NULL: the default path) if they were
+ * measured on a host with this one's fingerprint (read from root; NULL for
+ * the live host). On success *out holds a reference to the "results"
+ * object (json_object_put it) and 0 is returned; otherwise why says why
+ * not, in words a person acts on, and the return is -ENOENT (nothing
+ * saved), -EINVAL (unreadable or other schema), -ESTALE (another host or
+ * kernel) or -errno. */
+int calib_store__load_matching_at(const char *path, const char *root, json_object **out,
+				  char *why, size_t whylen);
+int calib__load_matching(const char *path_or_NULL, json_object **out, char *why, size_t whylen);
+
+#endif

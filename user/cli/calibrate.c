@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `spinscope calibrate`: runs the reference-kernel families on the allowed
+ * CPUs, prints a table per family (headline first) or JSON, and saves the
+ * results with the host fingerprint for `spinscope -p`. Ctrl-C stops
+ * between figures and saves what was measured, marked partial.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "calib/calib_json.h"
+#include "calib/calib_store.h"
+#include "calib/kern/calib_util.h"
+#include "calibrate.h"
+#include "commands.h"
+#include "common/errors.h"
+#include "calib/kern/fingerprint.h"
+
+const struct calib_family *const calibrate_families[] = {
+	&calib_false_sharing,
+	&calib_spin_hint,
+	&calib_spin_threshold,
+	&calib_numa,
+	&calib_memory_order,
+	&calib_host_costs,
+};
+const int calibrate_nfamilies = sizeof(calibrate_families) / sizeof(calibrate_families[0]);
+
+static const char usage[] =
+	"Usage: spinscope calibrate [--quick|--full] [--only FAMILY,...] [--cpus LIST]\n"
+	"                           [--json] [-o FILE] [--show]\n"
+	"Measures what spinning, padding, NUMA placement and memory ordering cost on\n"
+	"this host, and saves the results for 'spinscope -p'.\n"
+	"  --quick        short run, about 20 s (default)\n"
+	"  --full         longer, steadier run (minutes)\n"
+	"  --only LIST    run only these families: false_sharing, spin_hint,\n"
+	"                 spin_threshold, numa, memory_order, host_costs\n"
+	"  --cpus LIST    use only these CPUs, e.g. 0-3,6 (default: all allowed)\n"
+	"  --json         print {schema, host, results} as JSON\n"
+	"  -o FILE        save to FILE (default: /var/lib/spinscope/calibration.json\n"
+	"                 as root, else $XDG_CACHE_HOME/spinscope/calibration.json)\n"
+	"  --show         print the saved results again; measures nothing\n"
+	"  -h, --help     this text\n"
+	"Ctrl-C stops early and saves what was measured, marked partial (exit 1).\n";
+
+static int parse_only(const char *list, unsigned *mask)
+{
+	char buf[256], *save = NULL;
+
+	*mask = 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i;
+
+		for (i = 0; i < calibrate_nfamilies; i++)
+			if (!strcmp(tok, calibrate_families[i]->key))
+				break;
+		if (i == calibrate_nfamilies)
+			return ss_error(SS_EXIT_USAGE,
+					"unknown family '%s' in --only: choose from false_sharing, "
+					"spin_hint, spin_threshold, numa, memory_order, host_costs", tok);
+		*mask |= 1u << i;
+	}
+	if (!*mask)
+		return ss_error(SS_EXIT_USAGE, "--only needs at least one family, e.g. --only spin_hint");
+	return 0;
+}
+
+static void cpulist_text(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "", c, e);
+		c = e;
+	}
+}
+
+static int parse_cpus(const char *list, cpu_set_t *cpus)
+{
+	cpu_set_t allowed, want;
+	char text[256];
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return ss_error(SS_EXIT_ERROR, "cannot read this process's CPU affinity: %s",
+				strerror(errno));
+	if (calib__parse_cpulist(list, &want))
+		return ss_error(SS_EXIT_USAGE, "bad --cpus list '%s': give CPU numbers and ranges, e.g. 0-3,6",
+				list);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &want) && !CPU_ISSET(c, &allowed)) {
+			cpulist_text(&allowed, text, sizeof(text));
+			return ss_error(SS_EXIT_USAGE, "--cpus: CPU %d is not available to this process "
+					"(allowed: %s)", c, text);
+		}
+	*cpus = want;
+	return 0;
+}
+
+int calibrate__parse_args(int argc, char **argv, struct calibrate_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "full", no_argument, NULL, 'f' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "show", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool quick = false, full = false;
+	int opt, err;
+
+	memset(o, 0, sizeof(*o));
+	o->only = (1u << calibrate_nfamilies) - 1;
+	if (sched_getaffinity(0, sizeof(o->cpus), &o->cpus))
+		return ss_error(SS_EXIT_ERROR, "cannot read this process's CPU affinity: %s",
+				strerror(errno));
+	optind = 0;	/* getopt may have run before (tests call this twice) */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'q': quick = true; break;
+		case 'f': full = true; break;
+		case 'j': o->json = true; break;
+		case 's': o->show = true; break;
+		case 'o': o->path = optarg; break;
+		case 'h': o->help = true; break;
+		case 'O':
+			if ((err = parse_only(optarg, &o->only)))
+				return err;
+			break;
+		case 'c':
+			if ((err = parse_cpus(optarg, &o->cpus)))
+				return err;
+			break;
+		case ':':
+			return ss_error(SS_EXIT_USAGE, "%s needs a value: see 'spinscope calibrate --help'",
+					argv[optind - 1]);
+		default:
+			return ss_error(SS_EXIT_USAGE, "unknown option '%s': see 'spinscope calibrate --help'",
+					argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return ss_error(SS_EXIT_USAGE, "unexpected argument '%s': see 'spinscope calibrate --help'",
+				argv[optind]);
+	if (quick && full)
+		return ss_error(SS_EXIT_USAGE, "--quick and --full exclude each other: choose one");
+	o->quick = !full;
+	return 0;
+}
+
+/* --- running ------------------------------------------------------------ */
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct progress {
+	bool on;		/* stderr is a terminal */
+	const char *name;
+	double budget_left;	/* seconds of later families */
+	double budget_now;	/* this family's */
+};
+
+static void progress_draw(void *arg, double done)
+{
+	struct progress *p = arg;
+	double left = p->budget_left + p->budget_now * (1 - (done < 1 ? done : 1));
+	char bar[21];
+	int fill = (int)(done * 20);
+
+	if (!p->on)
+		return;
+	for (int i = 0; i < 20; i++)
+		bar[i] = i < fill ? '#' : '-';
+	bar[20] = '\0';
+	fprintf(stderr, "\r\033[K[%s] %-15s about %.0f s left", bar, p->name, left + 0.5);
+	fflush(stderr);
+}
+
+static void progress_clear(struct progress *p)
+{
+	if (p->on) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+}
+
+/* Skipped families and parts, for the closing summary. */
+static void collect_skips(const char *key, json_object *result, char *buf, size_t len)
+{
+	json_object *parts, *v;
+	size_t n = strlen(buf);
+
+	if (json_object_object_get_ex(result, "skipped", &v) && json_object_get_boolean(v)) {
+		snprintf(buf + n, len - n, "%s  %s: %s\n", "", key,
+			 calib_json__string(result, "reason", "no reason given"));
+		return;
+	}
+	if (!json_object_object_get_ex(result, "skipped_parts", &parts) ||
+	    !json_object_is_type(parts, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(parts); i++) {
+		json_object *p = json_object_array_get_idx(parts, i);
+
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "  %s, %s: %s\n", key, calib_json__string(p, "what", "?"),
+			 calib_json__string(p, "reason", "no reason given"));
+	}
+}
+
+static int run_families(const struct calibrate_opts *o, json_object *results, bool *failed)
+{
+	struct calib_ctx ctx = { .quick = o->quick, .cpus = o->cpus, .stop = &stop_requested };
+	struct progress prog = { .on = isatty(2) };
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	ctx.ncpus = CPU_COUNT(&o->cpus);
+	ctx.progress = progress_draw;
+	ctx.progress_arg = &prog;
+	for (int i = 0; i < calibrate_nfamilies; i++)
+		if (o->only & (1u << i))
+			prog.budget_left += o->quick ? calibrate_families[i]->quick_seconds
+						     : calibrate_families[i]->full_seconds;
+	for (int i = 0; i < calibrate_nfamilies && !stop_requested; i++) {
+		const struct calib_family *f = calibrate_families[i];
+		struct calib_busy_sample b0, b1;
+		struct calib_busy busy;
+		json_object *r;
+		uint64_t t0;
+		int err;
+
+		if (!(o->only & (1u << i)))
+			continue;
+		prog.name = f->key;
+		prog.budget_now = o->quick ? f->quick_seconds : f->full_seconds;
+		prog.budget_left -= prog.budget_now;
+		progress_draw(&prog, 0);
+		r = json_object_new_object();
+		calib_busy__read(NULL, &b0);
+		t0 = calib__now_ns();
+		err = f->run(&ctx, r);
+		json_object_object_add(r, "seconds",
+				       json_object_new_double((double)(calib__now_ns() - t0) / 1e9));
+		if (!calib_busy__read(NULL, &b1)) {
+			calib_busy__judge(&b0, &b1, (int)(online > 0 ? online : 1), &busy);
+			json_object_object_add(r, "busy", calib_busy__json(&busy));
+			if (busy.busy) {
+				char w[256];
+
+				snprintf(w, sizeof(w), "host busy while measuring (%s): figures may be off",
+					 busy.why);
+				json_object_object_add(r, "warning", json_object_new_string(w));
+			}
+		}
+		if (err) {
+			json_object_object_add(r, "error", json_object_new_string(strerror(-err)));
+			*failed = true;
+		}
+		if (stop_requested)
+			json_object_object_add(r, "partial", json_object_new_boolean(1));
+		json_object_object_add(results, f->key, r);
+	}
+	progress_clear(&prog);
+	return 0;
+}
+
+/* --- output ------------------------------------------------------------- */
+
+static void print_host(const json_object *host, FILE *out)
+{
+	struct ss_fingerprint fp;
+
+	if (calib_store__host_from_json(host, &fp))
+		return;
+	fprintf(out, "host: %s (%s family %d model %d stepping %d%s%s), %d cores, %d threads, "
+		"%d node%s, cache line %d B\n", fp.model_name, fp.vendor, fp.family, fp.model,
+		fp.stepping, fp.microcode[0] ? ", microcode " : "", fp.microcode, fp.cores, fp.threads,
+		fp.nodes, fp.nodes == 1 ? "" : "s", fp.cache_line);
+	fprintf(out, "      kernel %s, %s%s, governor %s, load %.2f, steal %.1f%%\n", fp.kernel,
+		fp.hypervisor ? "hypervisor " : "bare metal", fp.hypervisor ? (fp.hypervisor_name[0] ?
+		fp.hypervisor_name : "(unnamed)") : "", fp.governor, fp.load1, fp.steal_frac * 100);
+}
+
+static void print_text(const json_object *doc, unsigned only, FILE *out)
+{
+	json_object *results = NULL, *host = NULL, *v;
+	char skips[4096] = "";
+
+	json_object_object_get_ex(doc, "host", &host);
+	json_object_object_get_ex(doc, "results", &results);
+	print_host(host, out);
+	for (int i = 0; i < calibrate_nfamilies; i++) {
+		const struct calib_family *f = calibrate_families[i];
+		json_object *r;
+
+		if (!(only & (1u << i)) || !json_object_object_get_ex(results, f->key, &r))
+			continue;
+		fprintf(out, "\n%s [%s]%s\n", f->title, f->key,
+			json_object_object_get_ex(r, "partial", &v) ? " (partial: interrupted)" : "");
+		collect_skips(f->key, r, skips, sizeof(skips));
+		if (json_object_object_get_ex(r, "skipped", &v) && json_object_get_boolean(v)) {
+			fprintf(out, "  skipped: %s\n", calib_json__string(r, "reason", "no reason given"));
+			continue;
+		}
+		if (json_object_object_get_ex(r, "error", &v))
+			fprintf(out, "  failed: %s\n", json_object_get_string(v));
+		else
+			f->print(r, out);
+		calib_json__print_warnings(r, out);
+	}
+	if (skips[0])
+		fprintf(out, "\nskipped:\n%s", skips);
+}
+
+static int print_doc(const json_object *doc, const struct calibrate_opts *o)
+{
+	if (o->json) {
+		printf("%s\n", json_object_to_json_string_ext((json_object *)doc,
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		return 0;
+	}
+	print_text(doc, o->only, stdout);
+	return 0;
+}
+
+static int show_saved(const struct calibrate_opts *o, const char *path)
+{
+	struct ss_fingerprint saved, here;
+	json_object *doc, *host = NULL;
+	char why[512];
+	int err = calib_store__load(path, &doc);
+
+	if (err == -ENOENT)
+		return ss_error(SS_EXIT_ERROR, "no calibration saved at %s: run 'spinscope calibrate'", path);
+	if (err == -EINVAL)
+		return ss_error(SS_EXIT_ERROR, "%s is not a spinscope calibration of schema %d",
+				path, CALIB_SCHEMA);
+	if (err)
+		return ss_error(SS_EXIT_ERROR, "cannot read %s: %s", path, strerror(-err));
+	json_object_object_get_ex(doc, "host", &host);
+	if (!calib_store__host_from_json(host, &saved) && !fingerprint__read(NULL, &here) &&
+	    !fingerprint__match(&saved, &here, why, sizeof(why)))
+		ss_warn("these results were measured on another host (%s): 'spinscope -p' will not use them",
+			why);
+	print_doc(doc, o);
+	if (!o->json)
+		printf("\n(saved %s in %s)\n", calib_json__string(doc, "created", "?"), path);
+	json_object_put(doc);
+	return SS_EXIT_OK;
+}
+
+/*
+ * --only measures some families: the others already saved for this very
+ * host are kept, so that measuring one family never loses the rest.
+ */
+static void keep_other_families(const char *path, json_object *results)
+{
+	json_object *old = NULL;
+	char why[256];
+
+	if (calib_store__load_matching_at(path, NULL, &old, why, sizeof(why)))
+		return;
+	json_object_object_foreach(old, key, val) {
+		if (!json_object_object_get_ex(results, key, NULL))
+			json_object_object_add(results, key, json_object_get(val));
+	}
+	json_object_put(old);
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct calibrate_opts o;
+	struct ss_fingerprint fp;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	json_object *results, *doc;
+	char path[4096];
+	bool failed = false, partial;
+	int err;
+
+	if ((err = calibrate__parse_args(argc, argv, &o)))
+		return err;
+	if (o.help) {
+		fputs(usage, stdout);
+		return SS_EXIT_OK;
+	}
+	ss_set_json_errors(o.json);
+	if (o.path)
+		snprintf(path, sizeof(path), "%s", o.path);
+	else if (calib_store__default_path(path, sizeof(path)))
+		return ss_error(SS_EXIT_USAGE, "no place to save results: HOME is not set; give -o FILE");
+	if (o.show)
+		return show_saved(&o, path);
+	if ((err = fingerprint__read(NULL, &fp)))
+		return ss_error(SS_EXIT_ERROR, "cannot read the host fingerprint from /proc/cpuinfo: %s",
+				strerror(-err));
+	if (geteuid() != 0 && !o.json)
+		fprintf(stderr, "spinscope: not root: figures that need BPF are skipped and listed at the end\n");
+
+	/* No SA_RESTART: a kernel sleeping in a syscall sees EINTR and
+	 * checks the stop flag. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	stop_requested = 0;
+	results = json_object_new_object();
+	run_families(&o, results, &failed);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+
+	partial = stop_requested;
+	keep_other_families(path, results);
+	doc = calib_store__document(&fp, results, partial);
+	if (!doc)
+		return ss_error(SS_EXIT_ERROR, "out of memory building the results");
+	err = calib_store__save(path, doc);
+	print_doc(doc, &o);
+	json_object_put(doc);
+	if (err)
+		return ss_error(SS_EXIT_ERROR, "cannot save the results to %s: %s; give -o FILE",
+				path, strerror(-err));
+	if (!o.json)
+		printf("\nsaved to %s%s\n", path, partial ? " (partial)" : "");
+	/* The document on stdout already says "partial" or "error": a second
+	 * JSON object after it would only break its parsing. */
+	ss_set_json_errors(false);
+	if (partial)
+		return ss_error(SS_EXIT_ERROR, "calibration interrupted: partial results saved to %s", path);
+	if (failed)
+		return ss_error(SS_EXIT_ERROR, "a family failed (see 'failed:' above); other results saved to %s",
+				path);
+	return SS_EXIT_OK;
+}

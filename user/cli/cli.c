@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option parsing for the trace command. No side effects beyond *o and err. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "common/errors.h"
+#include "trace/tracer.h"
+
+const char ss_usage_line[] =
+	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json] [-o FILE] [-v]\n"
+	"       spinscope demo [-d SECONDS] [--json]\n"
+	"       spinscope calibrate [--quick|--full] [--only FAMILY,...] [--json]\n";
+
+enum {
+	OPT_BTF = 256,
+	OPT_MAX_THREADS,
+	OPT_MAX_FUTEXES,
+	OPT_MAX_STACKS,
+	OPT_EVENT,
+	OPT_FOLDED,
+	OPT_STACK_INTERVAL,
+	OPT_NO_CALIBRATE,
+	OPT_CALIBRATION,
+};
+
+/* Leading ':': a missing value is reported as ':', apart from unknowns. */
+static const char short_opts[] = ":p:t:d:i:jo:vhV";
+
+static const struct option long_opts[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "btf", required_argument, NULL, OPT_BTF },
+	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
+	{ "max-futexes", required_argument, NULL, OPT_MAX_FUTEXES },
+	{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "stack-interval", required_argument, NULL, OPT_STACK_INTERVAL },
+	{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
+	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 }
+};
+
+void ss_opts_init(struct ss_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->duration_s = 10;
+	o->max_threads = 4096;
+	o->max_futexes = 4096;
+	o->max_stacks = 2048;
+	o->stack_interval_ms = SS_STACK_INTERVAL_DEFAULT_NS / 1e6;
+}
+
+int ss_parse_int(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ss_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int __attribute__((format(printf, 3, 4)))
+bad(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return SS_EXIT_USAGE;
+}
+
+int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen)
+{
+	long v;
+	int c;
+
+	ss_opts_init(o);
+	optind = 0;	/* full reset: the tests parse many argv's */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (ss_parse_int(optarg, 1, INT_MAX, &v))
+				return bad(err, errlen, "-p needs a process id (a positive integer), got '%s'", optarg);
+			o->pid = v;
+			break;
+		case 't':
+			if (ss_parse_int(optarg, 1, INT_MAX, &v))
+				return bad(err, errlen, "-t needs a thread id (a positive integer), got '%s'", optarg);
+			o->tid = v;
+			break;
+		case 'd':
+			if (ss_parse_double(optarg, 0, 31 * 24 * 3600.0, &o->duration_s))
+				return bad(err, errlen, "-d needs a duration in seconds (0 = until Ctrl-C), got '%s'", optarg);
+			break;
+		case 'i':
+			if (ss_parse_double(optarg, 0.01, 24 * 3600.0, &o->interval_s))
+				return bad(err, errlen, "-i needs an interval in seconds (at least 0.01), got '%s'", optarg);
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->output_path = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case OPT_BTF:
+			o->btf_path = optarg;
+			break;
+		case OPT_MAX_THREADS:
+		case OPT_MAX_FUTEXES:
+		case OPT_MAX_STACKS:
+			if (ss_parse_int(optarg, 16, 1 << 20, &v))
+				return bad(err, errlen, "map sizes must be integers from 16 to 1048576, got '%s'", optarg);
+			if (c == OPT_MAX_THREADS)
+				o->max_threads = v;
+			else if (c == OPT_MAX_FUTEXES)
+				o->max_futexes = v;
+			else
+				o->max_stacks = v;
+			break;
+		case OPT_EVENT:
+			o->event = optarg;
+			break;
+		case OPT_FOLDED:
+			o->folded_path = optarg;
+			break;
+		case OPT_NO_CALIBRATE:
+			o->no_calibrate = true;
+			break;
+		case OPT_CALIBRATION:
+			o->calibration_path = optarg;
+			break;
+		case OPT_STACK_INTERVAL:
+			if (ss_parse_double(optarg, 0, 1000, &o->stack_interval_ms))
+				return bad(err, errlen, "--stack-interval needs milliseconds from 0 to 1000, got '%s'", optarg);
+			break;
+		case 'h':
+			o->help = true;
+			return 0;
+		case 'V':
+			o->version = true;
+			return 0;
+		case ':':
+			return bad(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			/* Inside a group ("-xj") getopt has not moved past the
+			 * argument yet, so argv[optind - 1] is the one before it:
+			 * name the letter. Long options leave optopt 0 (or their
+			 * own letter when given a value they do not take). */
+			if (optopt > 0 && optopt < 256 && optopt != ':' && !strchr(short_opts, optopt))
+				return bad(err, errlen, "unknown option '-%c'", optopt);
+			return bad(err, errlen, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (!o->pid)
+		return bad(err, errlen, "no target: give the process to trace with -p PID");
+	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s)
+		return bad(err, errlen, "-i is longer than -d: no interval would be printed");
+	return 0;
+}
+
+void ss_print_help(FILE *out)
+{
+	fputs(ss_usage_line, out);
+	fputs("\n"
+	      "Traces how a running process waits, yields and gets scheduled: futex calls\n"
+	      "(per thread and per address, with wait-time histograms and waiter stacks),\n"
+	      "sched_yield calls and call sites, on/off-CPU time, context switches and\n"
+	      "run-queue delay. Aggregated in the kernel; the target is never modified.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -p, --pid PID        process to trace (all its threads, also new ones)\n"
+	      "  -t, --tid TID        trace only this thread of PID\n"
+	      "  -d, --duration SEC   how long to trace (default 10; 0 = until Ctrl-C)\n"
+	      "  -i, --interval SEC   also print a summary of each interval\n"
+	      "      --json           JSON on stdout (one object per line with -i)\n"
+	      "  -o, --output FILE    also write the JSON report to FILE (zstd-compressed\n"
+	      "                       when FILE ends in .zst): the file to take away\n"
+	      "  -v, --verbose        show libbpf's messages and map sizes\n"
+	      "      --btf FILE       kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
+	      "      --event EVENT    sampled perf event (default cache-misses; cpu-clock\n"
+	      "                       for an on-CPU profile where there is no PMU)\n"
+	      "      --folded FILE    write folded stacks (futex wait time, yield sites,\n"
+	      "                       samples) for flamegraph.pl, speedscope or inferno\n"
+	      "      --calibration FILE  calibration to read (and complete) instead of\n"
+	      "                       the one `spinscope calibrate` saved\n"
+	      "      --no-calibrate   when this host has no stored calibration, do not\n"
+	      "                       measure what the advice needs after the trace\n"
+	      "      --stack-interval MS  take a thread's user stack at most once per MS\n"
+	      "                       (default 1; 0 = every event, which costs ~0.6 us each)\n"
+	      "      --max-threads N  map sizes (defaults 4096 threads, 4096 futex\n"
+	      "      --max-futexes N  addresses, 2048 stacks: about 8 MiB of kernel memory)\n"
+	      "      --max-stacks N\n"
+	      "  -h, --help           this text\n"
+	      "  -V, --version        version\n"
+	      "\n"
+	      "Commands:\n"
+	      "  demo                 trace a built-in workload with planted problems\n"
+	      "  calibrate            measure what spinning, padding, NUMA and ordering cost here\n"
+	      "\n"
+	      "SIGINT, SIGTERM and SIGHUP stop the trace, print the report and exit 0.\n"
+	      "\n", out);
+	fputs(ss_exit_codes_help, out);
+}

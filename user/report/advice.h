@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Between the trace and the advisor: fills the advisor's plain input structs
+ * from a trace profile, its stacks and samples, and the stored calibration,
+ * and renders the findings as text and JSON. The advisor itself stays pure.
+ */
+#ifndef SPINSCOPE_ADVICE_H
+#define SPINSCOPE_ADVICE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include "advisor/advisor.h"
+#include "model/profile.h"
+#include "trace/samples.h"
+#include "model/stacks.h"
+
+/* Storage behind an adv_profile's arrays. */
+struct advice_input {
+	struct adv_profile profile;
+	struct adv_thread *threads;
+	struct adv_futex *futexes;
+	struct adv_yield_site *yields;
+	struct adv_sample_sym *samples;
+	struct adv_fence_spot *fences;
+};
+
+struct advice_target {
+	int pid;
+	const char *comm;
+	bool is_jvm;
+	int ncpus;			/* CPUs the target may run on */
+	__u64 duration_ns;
+};
+
+/* Fills in->profile from the trace (sr may be NULL). 0 or -ENOMEM. */
+int advice__build_profile(struct advice_input *in, const struct advice_target *tgt,
+			  const struct ss_profile *p, const struct ss_stacks *stacks,
+			  const struct samples_result *sr, samples_symbolize_fn sym, void *sym_arg);
+void advice__free_input(struct advice_input *in);
+
+/* "demo_locked_update (spinscope) via __lll_lock_wait" from frame strings
+ * "func+0x12 (module)", innermost first: the first caller outside the
+ * waiting module, and the wait itself. Pure. */
+void advice__lock_name(char *const *frames, int depth, char *buf, size_t len);
+
+/* The Advice section of the text report. */
+void advice__print_text(const struct adv_report *r, FILE *out);
+/* The "advice" array of the JSON report. */
+json_object *advice__to_json(const struct adv_report *r);
+
+#endif

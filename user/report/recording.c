@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* -o FILE[.zst]: saving the JSON report, and reading it back. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <zstd.h>
+#include "common/errors.h"
+#include "recording.h"
+
+/* A report larger than this is not one of ours. */
+#define RECORDING_MAX_BYTES (256u << 20)
+#define ZSTD_LEVEL 3
+
+static bool compressed(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && !strcmp(path + n - 4, ".zst");
+}
+
+int recording__check_path(const char *path, char *why, size_t whylen)
+{
+	char *copy = strdup(path);
+	const char *dir;
+	int ok;
+
+	if (!copy) {
+		snprintf(why, whylen, "out of memory");
+		return SS_EXIT_ERROR;
+	}
+	dir = dirname(copy);
+	ok = access(dir, W_OK) == 0;
+	if (!ok)
+		snprintf(why, whylen, "cannot write the report to %s: folder %s: %s", path, dir,
+			 strerror(errno));
+	free(copy);
+	return ok ? 0 : SS_EXIT_USAGE;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int recording__save(const char *path, json_object *doc)
+{
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t n = strlen(text), out_n = n;
+	void *out = (void *)text, *zbuf = NULL;
+	char tmp[4096];
+	int fd, err;
+
+	if (compressed(path)) {
+		zbuf = malloc(ZSTD_compressBound(n));
+		if (!zbuf)
+			return -ENOMEM;
+		out_n = ZSTD_compress(zbuf, ZSTD_compressBound(n), text, n, ZSTD_LEVEL);
+		if (ZSTD_isError(out_n)) {
+			free(zbuf);
+			return -EIO;
+		}
+		out = zbuf;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		free(zbuf);
+		return err;
+	}
+	err = write_all(fd, out, out_n);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(zbuf);
+	return err;
+}
+
+int recording__load(const char *path, json_object **doc)
+{
+	char *raw = NULL, *text;
+	struct stat st;
+	size_t n;
+	int fd, err = 0;
+
+	*doc = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || st.st_size <= 0 || st.st_size > RECORDING_MAX_BYTES) {
+		close(fd);
+		return -EINVAL;
+	}
+	n = (size_t)st.st_size;
+	raw = malloc(n + 1);
+	if (!raw || read(fd, raw, n) != (ssize_t)n) {
+		close(fd);
+		free(raw);
+		return raw ? -EIO : -ENOMEM;
+	}
+	close(fd);
+	raw[n] = 0;
+	text = raw;
+	if (ZSTD_getFrameContentSize(raw, n) != ZSTD_CONTENTSIZE_ERROR) {
+		unsigned long long size = ZSTD_getFrameContentSize(raw, n);
+
+		if (size == ZSTD_CONTENTSIZE_UNKNOWN || size > RECORDING_MAX_BYTES) {
+			free(raw);
+			return -EINVAL;
+		}
+		text = malloc(size + 1);
+		if (!text) {
+			free(raw);
+			return -ENOMEM;
+		}
+		if (ZSTD_isError(ZSTD_decompress(text, size, raw, n)))
+			err = -EINVAL;
+		text[size] = 0;
+	}
+	if (!err) {
+		*doc = json_tokener_parse(text);
+		if (!*doc || !json_object_is_type(*doc, json_type_object) ||
+		    !json_object_object_get_ex(*doc, "schema", NULL)) {
+			json_object_put(*doc);
+			*doc = NULL;
+			err = -EINVAL;
+		}
+	}
+	if (text != raw)
+		free(text);
+	free(raw);
+	return err;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Everything a trace report shows, gathered by the trace command, printed as
+ * text (report_text.c) or JSON (report_json.c). No libbpf here.
+ */
+#ifndef SPINSCOPE_REPORT_H
+#define SPINSCOPE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include "common/procfs.h"
+#include "model/profile.h"
+#include "model/stacks.h"
+
+#define SS_JSON_SCHEMA 1
+#define SS_REPORT_TOP_FUTEXES 5
+#define SS_REPORT_TOP_STACKS 3
+#define SS_REPORT_TOP_YIELDS 5
+
+/* What symbolization could not do, so that the reader can trust the stacks
+ * as far as they go. */
+#define SS_REPORT_MAX_NOFP 8
+struct ss_report_symbols {
+	const char *no_fp[SS_REPORT_MAX_NOFP];	/* modules without frame pointers */
+	bool no_fp_partial[SS_REPORT_MAX_NOFP];	/* ... only some functions */
+	size_t nno_fp;
+	__u64 stacks, stacks_truncated, stacks_unnamed_end;
+	__u64 resolved, module_only, unknown;
+};
+
+struct ss_report {
+	const struct host_info *host;
+	int pid;
+	int tid;			/* -t, 0 if all */
+	char comm[64];
+	bool exited;			/* target exited during the trace */
+	__u64 duration_ns;
+	const struct ss_profile *profile;
+	const struct ss_stacks *stacks;
+	bool futex_waitv_traced;	/* optional tracepoints found */
+	bool futex2_traced;
+	bool sched_btf;			/* scheduler traced through tp_btf */
+	struct ss_report_symbols symbols;
+	json_object *samples;		/* "samples" object, may be NULL */
+	json_object *advice;		/* "advice" array, may be NULL */
+};
+
+/* Text report. */
+void report_print_text(const struct ss_report *r, FILE *out);
+/* One interval's summary line block; p is a profile_diff() result. */
+void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out);
+
+/* Full JSON document (caller puts it). */
+json_object *report_to_json(const struct ss_report *r);
+/* One interval as a JSON object. */
+json_object *report_interval_json(const struct ss_profile *p, double t_s);
+
+/* A log2 histogram of nanoseconds in the style of bcc's print_log2_hist. */
+void print_log2_hist_ns(const __u64 *slots, int nslots, const char *indent, FILE *out);
+/* "1.23 ms", "456 us", ... */
+const char *fmt_ns(__u64 ns, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The text form of a trace report: what a person reads during an incident. */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "report.h"
+
+const char *fmt_ns(__u64 ns, char *buf, size_t len)
+{
+	/* Thresholds sit where rounding would print "1000.0 us" instead. */
+	if (ns >= 9995000000ull)
+		snprintf(buf, len, "%.1f s", ns / 1e9);
+	else if (ns >= 999950000ull)
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	else if (ns >= 999950)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else if (ns >= 1000)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	return buf;
+}
+
+static const char *fmt_pow2(unsigned int shift, char *buf, size_t len)
+{
+	static const char *const units[] = { "ns", "us", "ms", "s" };
+	unsigned int u = 0;
+
+	/* 2^10 ns ~ 1 us: label ranges in the largest unit that stays exact. */
+	while (shift >= 10 && u < 3) {
+		shift -= 10;
+		u++;
+	}
+	snprintf(buf, len, "%llu %s", 1ull << shift, units[u]);
+	return buf;
+}
+
+void print_log2_hist_ns(const __u64 *slots, int nslots, const char *indent, FILE *out)
+{
+	int first = -1, last = -1;
+	__u64 max = 0;
+
+	for (int i = 0; i < nslots; i++) {
+		if (!slots[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		if (slots[i] > max)
+			max = slots[i];
+	}
+	if (first < 0) {
+		fprintf(out, "%s(no samples)\n", indent);
+		return;
+	}
+	fprintf(out, "%s%-23s : %-9s %s\n", indent, "range", "count", "distribution");
+	for (int i = first; i <= last; i++) {
+		char lo[24], hi[24], range[48], bar[41];
+		int stars = (int)(slots[i] * 40 / max);
+
+		fmt_pow2(i, lo, sizeof(lo));
+		if (i == nslots - 1)
+			snprintf(range, sizeof(range), "%s and up", lo);
+		else
+			snprintf(range, sizeof(range), "%s -> %s", i ? lo : "0 ns", fmt_pow2(i + 1, hi, sizeof(hi)));
+		memset(bar, '*', stars);
+		bar[stars] = 0;
+		fprintf(out, "%s%-23s : %-9llu |%-40s|\n", indent, range, (unsigned long long)slots[i], bar);
+	}
+}
+
+static double rate(__u64 n, __u64 ns)
+{
+	return ns ? n * 1e9 / ns : 0;
+}
+
+static void print_stack(const struct ss_stacks *stacks, __s32 id, const char *indent, FILE *out)
+{
+	const struct ss_stack *st = stacks ? stacks__find(stacks, id) : NULL;
+
+	if (!st || !st->depth) {
+		fprintf(out, "%s[stack not collected]\n", indent);
+		return;
+	}
+	for (int d = 0; d < st->depth && d < 8; d++) {
+		if (st->frames)
+			fprintf(out, "%s%s\n", indent, st->frames[d]);
+		else
+			fprintf(out, "%s0x%llx\n", indent, (unsigned long long)st->ips[d]);
+	}
+	if (st->depth > 8)
+		fprintf(out, "%s... %d more frames\n", indent, st->depth - 8);
+}
+
+static void print_header(const struct ss_report *r, FILE *out)
+{
+	const struct ss_profile *p = r->profile;
+	char d[32];
+
+	fprintf(out, "spinscope %s: pid %d (%s)", SS_VERSION, r->pid, r->comm);
+	if (r->tid)
+		fprintf(out, ", thread %d only", r->tid);
+	fprintf(out, "\nhost %s: Linux %s %s, %d CPUs, %s\n", r->host->hostname, r->host->kernel,
+		r->host->machine, r->host->cpus, r->host->cpu_model);
+	fprintf(out, "traced %s, %llu thread%s seen", fmt_ns(r->duration_ns, d, sizeof(d)),
+		(unsigned long long)p->totals.threads, p->totals.threads == 1 ? "" : "s");
+	if (r->exited)
+		fprintf(out, "; target exited after %.1f s", r->duration_ns / 1e9);
+	fprintf(out, "\n\n");
+}
+
+static void print_totals(const struct ss_report *r, FILE *out)
+{
+	const struct ss_totals *t = &r->profile->totals;
+	__u64 dur = r->duration_ns;
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(out, "TOTALS                       count      per second\n");
+	fprintf(out, "  futex waits         %12llu %15.1f   %s waiting, avg %s\n",
+		(unsigned long long)t->futex_wait, rate(t->futex_wait, dur),
+		fmt_ns(t->futex_wait_ns, a, sizeof(a)),
+		fmt_ns(t->futex_wait ? t->futex_wait_ns / t->futex_wait : 0, b, sizeof(b)));
+	if (t->futex_wait)
+		fprintf(out, "    ended: %llu woken, %llu timed out, %llu value changed, %llu interrupted, %llu errors\n",
+			(unsigned long long)t->futex_outcome[SS_FUTEX_WOKEN],
+			(unsigned long long)t->futex_outcome[SS_FUTEX_TIMEDOUT],
+			(unsigned long long)t->futex_outcome[SS_FUTEX_AGAIN],
+			(unsigned long long)t->futex_outcome[SS_FUTEX_INTR],
+			(unsigned long long)t->futex_outcome[SS_FUTEX_OTHER]);
+	fprintf(out, "  futex wakes         %12llu %15.1f   %llu waiters woken\n",
+		(unsigned long long)t->futex_wake, rate(t->futex_wake, dur),
+		(unsigned long long)t->futex_woken);
+	fprintf(out, "  sched_yield         %12llu %15.1f\n", (unsigned long long)t->sched_yield,
+		rate(t->sched_yield, dur));
+	fprintf(out, "  switches, voluntary %12llu %15.1f   (blocked: futex, sleep, I/O)\n",
+		(unsigned long long)t->switches_voluntary, rate(t->switches_voluntary, dur));
+	fprintf(out, "  switches, involunt. %12llu %15.1f   (preempted or yielded while runnable)\n",
+		(unsigned long long)t->switches_involuntary, rate(t->switches_involuntary, dur));
+	fprintf(out, "  on-CPU %s, off-CPU %s; run-queue delay avg %s, max %s\n\n",
+		fmt_ns(t->oncpu_ns, a, sizeof(a)), fmt_ns(t->offcpu_ns, b, sizeof(b)),
+		fmt_ns(t->runq_count ? t->runq_ns / t->runq_count : 0, c, sizeof(c)),
+		fmt_ns(t->runq_ns_max, d, sizeof(d)));
+}
+
+static void print_threads(const struct ss_report *r, FILE *out)
+{
+	const struct ss_profile *p = r->profile;
+	size_t shown = p->nthreads < 20 ? p->nthreads : 20;
+
+	fprintf(out, "THREADS (by time waiting in futexes, then yields)\n");
+	fprintf(out, "  %-8s %-16s %9s %10s %9s %8s %8s %10s %10s %9s\n", "TID", "COMM", "FUTEX-WT",
+		"WAIT-TIME", "YIELDS", "VOL-SW", "INVOL-SW", "ON-CPU", "OFF-CPU", "RUNQ-AVG");
+	for (size_t i = 0; i < shown; i++) {
+		const struct ss_thread *t = &p->threads[i];
+		char a[32], b[32], c[32], d[32];
+
+		fprintf(out, "  %-8u %-16.16s %9llu %10s %9llu %8llu %8llu %10s %10s %9s%s\n", t->tid,
+			t->comm, (unsigned long long)t->futex_wait,
+			fmt_ns(t->futex_wait_ns, a, sizeof(a)), (unsigned long long)t->sched_yield,
+			(unsigned long long)t->switches_voluntary,
+			(unsigned long long)t->switches_involuntary, fmt_ns(t->oncpu_ns, b, sizeof(b)),
+			fmt_ns(t->offcpu_ns, c, sizeof(c)),
+			fmt_ns(t->runq_count ? t->runq_ns / t->runq_count : 0, d, sizeof(d)),
+			t->flags & SS_THREAD_EXITED ? "  (exited)" : "");
+	}
+	if (p->nthreads > shown)
+		fprintf(out, "  ... %zu more threads (all of them in --json)\n", p->nthreads - shown);
+	fprintf(out, "\n");
+}
+
+static void print_futexes(const struct ss_report *r, FILE *out)
+{
+	const struct ss_profile *p = r->profile;
+
+	fprintf(out, "HOT FUTEXES (by total wait time)\n");
+	if (!p->nfutexes)
+		fprintf(out, "  none: no futex call reached the kernel\n");
+	for (size_t i = 0; i < p->nfutexes && i < SS_REPORT_TOP_FUTEXES; i++) {
+		const struct ss_futex_rec *f = &p->futexes[i];
+		char a[32], b[32], c[32];
+
+		fprintf(out, "  #%zu 0x%llx: %u threads, %llu waits, %s waiting (avg %s, max %s); %llu wakes woke %llu\n",
+			i + 1, (unsigned long long)f->uaddr, f->waiters, (unsigned long long)f->f.waits,
+			fmt_ns(f->f.wait_ns, a, sizeof(a)),
+			fmt_ns(f->f.waits ? f->f.wait_ns / f->f.waits : 0, b, sizeof(b)),
+			fmt_ns(f->f.wait_ns_max, c, sizeof(c)), (unsigned long long)f->f.wakes,
+			(unsigned long long)f->f.woken);
+		if (!f->f.waits)
+			continue;
+		print_log2_hist_ns(f->f.hist, SS_HIST_SLOTS, "     ", out);
+		for (size_t s = 0; s < f->nstacks && s < SS_REPORT_TOP_STACKS; s++) {
+			if (f->stacks[s].stack_id < 0)
+				continue;
+			fprintf(out, "     waiters' stack %zu: %llu waits, %s\n", s + 1,
+				(unsigned long long)f->stacks[s].count,
+				fmt_ns(f->stacks[s].wait_ns, a, sizeof(a)));
+			print_stack(r->stacks, f->stacks[s].stack_id, "        ", out);
+		}
+	}
+	fprintf(out, "\n");
+}
+
+static void print_yields(const struct ss_report *r, FILE *out)
+{
+	const struct ss_profile *p = r->profile;
+
+	if (!p->nyields)
+		return;
+	fprintf(out, "SCHED_YIELD CALL SITES\n");
+	for (size_t i = 0; i < p->nyields && i < SS_REPORT_TOP_YIELDS; i++) {
+		fprintf(out, "  #%zu: %llu calls (%.0f%%)\n", i + 1, (unsigned long long)p->yields[i].count,
+			p->totals.sched_yield ? 100.0 * p->yields[i].count / p->totals.sched_yield : 0);
+		print_stack(r->stacks, p->yields[i].stack_id, "     ", out);
+	}
+	fprintf(out, "\n");
+}
+
+static void print_drops(const struct ss_report *r, FILE *out)
+{
+	const __u64 *d = r->profile->drops;
+	bool any = false, full = false;
+
+	for (int i = 0; i < SS_DROPS; i++) {
+		if (!d[i])
+			continue;
+		if (!any)
+			fprintf(out, "DROPPED (events the figures above do not include)\n");
+		any = true;
+		full |= i != SS_DROP_STACK_FAIL && i != SS_DROP_MISSED_EXIT && i != SS_DROP_PROG_MISSES;
+		fprintf(out, "  %-26s %llu%s\n", ss_drop_names[i], (unsigned long long)d[i],
+			i == SS_DROP_MISSED_EXIT ? "  (calls already in progress when tracing began)" :
+			i == SS_DROP_STACK_FAIL ? "  (user stack unreadable or stack map full)" :
+			i == SS_DROP_PROG_MISSES ? "  (the kernel skipped our programs: another BPF tool ran on that CPU)" : "");
+	}
+	if (full)
+		fprintf(out, "  a map was full: raise --max-threads, --max-futexes or --max-stacks\n");
+	if (any)
+		fprintf(out, "\n");
+}
+
+static void print_symbols(const struct ss_report *r, FILE *out)
+{
+	const struct ss_report_symbols *s = &r->symbols;
+
+	if (!s->nno_fp && !s->stacks_truncated)
+		return;
+	fprintf(out, "STACKS: %llu of %llu stop before their thread's entry point\n",
+		(unsigned long long)s->stacks_truncated, (unsigned long long)s->stacks);
+	for (size_t i = 0; i < s->nno_fp; i++) {
+		const char *base = strrchr(s->no_fp[i], '/');
+
+		fprintf(out, "  %s is built without frame pointers%s: frames above its functions are lost\n",
+			base ? base + 1 : s->no_fp[i], s->no_fp_partial[i] ? " in part" : "");
+	}
+	fprintf(out, "  rebuild those with -fno-omit-frame-pointer for whole stacks\n\n");
+}
+
+void report_print_text(const struct ss_report *r, FILE *out)
+{
+	print_header(r, out);
+	print_totals(r, out);
+	print_threads(r, out);
+	print_futexes(r, out);
+	print_yields(r, out);
+	print_symbols(r, out);
+	if (r->profile->totals.runq_count) {
+		fprintf(out, "RUN-QUEUE DELAY (runnable to running, all threads)\n");
+		print_log2_hist_ns(r->profile->totals.runq_hist, SS_HIST_SLOTS, "  ", out);
+		fprintf(out, "\n");
+	}
+	print_drops(r, out);
+}
+
+void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out)
+{
+	const struct ss_totals *t = &p->totals;
+	__u64 dur = p->now_ns - p->start_ns;
+	char a[32], b[32];
+
+	fprintf(out, "[%7.1fs] futex waits %llu (%.0f/s, %s waiting), wakes %llu, yields %llu (%.0f/s), switches %llu vol / %llu invol, on-CPU %s\n",
+		t_s, (unsigned long long)t->futex_wait, rate(t->futex_wait, dur),
+		fmt_ns(t->futex_wait_ns, a, sizeof(a)), (unsigned long long)t->futex_wake,
+		(unsigned long long)t->sched_yield, rate(t->sched_yield, dur),
+		(unsigned long long)t->switches_voluntary, (unsigned long long)t->switches_involuntary,
+		fmt_ns(t->oncpu_ns, b, sizeof(b)));
+}

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Life cycle of the sampling BPF programs (see samples.h): perf events per
+ * online CPU, the skeleton, attach, read back into plain arrays, detach.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "common/cpulist.h"
+#include "perf_events.h"
+#include "samples.h"
+#include "sampling.skel.h"
+
+#define DEFAULT_MAX_ENTRIES 4096
+#define DEFAULT_MAX_STACKS 2048
+#define DEFAULT_MAX_THREADS 4096
+
+static const char *const default_counters[SS_SAMPLE_COUNTERS] = {
+	"cache-misses", "cache-references", "instructions",
+};
+
+struct samples {
+	struct sampling *skel;
+	const struct perf_event_spec *spec;
+	const struct perf_event_spec *counter_spec[SS_SAMPLE_COUNTERS];
+	pid_t pid, tid;
+	__u64 period;
+	__u32 freq;
+	bool available;
+	char reason[256];
+	bool counters_available;
+	char counters_reason[256];
+	int *cpus;			/* online CPUs at open */
+	int nr_cpus;
+	int *sample_fds;		/* per entry of cpus, -1 when none */
+	struct bpf_link **links;	/* per entry of cpus */
+	int *counter_fds;		/* nr_cpus * SS_SAMPLE_COUNTERS */
+	struct bpf_link *switch_link;
+	int ncpus_possible;
+};
+
+static void close_fds(int *fds, int n)
+{
+	for (int i = 0; fds && i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+static int *new_fds(int n)
+{
+	int *fds = malloc(sizeof(*fds) * (size_t)(n ? n : 1));
+
+	for (int i = 0; fds && i < n; i++)
+		fds[i] = -1;
+	return fds;
+}
+
+/* Opens the sampling event on every online CPU. A CPU that went offline
+ * since the list was read (ENODEV) is skipped; any other failure makes
+ * sampling unavailable, with the reason. */
+static int open_sampling(struct samples *s)
+{
+	struct perf_event_attr attr;
+	int opened = 0;
+
+	perf_event__sampling_attr(s->spec, s->period, s->freq, &attr);
+	for (int i = 0; i < s->nr_cpus; i++) {
+		int fd = perf_event__open(&attr, -1, s->cpus[i]);
+
+		if (fd == -ENODEV)
+			continue;
+		if (fd < 0) {
+			perf_event__explain(s->spec, -fd, s->cpus[i], s->reason, sizeof(s->reason));
+			close_fds(s->sample_fds, s->nr_cpus);
+			return 0;
+		}
+		s->sample_fds[i] = fd;
+		opened++;
+	}
+	if (!opened) {
+		snprintf(s->reason, sizeof(s->reason), "no online CPU could be sampled");
+		return 0;
+	}
+	s->available = true;
+	return opened;
+}
+
+static void explain_counter(struct samples *s, const struct perf_event_spec *spec, int cpu,
+			    int err)
+{
+	/* Not the sampling advice (--event cpu-clock): no event gives a miss
+	 * ratio on such a host. */
+	if (perf_event__err_unsupported(err) && spec->type == PERF_TYPE_HARDWARE)
+		snprintf(s->counters_reason, sizeof(s->counters_reason),
+			 "hardware event %s not supported on this host (no PMU, e.g. in a VM)",
+			 spec->name);
+	else
+		perf_event__explain(spec, err, cpu, s->counters_reason, sizeof(s->counters_reason));
+}
+
+/* Opens the counting events; all of them or none. */
+static void open_counters(struct samples *s, const struct samples_opts *o)
+{
+	for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
+		const char *name = o->counter_events[k] ? o->counter_events[k] : default_counters[k];
+
+		s->counter_spec[k] = perf_event__lookup(name);
+		if (!s->counter_spec[k]) {
+			snprintf(s->counters_reason, sizeof(s->counters_reason),
+				 "unknown counter event '%s'", name);
+			return;
+		}
+	}
+	if (o->no_counters) {
+		snprintf(s->counters_reason, sizeof(s->counters_reason), "not requested");
+		return;
+	}
+	for (int i = 0; i < s->nr_cpus; i++)
+		for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
+			struct perf_event_attr attr;
+			int fd;
+
+			perf_event__counting_attr(s->counter_spec[k], &attr);
+			fd = perf_event__open(&attr, -1, s->cpus[i]);
+			if (fd == -ENODEV)
+				continue;
+			if (fd < 0) {
+				explain_counter(s, s->counter_spec[k], s->cpus[i], -fd);
+				close_fds(s->counter_fds, s->nr_cpus * SS_SAMPLE_COUNTERS);
+				return;
+			}
+			s->counter_fds[i * SS_SAMPLE_COUNTERS + k] = fd;
+		}
+	s->counters_available = true;
+}
+
+/* Frees s and explains the failure in why: "<what>: <strerror>". */
+__attribute__((format(printf, 5, 6)))
+static struct samples *fail(struct samples *s, int err, char *why, size_t whylen,
+			    const char *fmt, ...)
+{
+	size_t len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	len = strlen(why);
+	if (len < whylen)
+		snprintf(why + len, whylen - len, ": %s", strerror(err));
+	samples__free(s);
+	errno = err;
+	return NULL;
+}
+
+static int load(struct samples *s, const struct samples_opts *o)
+{
+	struct sampling *skel;
+	int err;
+
+	skel = s->skel = sampling__open();
+	if (!skel)
+		return -errno;
+	skel->rodata->targ_tgid = (__u32)s->pid;
+	skel->rodata->targ_tid = (__u32)s->tid;
+	bpf_map__set_max_entries(skel->maps.counts, o->max_entries ? o->max_entries : DEFAULT_MAX_ENTRIES);
+	bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks ? o->max_stacks : DEFAULT_MAX_STACKS);
+	bpf_map__set_max_entries(skel->maps.thread_counters,
+				 o->max_threads ? o->max_threads : DEFAULT_MAX_THREADS);
+	bpf_map__set_max_entries(skel->maps.counters,
+				 (__u32)s->ncpus_possible * SS_SAMPLE_COUNTERS);
+	/* Load only what has events to run on. */
+	bpf_program__set_autoload(skel->progs.ss_sample, s->available);
+	bpf_program__set_autoload(skel->progs.ss_count_switch, s->counters_available);
+	err = sampling__load(skel);
+	if (err)
+		return err;
+	for (int i = 0; s->counters_available && i < s->nr_cpus; i++)
+		for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
+			__u32 slot = (__u32)(s->cpus[i] * SS_SAMPLE_COUNTERS + k);
+			int fd = s->counter_fds[i * SS_SAMPLE_COUNTERS + k];
+
+			if (fd >= 0 && bpf_map__update_elem(skel->maps.counters, &slot, sizeof(slot),
+							    &fd, sizeof(fd), BPF_ANY))
+				return -errno;
+		}
+	return 0;
+}
+
+struct samples *samples__open(const struct samples_opts *o, char *why, size_t whylen)
+{
+	const char *online = o && o->online_path ? o->online_path : CPULIST_DEFAULT_ONLINE;
+	struct samples *s;
+	int n, err;
+
+	if (!o || o->pid <= 0 || o->tid < 0) {
+		snprintf(why, whylen, "sampling needs a target pid");
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(why, whylen, "out of memory");
+		return NULL;
+	}
+	s->pid = o->pid;
+	s->tid = o->tid;
+	s->period = o->period;
+	s->freq = o->freq;
+	s->spec = perf_event__lookup(o->event ? o->event : PERF_EVENT_DEFAULT);
+	if (!s->spec) {
+		char names[256];
+
+		snprintf(why, whylen, "unknown event '%s': use one of %s", o->event,
+			 perf_event__names(names, sizeof(names)));
+		samples__free(s);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!s->period && !s->freq)
+		s->period = s->spec->default_period;
+	s->ncpus_possible = libbpf_num_possible_cpus();
+	if (s->ncpus_possible <= 0)
+		return fail(s, -s->ncpus_possible, why, whylen, "cannot count the possible CPUs");
+	n = cpulist__read(o->online_path, &s->cpus);
+	if (n < 0)
+		return fail(s, -n, why, whylen, "cannot read the online CPUs from %s", online);
+	s->nr_cpus = n;
+	s->sample_fds = new_fds(n);
+	s->counter_fds = new_fds(n * SS_SAMPLE_COUNTERS);
+	s->links = calloc((size_t)(n ? n : 1), sizeof(*s->links));
+	if (!s->sample_fds || !s->counter_fds || !s->links)
+		return fail(s, ENOMEM, why, whylen, "cannot prepare sampling");
+	for (int i = 0; i < n; i++)
+		if (s->cpus[i] >= s->ncpus_possible)
+			return fail(s, EINVAL, why, whylen, "%s names CPU %d, which is not possible",
+				    online, s->cpus[i]);
+
+	open_sampling(s);
+	open_counters(s, o);
+	if (!s->available && !s->counters_available)
+		return s;	/* nothing to load: reported as unavailable */
+	err = load(s, o);
+	if (err)
+		return fail(s, -err, why, whylen, "cannot load the BPF program sampling %s",
+			    s->spec->name);
+	return s;
+}
+
+int samples__start(struct samples *s)
+{
+	int err;
+
+	if (!s || !s->skel)
+		return 0;	/* unavailable: nothing to attach */
+	for (int i = 0; s->available && i < s->nr_cpus; i++) {
+		if (s->sample_fds[i] < 0 || s->links[i])
+			continue;
+		/* Attaching also enables the (disabled) event. */
+		s->links[i] = bpf_program__attach_perf_event(s->skel->progs.ss_sample, s->sample_fds[i]);
+		if (!s->links[i]) {
+			err = -errno;
+			samples__stop(s);
+			return err;
+		}
+	}
+	if (s->counters_available && !s->switch_link) {
+		s->switch_link = bpf_program__attach(s->skel->progs.ss_count_switch);
+		if (!s->switch_link) {
+			err = -errno;
+			samples__stop(s);
+			return err;
+		}
+	}
+	return 0;
+}
+
+void samples__stop(struct samples *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; s->links && i < s->nr_cpus; i++) {
+		bpf_link__destroy(s->links[i]);
+		s->links[i] = NULL;
+		/* Without its program, an enabled event would still interrupt
+		 * the CPU at every period for nothing. */
+		if (s->sample_fds[i] >= 0)
+			ioctl(s->sample_fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	}
+	bpf_link__destroy(s->switch_link);
+	s->switch_link = NULL;
+}
+
+bool samples__available(const struct samples *s)
+{
+	return s && s->available;
+}
+
+void samples__free(struct samples *s)
+{
+	if (!s)
+		return;
+	samples__stop(s);
+	close_fds(s->sample_fds, s->nr_cpus);
+	close_fds(s->counter_fds, s->nr_cpus * SS_SAMPLE_COUNTERS);
+	sampling__destroy(s->skel);
+	free(s->links);
+	free(s->sample_fds);
+	free(s->counter_fds);
+	free(s->cpus);
+	free(s);
+}
+
+/* Sums a per-CPU array of __u64 counters. */
+static int read_drops(struct samples *s, __u64 *drops)
+{
+	__u64 *vals = calloc((size_t)s->ncpus_possible, sizeof(*vals));
+
+	if (!vals)
+		return -ENOMEM;
+	for (__u32 k = 0; k < SS_SAMPLE_DROPS; k++) {
+		if (bpf_map__lookup_elem(s->skel->maps.drops, &k, sizeof(k), vals,
+					 sizeof(*vals) * (size_t)s->ncpus_possible, 0)) {
+			int err = -errno;
+
+			free(vals);
+			return err;
+		}
+		for (int c = 0; c < s->ncpus_possible; c++)
+			drops[k] += vals[c];
+	}
+	free(vals);
+	return 0;
+}
+
+static int cmp_stack_id(const void *a, const void *b)
+{
+	const struct samples_stack *x = a, *y = b;
+
+	return (x->stack_id > y->stack_id) - (x->stack_id < y->stack_id);
+}
+
+static int cmp_stack_count(const void *a, const void *b)
+{
+	const struct samples_stack *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return cmp_stack_id(a, b);
+}
+
+/* Reads the (tid, stack) counts into r->stacks (not yet with their ips). */
+static int read_counts(struct samples *s, struct samples_result *r)
+{
+	struct bpf_map *map = s->skel->maps.counts;
+	struct ss_sample_key key, next, *prev = NULL;
+	size_t cap = 0;
+	int err;
+
+	while (!(err = bpf_map__get_next_key(map, prev, &next, sizeof(next)))) {
+		__u64 count;
+
+		key = next;
+		prev = &key;
+		if (bpf_map__lookup_elem(map, &key, sizeof(key), &count, sizeof(count), 0))
+			continue;	/* cannot happen: entries are never deleted */
+		if (r->nr_stacks == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct samples_stack *t = realloc(r->stacks, ncap * sizeof(*t));
+
+			if (!t)
+				return -ENOMEM;
+			r->stacks = t;
+			cap = ncap;
+		}
+		r->stacks[r->nr_stacks++] = (struct samples_stack){
+			.tid = key.tid, .stack_id = key.user_stack_id, .count = count,
+		};
+		r->total += count;
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+/* Looks up each distinct stack id once into r->ip_pool, then points every
+ * entry with that id at its frames. */
+static int read_stacks(struct samples *s, struct samples_result *r)
+{
+	__u64 frames[SS_SAMPLE_MAX_DEPTH];
+	size_t used = 0, cap = 0, *start;
+	__u32 *depth;
+	int err = 0;
+
+	if (!r->nr_stacks)
+		return 0;
+	start = calloc(r->nr_stacks, sizeof(*start));
+	depth = calloc(r->nr_stacks, sizeof(*depth));
+	if (!start || !depth) {
+		err = -ENOMEM;
+		goto out;
+	}
+	qsort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack_id);
+	for (size_t i = 0; i < r->nr_stacks; i++) {
+		__u32 id = (__u32)r->stacks[i].stack_id, d = 0;
+
+		if (r->stacks[i].stack_id < 0)
+			continue;
+		if (i && r->stacks[i - 1].stack_id == r->stacks[i].stack_id) {
+			start[i] = start[i - 1];
+			depth[i] = depth[i - 1];
+			continue;
+		}
+		if (bpf_map__lookup_elem(s->skel->maps.stacks, &id, sizeof(id), frames,
+					 sizeof(frames), 0))
+			continue;	/* no frames: reported with depth 0 */
+		while (d < SS_SAMPLE_MAX_DEPTH && frames[d])
+			d++;
+		if (used + d > cap) {
+			size_t ncap = (used + d) * 2;
+			__u64 *t = realloc(r->ip_pool, ncap * sizeof(*t));
+
+			if (!t) {
+				err = -ENOMEM;
+				goto out;
+			}
+			r->ip_pool = t;
+			cap = ncap;
+		}
+		memcpy(r->ip_pool + used, frames, d * sizeof(*frames));
+		start[i] = used;
+		depth[i] = d;
+		used += d;
+	}
+	/* Pointers only now: the pool moved while it grew. */
+	for (size_t i = 0; i < r->nr_stacks; i++) {
+		r->stacks[i].depth = depth[i];
+		r->stacks[i].ips = depth[i] ? r->ip_pool + start[i] : NULL;
+	}
+	qsort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack_count);
+out:
+	free(start);
+	free(depth);
+	return err;
+}
+
+static struct samples_thread *thread_slot(struct samples_result *r, __u32 tid, size_t *cap)
+{
+	for (size_t i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].tid == tid)
+			return &r->threads[i];
+	if (r->nr_threads == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct samples_thread *t = realloc(r->threads, ncap * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		r->threads = t;
+		*cap = ncap;
+	}
+	r->threads[r->nr_threads] = (struct samples_thread){ .tid = tid };
+	return &r->threads[r->nr_threads++];
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct samples_thread *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Per-thread sample totals and, where counted, the scaled counters. */
+static int read_threads(struct samples *s, struct samples_result *r)
+{
+	struct bpf_map *map = s->skel->maps.thread_counters;
+	__u32 key, next, *prev = NULL;
+	size_t cap = 0;
+	int err = -ENOENT;
+
+	for (size_t i = 0; i < r->nr_stacks; i++) {
+		struct samples_thread *t = thread_slot(r, r->stacks[i].tid, &cap);
+
+		if (!t)
+			return -ENOMEM;
+		t->samples += r->stacks[i].count;
+	}
+	while (s->counters_available &&
+	       !(err = bpf_map__get_next_key(map, prev, &next, sizeof(next)))) {
+		struct ss_sample_thread v;
+		struct samples_thread *t;
+
+		key = next;
+		prev = &key;
+		if (bpf_map__lookup_elem(map, &key, sizeof(key), &v, sizeof(v), 0))
+			continue;
+		t = thread_slot(r, key, &cap);
+		if (!t)
+			return -ENOMEM;
+		t->has_counters = true;
+		t->slices = v.slices;
+		for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
+			/* Multiplexed: the counter ran for part of the time only. */
+			double scale = v.running[k] && v.running[k] < v.enabled[k]
+				       ? (double)v.enabled[k] / (double)v.running[k] : 1.0;
+
+			t->counter[k] = (double)v.value[k] * scale;
+		}
+	}
+	if (r->nr_threads > 1)
+		qsort(r->threads, r->nr_threads, sizeof(*r->threads), cmp_thread);
+	return err == -ENOENT ? 0 : err;
+}
+
+int samples__read(struct samples *s, struct samples_result *r)
+{
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (!s)
+		return -EINVAL;
+	r->event = s->spec->name;
+	r->available = s->available;
+	snprintf(r->reason, sizeof(r->reason), "%s", s->reason);
+	r->period = s->freq ? 0 : s->period;
+	r->freq = s->freq;
+	for (int i = 0; i < s->nr_cpus; i++)
+		r->cpus += s->sample_fds[i] >= 0;
+	r->counters_available = s->counters_available;
+	snprintf(r->counters_reason, sizeof(r->counters_reason), "%s", s->counters_reason);
+	for (int k = 0; k < SS_SAMPLE_COUNTERS; k++)
+		r->counter_names[k] = s->counter_spec[k] ? s->counter_spec[k]->name : NULL;
+	if (!s->skel)
+		return 0;
+
+	err = read_drops(s, r->drops);
+	if (!err && s->available)
+		err = read_counts(s, r);
+	if (!err)
+		err = read_stacks(s, r);
+	if (!err)
+		err = read_threads(s, r);
+	if (err) {
+		samples_result__free(r);
+		return err;
+	}
+	r->total += r->drops[SS_SAMPLE_DROP_COUNTS_FULL];
+	return 0;
+}
+
+void samples_result__free(struct samples_result *r)
+{
+	if (!r)
+		return;
+	free(r->stacks);
+	free(r->threads);
+	free(r->ip_pool);
+	r->stacks = NULL;
+	r->threads = NULL;
+	r->ip_pool = NULL;
+	r->nr_stacks = r->nr_threads = 0;
+}

@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lifecycle of trace.bpf.c: open -> configure (target, map sizes) -> load
+ * -> attach, each step checked, plus reading the maps into a profile.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "common/errors.h"
+#include "common/procfs.h"
+#include "tracer.h"
+#include "trace.skel.h"
+
+#define MAX_LINKS 32
+
+struct tracer {
+	struct trace *skel;
+	struct bpf_link *links[MAX_LINKS];	/* fd-based: die with the process */
+	int nlinks;
+	struct tracer_features features;
+	int verbose;
+	int pid, tid;
+};
+
+static const char *const default_tracefs[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing", NULL
+};
+
+/* Tracepoints the report cannot do without. */
+static const char *const required_events[] = {
+	"syscalls/sys_enter_futex", "syscalls/sys_exit_futex",
+	"syscalls/sys_enter_sched_yield",
+};
+
+int tracefs_has_event(const char *const *roots, const char *event)
+{
+	bool mounted = false;
+
+	for (int i = 0; roots[i]; i++) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (access(path, F_OK)) {
+			if (errno == EACCES)
+				return -2;
+			continue;
+		}
+		mounted = true;
+		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], event);
+		if (access(path, F_OK) == 0)
+			return 1;
+	}
+	return mounted ? 0 : -1;
+}
+
+/*
+ * Hosts that never mounted tracefs (this VM, minimal containers) still have
+ * it in the kernel. Mount it where only we see it: in a private mount
+ * namespace of our own, which vanishes with us, so the host's mount table
+ * is never changed. Works only while we are single-threaded.
+ */
+static int tracefs_mount_private(const char *const *roots, int verbose)
+{
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	/* Our mounts must not propagate back into the host's namespace. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
+		return -errno;
+	if (mount("nodev", roots[0], "tracefs", 0, NULL))
+		return -errno;
+	if (verbose)
+		fprintf(stderr, "spinscope: mounted tracefs at %s in a private mount namespace\n", roots[0]);
+	return 0;
+}
+
+static int verbose_level;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* libbpf's own chatter only with -v; our errors say what failed. */
+	if (!verbose_level || (level == LIBBPF_DEBUG && verbose_level < 2))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void tracer_set_verbose(int level)
+{
+	verbose_level = level;
+	libbpf_set_print(libbpf_print);
+}
+
+__u64 tracer_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int set_sizes(struct trace *skel, const struct tracer_opts *o)
+{
+	int err = 0;
+
+	err = err ?: bpf_map__set_max_entries(skel->maps.threads, o->max_threads);
+	err = err ?: bpf_map__set_max_entries(skel->maps.futexes, o->max_futexes);
+	err = err ?: bpf_map__set_max_entries(skel->maps.waiters, 2 * o->max_futexes);
+	err = err ?: bpf_map__set_max_entries(skel->maps.yield_sites, o->max_stacks);
+	err = err ?: bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks);
+	return err;
+}
+
+/* Picks the program variants this kernel can run: optional tracepoints it
+ * may lack, and tp_btf or raw_tp for the scheduler. */
+static void disable_missing(struct tracer *t, const char *const *roots,
+			    const struct tracer_opts *o)
+{
+	struct trace *s = t->skel;
+
+	t->features.futex_waitv = tracefs_has_event(roots, "syscalls/sys_enter_futex_waitv") == 1;
+	t->features.futex2 = tracefs_has_event(roots, "syscalls/sys_enter_futex_wait") == 1 &&
+			     tracefs_has_event(roots, "syscalls/sys_enter_futex_wake") == 1 &&
+			     tracefs_has_event(roots, "syscalls/sys_enter_futex_requeue") == 1;
+	if (!t->features.futex_waitv) {
+		bpf_program__set_autoload(s->progs.futex_enter_waitv, false);
+		bpf_program__set_autoload(s->progs.futex_exit_waitv, false);
+	}
+	/* tp_btf needs the running kernel's own BTF; --btf files serve CO-RE
+	 * only, so without /sys/kernel/btf/vmlinux the raw_tp set is used. */
+	t->features.sched_btf = !o->btf_custom_path && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_switch_raw
+							: s->progs.sched_switch_btf, false);
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_raw
+							: s->progs.sched_wakeup_btf, false);
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_new_raw
+							: s->progs.sched_wakeup_new_btf, false);
+	if (!t->features.futex2) {
+		bpf_program__set_autoload(s->progs.futex_enter_wait2, false);
+		bpf_program__set_autoload(s->progs.futex_exit_wait2, false);
+		bpf_program__set_autoload(s->progs.futex_enter_wake2, false);
+		bpf_program__set_autoload(s->progs.futex_exit_wake2, false);
+		bpf_program__set_autoload(s->progs.futex_enter_requeue2, false);
+		bpf_program__set_autoload(s->progs.futex_exit_requeue2, false);
+	}
+}
+
+static int errno_code(int err)
+{
+	err = err < 0 ? -err : err;
+	return err == EPERM || err == EACCES ? SS_EXIT_PERM : SS_EXIT_BPF;
+}
+
+struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen)
+{
+	const char *const *roots = o->tracefs_roots[0] ? o->tracefs_roots : default_tracefs;
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_custom_path);
+	struct tracer *t;
+	int err;
+
+	tracer_set_verbose(o->verbose);
+
+	if (tracefs_has_event(roots, required_events[0]) == -1)
+		tracefs_mount_private(roots, o->verbose);
+	/* Name a missing tracepoint before libbpf fails on it. */
+	for (size_t i = 0; i < sizeof(required_events) / sizeof(required_events[0]); i++) {
+		int has = tracefs_has_event(roots, required_events[i]);
+
+		if (has == 1)
+			continue;
+		*code = SS_EXIT_KERNEL;
+		if (has == -2) {
+			*code = SS_EXIT_PERM;
+			snprintf(why, whylen, "insufficient privileges: cannot read tracefs at %s: run spinscope as root (sudo)",
+				 roots[0]);
+		} else if (has < 0)
+			snprintf(why, whylen, "tracefs is not mounted at %s or %s: mount it (mount -t tracefs nodev /sys/kernel/tracing); spinscope needs tracepoint %s",
+				 roots[0], roots[1] ? roots[1] : "-", required_events[i]);
+		else
+			snprintf(why, whylen, "this kernel has no tracepoint %s (needs CONFIG_FTRACE_SYSCALLS=y)",
+				 required_events[i]);
+		return NULL;
+	}
+
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		*code = SS_EXIT_ERROR;
+		snprintf(why, whylen, "out of memory");
+		return NULL;
+	}
+	t->verbose = o->verbose;
+	t->pid = o->pid;
+	t->tid = o->tid;
+	t->skel = trace__open_opts(&open_opts);
+	if (!t->skel) {
+		err = -errno;
+		*code = SS_EXIT_BPF;
+		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
+		goto fail;
+	}
+	t->skel->rodata->targ_tgid = o->pid;
+	t->skel->rodata->targ_tid = o->tid;
+	t->skel->rodata->targ_stack_interval_ns = o->stack_interval_ns;
+	err = set_sizes(t->skel, o);
+	if (err) {
+		*code = SS_EXIT_BPF;
+		snprintf(why, whylen, "cannot size the BPF maps: %s", strerror(-err));
+		goto fail;
+	}
+	disable_missing(t, roots, o);
+
+	err = trace__load(t->skel);
+	if (err) {
+		*code = errno_code(err);
+		snprintf(why, whylen, "cannot load the BPF programs: %s%s", strerror(-err),
+			 o->verbose ? "" : " (run with -v for libbpf's log)");
+		goto fail;
+	}
+	return t;
+fail:
+	tracer__free(t);
+	return NULL;
+}
+
+static bool thread_running(int pid, __u32 tid)
+{
+	struct proc_status st;
+	char root[64];
+
+	snprintf(root, sizeof(root), "/proc/%d/task", pid);
+	return proc_read_status(root, tid, &st) == 0 && st.state == 'R';
+}
+
+/*
+ * Threads rename themselves (pthread_setname_np) after BPF first saw them;
+ * the name is read here rather than on every switch in the kernel. A
+ * thread that has exited keeps the name it had when first seen.
+ */
+static void refresh_comm(int pid, struct ss_thread *th)
+{
+	char path[64], name[sizeof(th->comm)] = { 0 };
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%u/comm", pid, th->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	name[n] = 0;
+	name[strcspn(name, "\n")] = 0;
+	memcpy(th->comm, name, sizeof(th->comm));
+}
+
+/*
+ * Seeds the threads map with the threads alive at attach, so that threads
+ * that never switch during the trace (a main thread in pause()) are shown.
+ */
+static void seed_threads(struct tracer *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.threads);
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct ss_thread th = {0};
+		struct proc_status st;
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0 || (t->tid && tid != t->tid))
+			continue;
+		th.tid = tid;
+		if (proc_read_status(path, tid, &st) == 0)
+			memcpy(th.comm, st.name, sizeof(th.comm) - 1);
+		/* NOEXIST: a thread BPF already saw keeps its record. */
+		bpf_map_update_elem(fd, &th.tid, &th, BPF_NOEXIST);
+	}
+	closedir(d);
+}
+
+int tracer__attach(struct tracer *t, char *why, size_t whylen)
+{
+	struct bpf_program *prog;
+
+	/* Time zero: threads already running when we attach start here. */
+	t->skel->bss->start_ns = tracer_now_ns();
+	seed_threads(t);
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		if (t->nlinks == MAX_LINKS) {
+			snprintf(why, whylen, "internal error: more than %d programs", MAX_LINKS);
+			return SS_EXIT_ERROR;
+		}
+		link = bpf_program__attach(prog);
+		if (!link) {
+			int err = -errno;
+
+			snprintf(why, whylen, "cannot attach %s (%s): %s", bpf_program__name(prog),
+				 bpf_program__section_name(prog), strerror(-err));
+			return err == -ENOENT ? SS_EXIT_KERNEL : errno_code(err);
+		}
+		t->links[t->nlinks++] = link;
+	}
+	return 0;
+}
+
+/* Iterates a hash map's keys; returns the number of entries copied. */
+static int read_threads(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.threads);
+	size_t cap = bpf_map__max_entries(t->skel->maps.threads);
+	__u32 key, next, *prev = NULL;
+
+	p->threads = calloc(cap, sizeof(*p->threads));
+	if (!p->threads)
+		return -ENOMEM;
+	while (p->nthreads < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct ss_thread *th = &p->threads[p->nthreads];
+
+		if (bpf_map_lookup_elem(fd, &next, th) == 0) {
+			profile_close_thread(th, p->start_ns, p->now_ns,
+					     !th->last_in_ns && !th->last_out_ns &&
+					     thread_running(t->pid, th->tid));
+			refresh_comm(t->pid, th);
+			p->nthreads++;
+		}
+		key = next;
+		prev = &key;
+	}
+	return 0;
+}
+
+/* Has another (uaddr, tid) record of this address been counted already? */
+static bool tid_seen(__u32 *tids, size_t n, __u32 tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
+		      const struct ss_waiter_val *v)
+{
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		struct ss_futex_rec *r = &p->futexes[i];
+		struct ss_waiter_stack *s;
+		size_t j;
+
+		if (r->uaddr != k->uaddr)
+			continue;
+		if (!tid_seen(r->tids, r->waiters, k->tid)) {
+			__u32 *tids = realloc(r->tids, (r->waiters + 1) * sizeof(*tids));
+
+			if (!tids)
+				return -ENOMEM;
+			r->tids = tids;
+			r->tids[r->waiters++] = k->tid;
+		}
+		for (j = 0; j < r->nstacks; j++)
+			if (r->stacks[j].stack_id == k->stack_id)
+				break;
+		if (j == r->nstacks) {
+			s = realloc(r->stacks, (r->nstacks + 1) * sizeof(*s));
+			if (!s)
+				return -ENOMEM;
+			r->stacks = s;
+			s[r->nstacks++] = (struct ss_waiter_stack){ .stack_id = k->stack_id };
+		}
+		r->stacks[j].count += v->count;
+		r->stacks[j].wait_ns += v->wait_ns;
+		return 0;
+	}
+	return 0;	/* the address itself was not recorded (map full) */
+}
+
+static int read_futexes(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.futexes);
+	int wfd = bpf_map__fd(t->skel->maps.waiters);
+	size_t cap = bpf_map__max_entries(t->skel->maps.futexes);
+	__u64 key, next, *prev = NULL;
+	struct ss_waiter_key wkey, wnext, *wprev = NULL;
+	struct ss_waiter_val wval;
+
+	p->futexes = calloc(cap, sizeof(*p->futexes));
+	if (!p->futexes)
+		return -ENOMEM;
+	while (p->nfutexes < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct ss_futex_rec *r = &p->futexes[p->nfutexes];
+
+		if (bpf_map_lookup_elem(fd, &next, &r->f) == 0) {
+			r->uaddr = next;
+			p->nfutexes++;
+		}
+		key = next;
+		prev = &key;
+	}
+	/* Attach each waiter stack to its address; the map keys them per
+	 * thread too, so sum the threads' shares of a stack and count the
+	 * distinct threads. */
+	while (bpf_map_get_next_key(wfd, wprev, &wnext) == 0) {
+		if (bpf_map_lookup_elem(wfd, &wnext, &wval) == 0) {
+			int err = add_waiter(p, &wnext, &wval);
+
+			if (err)
+				return err;
+		}
+		wkey = wnext;
+		wprev = &wkey;
+	}
+	return 0;
+}
+
+static int read_yields(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.yield_sites);
+	size_t cap = bpf_map__max_entries(t->skel->maps.yield_sites);
+	__s32 key, next, *prev = NULL;
+
+	/* Room for one more site per thread: see add_pending_yields(). */
+	p->yields = calloc(cap + p->nthreads + 1, sizeof(*p->yields));
+	if (!p->yields)
+		return -ENOMEM;
+	while (p->nyields < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		if (bpf_map_lookup_elem(fd, &next, &p->yields[p->nyields].count) == 0)
+			p->yields[p->nyields++].stack_id = next;
+		key = next;
+		prev = &key;
+	}
+	return 0;
+}
+
+/*
+ * Each thread's yields since its last stack are still pending in its record
+ * (the BPF side adds them to the site when it takes the next stack): add
+ * them here, so that the sites sum to the exact yield count.
+ */
+static void add_pending_yields(struct tracer *t, struct ss_profile *p)
+{
+	size_t cap = bpf_map__max_entries(t->skel->maps.yield_sites);
+
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct ss_thread *th = &p->threads[i];
+		size_t k;
+
+		if (!th->yield_pending)
+			continue;
+		if (th->yield_stack_id < 0) {
+			p->drops[SS_DROP_STACK_FAIL] += th->yield_pending;
+			continue;
+		}
+		for (k = 0; k < p->nyields; k++)
+			if (p->yields[k].stack_id == th->yield_stack_id)
+				break;
+		if (k == p->nyields) {
+			if (p->nyields >= cap) {
+				p->drops[SS_DROP_YIELD_SITES_FULL] += th->yield_pending;
+				continue;
+			}
+			p->yields[p->nyields++].stack_id = th->yield_stack_id;
+		}
+		p->yields[k].count += th->yield_pending;
+	}
+}
+
+static int read_drops(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.drops);
+	int ncpus = libbpf_num_possible_cpus();
+	__u64 *vals;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	vals = calloc(ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (__u32 k = 0; k < SS_DROPS; k++) {
+		p->drops[k] = 0;
+		if (bpf_map_lookup_elem(fd, &k, vals))
+			continue;
+		for (int c = 0; c < ncpus; c++)
+			p->drops[k] += vals[c];
+	}
+	free(vals);
+	return 0;
+}
+
+/* Runs the kernel skipped (recursion protection): events we never saw. */
+static __u64 prog_misses(struct tracer *t)
+{
+	struct bpf_program *prog;
+	__u64 n = 0;
+
+	bpf_object__for_each_program(prog, t->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
+int tracer__read(struct tracer *t, struct ss_profile *p)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->start_ns = t->skel->bss->start_ns;
+	p->now_ns = tracer_now_ns();
+	err = read_threads(t, p);
+	err = err ?: read_futexes(t, p);
+	err = err ?: read_yields(t, p);
+	err = err ?: read_drops(t, p);
+	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t);
+	if (!err)
+		add_pending_yields(t, p);
+	if (err) {
+		profile_free(p);
+		return err;
+	}
+	profile_finish(p);
+	return 0;
+}
+
+int tracer__stack(struct tracer *t, __s32 stack_id, __u64 *ips, int max)
+{
+	__u64 buf[SS_MAX_STACK_DEPTH] = {0};
+	int n = 0;
+
+	if (stack_id < 0 || bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stacks), &stack_id, buf))
+		return 0;
+	while (n < max && n < SS_MAX_STACK_DEPTH && buf[n]) {
+		ips[n] = buf[n];
+		n++;
+	}
+	return n;
+}
+
+void tracer__features(const struct tracer *t, struct tracer_features *f)
+{
+	*f = t->features;
+}
+
+size_t tracer__map_bytes(const struct tracer *t)
+{
+	struct bpf_map *m;
+	size_t total = 0;
+
+	bpf_object__for_each_map(m, t->skel->obj) {
+		/* Hash maps cost about key + value + a 64-byte element header. */
+		size_t per = bpf_map__key_size(m) + bpf_map__value_size(m) + 64;
+
+		if (bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_ARRAY)
+			per = bpf_map__value_size(m) * libbpf_num_possible_cpus();
+		total += per * bpf_map__max_entries(m);
+	}
+	return total;
+}
+
+static void *destroy_link(void *link)
+{
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/*
+ * Closing a tracepoint's perf event waits for RCU grace periods (~70 ms
+ * here); one after another that made detaching take most of a second.
+ * Closed from parallel threads, the waits overlap.
+ */
+static void destroy_links(struct tracer *t)
+{
+	pthread_t th[MAX_LINKS];
+	bool started[MAX_LINKS] = { false };
+
+	for (int i = 0; i < t->nlinks; i++)
+		started[i] = pthread_create(&th[i], NULL, destroy_link, t->links[i]) == 0;
+	for (int i = 0; i < t->nlinks; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else
+			bpf_link__destroy(t->links[i]);
+	}
+	t->nlinks = 0;
+}
+
+void tracer__free(struct tracer *t)
+{
+	if (!t)
+		return;
+	destroy_links(t);
+	trace__destroy(t->skel);
+	free(t);
+}

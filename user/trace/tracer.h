@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trace BPF programs behind a small interface: open (checks, configure,
+ * load), attach, read snapshots, free. Callers never touch maps or links.
+ */
+#ifndef SPINSCOPE_TRACER_H
+#define SPINSCOPE_TRACER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "model/profile.h"
+
+struct tracer;
+
+/* Default for tracer_opts.stack_interval_ns: one user stack per thread per
+ * millisecond bounds the walks' cost to well under 0.1% of a CPU. */
+#define SS_STACK_INTERVAL_DEFAULT_NS 1000000ull
+
+struct tracer_opts {
+	int pid;
+	int tid;			/* 0: every thread of pid */
+	const char *btf_custom_path;	/* NULL: the kernel's own BTF */
+	unsigned int max_threads;
+	unsigned int max_futexes;
+	unsigned int max_stacks;
+	__u64 stack_interval_ns;	/* 0: a stack for every event */
+	int verbose;
+	const char *tracefs_roots[3];	/* NULL-terminated; NULL: the usual two */
+};
+
+/* Which optional tracepoints this kernel lacks (futex2, futex_waitv). */
+struct tracer_features {
+	bool futex_waitv;
+	bool futex2;
+	bool sched_btf;		/* scheduler programs use tp_btf, not raw_tp */
+};
+
+/* Opens, configures and loads. On failure prints nothing, returns NULL and
+ * sets *code (an SS_EXIT_*) and why to a one-line reason. */
+struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen);
+/* Attaches every program; 0 or an SS_EXIT_* code with why filled. */
+int tracer__attach(struct tracer *t, char *why, size_t whylen);
+/* Copies the maps into p (which the caller frees with profile_free). */
+int tracer__read(struct tracer *t, struct ss_profile *p);
+/* User stack of a stack id: fills ips (innermost first), returns depth. */
+int tracer__stack(struct tracer *t, __s32 stack_id, __u64 *ips, int max);
+void tracer__features(const struct tracer *t, struct tracer_features *f);
+/* Bytes of kernel memory the maps may use at their configured sizes. */
+size_t tracer__map_bytes(const struct tracer *t);
+/* Detaches and frees everything; accepts NULL. */
+void tracer__free(struct tracer *t);
+
+/* libbpf's messages: none (0), warnings (1), debug too (2). */
+void tracer_set_verbose(int level);
+
+/* Monotonic now, in the same clock as bpf_ktime_get_ns(). */
+__u64 tracer_now_ns(void);
+
+/* Looks for a tracepoint "category/name" under the tracefs roots.
+ * Returns 1 when found, 0 when not, -1 when no tracefs is mounted, -2 when
+ * we may not read it. */
+int tracefs_has_event(const char *const *roots, const char *event);
+
+#endif
