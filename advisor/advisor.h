@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "trace.h"	/* SS_HIST_SLOTS, SS_COMM_LEN: the tracer's layout */
+#include "trace.h"	/* the counter lists, SS_HIST_SLOTS, SS_COMM_LEN */
 
 #define ADV_NAME_LEN 160	/* symbol, frame, lock name */
 #define ADV_REASON_LEN 160
@@ -33,20 +33,16 @@
 
 /* ---- the target, as traced ---------------------------------------------- */
 
-/* Counters of one thread, or of the whole target (adv_profile.totals). */
+/* The advisor's own spelling of the tracer's counter lists (bpf/trace.h):
+ * the same fields, as uint64_t. */
+#define ADV_COUNTER_FIELD(name, kind, unit, json) uint64_t name;
+#define ADV_COUNTER_ARRAY_FIELD(name, slots, kind, unit, json) uint64_t name[slots];
+#define ADV_COUNTER_FIELDS(list) list(ADV_COUNTER_FIELD, ADV_COUNTER_ARRAY_FIELD)
+
+/* Counters of one thread, or of the whole target (adv_profile.totals), as
+ * listed in SS_THREAD_COUNTERS; runq_hist holds log2 ns slots. */
 struct adv_counters {
-	uint64_t sched_yield;
-	uint64_t futex_wait;		/* wait-class futex calls */
-	uint64_t futex_wait_ns;
-	uint64_t futex_wake;		/* wake-class futex calls */
-	uint64_t switches_voluntary;
-	uint64_t switches_involuntary;	/* preemptions and yields that switched */
-	uint64_t oncpu_ns;
-	uint64_t offcpu_ns;		/* includes runq_ns */
-	uint64_t runq_count;		/* waits for a CPU while runnable */
-	uint64_t runq_ns;
-	uint64_t runq_ns_max;
-	uint64_t runq_hist[SS_HIST_SLOTS];	/* log2 ns, as struct ss_thread */
+	ADV_COUNTER_FIELDS(SS_THREAD_COUNTERS)
 };
 
 struct adv_thread {
@@ -55,14 +51,11 @@ struct adv_thread {
 	struct adv_counters c;
 };
 
-/* A futex address the target waited on. */
+/* A futex address the target waited on: its SS_FUTEX_COUNTERS (hist: wait
+ * ns, slot i holds [2^i, 2^(i+1))) and what the tracer knows besides. */
 struct adv_futex {
 	uint64_t uaddr;
-	uint64_t waits;
-	uint64_t wait_ns;
-	uint64_t wait_ns_max;
-	uint64_t wakes;			/* wake calls on this address */
-	uint64_t hist[SS_HIST_SLOTS];	/* wait ns: slot i holds [2^i, 2^(i+1)) */
+	ADV_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 	uint32_t waiters;		/* distinct threads that waited on it */
 	/* The lock named from its waiters' stacks, innermost first, e.g.
 	 * "pthread_mutex_lock <- worker_hot (demo)"; "" when unresolved. */

@@ -59,25 +59,62 @@ struct ss_inflight {
 	__u32 class;			/* enum ss_futex_class */
 };
 
+/*
+ * The counters of a thread and of a futex address, each declared once here.
+ * struct ss_thread and struct ss_futex (both sides), the profile's totals
+ * and interval differences, the advisor's input, the JSON keys, the text
+ * columns and the test fixtures are all generated from or walk these
+ * lists: adding a counter is one line here plus its update in trace.bpf.c.
+ *
+ *   C(name, kind, unit, json)            one __u64
+ *   A(name, slots, kind, unit, json)     an array of __u64
+ *
+ * kind  SUM: totals add it up, an interval subtracts the previous value;
+ *       MAX: totals and intervals keep the largest value seen.
+ * unit  COUNT or NS: how the text report prints it.
+ * json  ALL: in every JSON object of that kind (threads and "totals");
+ *       THREAD: in the per-thread objects only; NONE: not in JSON.
+ *       Arrays name their JSON key and form: HIST (log2 slots, trailing
+ *       empty slots dropped) or OUTCOMES ({name: count} by ss_outcome_names).
+ * The JSON shows the ALL scalars in list order, then the arrays, then the
+ * THREAD scalars: the order of the keys since schema 1.
+ */
+#define SS_THREAD_COUNTERS(C, A)						\
+	C(sched_yield,		SUM, COUNT, ALL)				\
+	C(futex_wait,		SUM, COUNT, ALL)	/* wait-class calls that returned */ \
+	C(futex_wait_ns,	SUM, NS, ALL)					\
+	C(futex_wait_ns_max,	MAX, NS, THREAD)				\
+	C(futex_wake,		SUM, COUNT, ALL)	/* wake-class calls */	\
+	C(futex_woken,		SUM, COUNT, ALL)	/* waiters those calls woke */ \
+	C(futex_other,		SUM, COUNT, NONE)	/* TRYLOCK_PI, FD, ... */ \
+	A(futex_outcome, SS_FUTEX_OUTCOMES, SUM, COUNT, (futex_outcomes, OUTCOMES)) \
+	C(switches_voluntary,	SUM, COUNT, ALL)				\
+	C(switches_involuntary,	SUM, COUNT, ALL)				\
+	C(oncpu_ns,		SUM, NS, ALL)					\
+	C(offcpu_ns,		SUM, NS, ALL)		/* includes runq_ns */	\
+	C(runq_count,		SUM, COUNT, ALL)	/* waits for a CPU while runnable */ \
+	C(runq_ns,		SUM, NS, ALL)					\
+	C(runq_ns_max,		MAX, NS, ALL)					\
+	A(runq_hist, SS_HIST_SLOTS, SUM, COUNT, (runq_hist_log2_ns, HIST))
+
+#define SS_FUTEX_COUNTERS(C, A)						\
+	C(waits,		SUM, COUNT, ALL)				\
+	C(wait_ns,		SUM, NS, ALL)					\
+	C(wait_ns_max,		MAX, NS, ALL)					\
+	C(wakes,		SUM, COUNT, ALL)				\
+	C(woken,		SUM, COUNT, ALL)				\
+	A(outcome, SS_FUTEX_OUTCOMES, SUM, COUNT, (outcomes, OUTCOMES))	\
+	A(hist, SS_HIST_SLOTS, SUM, COUNT, (hist_log2_ns, HIST))
+
+/* The fields of a list, for a struct that holds its counters. */
+#define SS_COUNTER_FIELD(name, kind, unit, json) __u64 name;
+#define SS_COUNTER_ARRAY_FIELD(name, slots, kind, unit, json) __u64 name[slots];
+#define SS_COUNTER_FIELDS(list) list(SS_COUNTER_FIELD, SS_COUNTER_ARRAY_FIELD)
+
 /* Per-thread counters: key is the tid (__u32). Each thread's fields are
  * written by the CPU the thread runs on, except enqueue_ns (its waker's). */
 struct ss_thread {
-	__u64 sched_yield;
-	__u64 futex_wait;		/* wait-class calls that returned */
-	__u64 futex_wait_ns;
-	__u64 futex_wait_ns_max;
-	__u64 futex_wake;		/* wake-class calls */
-	__u64 futex_woken;		/* waiters those calls woke */
-	__u64 futex_other;		/* TRYLOCK_PI, FD, ... */
-	__u64 futex_outcome[SS_FUTEX_OUTCOMES];
-	__u64 switches_voluntary;
-	__u64 switches_involuntary;
-	__u64 oncpu_ns;
-	__u64 offcpu_ns;
-	__u64 runq_count;
-	__u64 runq_ns;
-	__u64 runq_ns_max;
-	__u64 runq_hist[SS_HIST_SLOTS];
+	SS_COUNTER_FIELDS(SS_THREAD_COUNTERS)
 	/* Bookkeeping for the time accounting; user space adds the tail. */
 	__u64 last_in_ns;		/* went on CPU; 0 while off CPU */
 	__u64 last_out_ns;		/* went off CPU */
@@ -100,13 +137,7 @@ struct ss_thread {
 /* Per futex address (key: __u64 user address). Updated by every thread that
  * uses the address, so all updates are atomic. */
 struct ss_futex {
-	__u64 waits;
-	__u64 wait_ns;
-	__u64 wait_ns_max;
-	__u64 wakes;
-	__u64 woken;
-	__u64 outcome[SS_FUTEX_OUTCOMES];
-	__u64 hist[SS_HIST_SLOTS];
+	SS_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 };
 
 /* Waiter stacks per futex address and thread: the tid tells user space

@@ -2,6 +2,7 @@
 /* Sorting, totals and interval differences of a trace snapshot. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include "profile.h"
 
@@ -13,6 +14,25 @@ const char *const ss_drop_names[SS_DROPS] = {
 	[SS_DROP_STACK_FAIL] = "stack_failed",
 	[SS_DROP_MISSED_EXIT] = "futex_exit_without_enter",
 	[SS_DROP_PROG_MISSES] = "bpf_program_misses",
+};
+
+#define DESC_JSON_KEY_ALL(name) #name
+#define DESC_JSON_KEY_THREAD(name) #name
+#define DESC_JSON_KEY_NONE(name) NULL
+#define DESC_ARRAY_KEY(key, form) #key
+#define DESC_C(name_, kind_, unit_, json_)					\
+	[SS_CTR_##name_] = { .name = #name_, .json_key = DESC_JSON_KEY_##json_(name_), \
+			     .offset = offsetof(struct ss_thread, name_), .slots = 1,	\
+			     .kind = SS_KIND_##kind_, .unit = SS_UNIT_##unit_,	\
+			     .json = SS_JSON_##json_ },
+#define DESC_A(name_, slots_, kind_, unit_, json_)				\
+	[SS_CTR_##name_] = { .name = #name_, .json_key = DESC_ARRAY_KEY json_,	\
+			     .offset = offsetof(struct ss_thread, name_), .slots = slots_, \
+			     .kind = SS_KIND_##kind_, .unit = SS_UNIT_##unit_,	\
+			     .json = SS_JSON_ALL },
+
+const struct ss_counter_desc ss_thread_counter_descs[SS_THREAD_NCOUNTERS] = {
+	SS_THREAD_COUNTERS(DESC_C, DESC_A)
 };
 
 const char *const ss_outcome_names[SS_FUTEX_OUTCOMES] = {
@@ -91,23 +111,7 @@ static int yield_cmp(const void *a, const void *b)
 static void add_thread(struct ss_totals *s, const struct ss_thread *t)
 {
 	s->threads++;
-	s->sched_yield += t->sched_yield;
-	s->futex_wait += t->futex_wait;
-	s->futex_wait_ns += t->futex_wait_ns;
-	s->futex_wake += t->futex_wake;
-	s->futex_woken += t->futex_woken;
-	for (int i = 0; i < SS_FUTEX_OUTCOMES; i++)
-		s->futex_outcome[i] += t->futex_outcome[i];
-	s->switches_voluntary += t->switches_voluntary;
-	s->switches_involuntary += t->switches_involuntary;
-	s->oncpu_ns += t->oncpu_ns;
-	s->offcpu_ns += t->offcpu_ns;
-	s->runq_count += t->runq_count;
-	s->runq_ns += t->runq_ns;
-	if (t->runq_ns_max > s->runq_ns_max)
-		s->runq_ns_max = t->runq_ns_max;
-	for (int i = 0; i < SS_HIST_SLOTS; i++)
-		s->runq_hist[i] += t->runq_hist[i];
+	SS_COUNTERS_ADD(SS_THREAD_COUNTERS, s, t);
 }
 
 /* qsort wants a valid base even for no elements (C11 7.22.5), and empty
@@ -140,9 +144,6 @@ static const struct ss_thread *find_tid(const struct ss_profile *p, __u32 tid)
 	return NULL;
 }
 
-/* Every counter of ss_thread up to the bookkeeping fields is a sum. */
-#define SS_THREAD_COUNTERS (offsetof(struct ss_thread, last_in_ns) / sizeof(__u64))
-
 int profile_diff(const struct ss_profile *cur, const struct ss_profile *prev,
 		 struct ss_profile *out)
 {
@@ -156,19 +157,10 @@ int profile_diff(const struct ss_profile *cur, const struct ss_profile *prev,
 		const struct ss_thread *c = &cur->threads[i];
 		const struct ss_thread *o = prev ? find_tid(prev, c->tid) : NULL;
 		struct ss_thread *d = &out->threads[out->nthreads];
-		const __u64 *cv = (const __u64 *)c;
-		__u64 *dv = (__u64 *)d;
 
 		*d = *c;
-		if (o) {
-			const __u64 *ov = (const __u64 *)o;
-
-			for (size_t k = 0; k < SS_THREAD_COUNTERS; k++)
-				dv[k] = cv[k] - ov[k];
-			/* Maxima do not subtract: keep the running maximum. */
-			d->futex_wait_ns_max = c->futex_wait_ns_max;
-			d->runq_ns_max = c->runq_ns_max;
-		}
+		if (o)
+			SS_COUNTERS_SUB(SS_THREAD_COUNTERS, d, o);
 		out->nthreads++;
 	}
 	for (int i = 0; i < SS_DROPS; i++)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "trace.h"
+#include "counters.h"
 
 /* stack_id < 0: the stack could not be collected (-errno). */
 struct ss_waiter_stack {
@@ -33,22 +34,10 @@ struct ss_yield_site {
 	__u64 count;
 };
 
+/* The whole target: the thread counters summed (maxima: the largest). */
 struct ss_totals {
 	__u64 threads;
-	__u64 sched_yield;
-	__u64 futex_wait;
-	__u64 futex_wait_ns;
-	__u64 futex_wake;
-	__u64 futex_woken;
-	__u64 futex_outcome[SS_FUTEX_OUTCOMES];
-	__u64 switches_voluntary;
-	__u64 switches_involuntary;
-	__u64 oncpu_ns;
-	__u64 offcpu_ns;
-	__u64 runq_count;
-	__u64 runq_ns;
-	__u64 runq_ns_max;
-	__u64 runq_hist[SS_HIST_SLOTS];
+	SS_COUNTER_FIELDS(SS_THREAD_COUNTERS)
 };
 
 struct ss_profile {

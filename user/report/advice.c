@@ -6,22 +6,6 @@
 #include "advice.h"
 #include "syms/hot_insns.h"
 
-/* ss_thread and ss_totals name their counters alike. */
-#define COPY_COUNTERS(c, t) do {					\
-		(c)->sched_yield = (t)->sched_yield;			\
-		(c)->futex_wait = (t)->futex_wait;			\
-		(c)->futex_wait_ns = (t)->futex_wait_ns;		\
-		(c)->futex_wake = (t)->futex_wake;			\
-		(c)->switches_voluntary = (t)->switches_voluntary;	\
-		(c)->switches_involuntary = (t)->switches_involuntary;	\
-		(c)->oncpu_ns = (t)->oncpu_ns;				\
-		(c)->offcpu_ns = (t)->offcpu_ns;			\
-		(c)->runq_count = (t)->runq_count;			\
-		(c)->runq_ns = (t)->runq_ns;				\
-		(c)->runq_ns_max = (t)->runq_ns_max;			\
-		memcpy((c)->runq_hist, (t)->runq_hist, sizeof((c)->runq_hist)); \
-	} while (0)
-
 /* "func+0x12 (module)" -> "func"; "module+0x40" and "0x..." stay as they are. */
 static void frame_function(const char *frame, char *buf, size_t len)
 {
@@ -152,12 +136,12 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	snprintf(ap->target.comm, sizeof(ap->target.comm), "%s", tgt->comm);
 	ap->target.is_jvm = tgt->is_jvm;
 	ap->target.nthreads = p->nthreads;
-	COPY_COUNTERS(&ap->totals, &p->totals);
+	SS_COUNTERS_COPY(SS_THREAD_COUNTERS, &ap->totals, &p->totals);
 
 	for (size_t i = 0; i < p->nthreads; i++) {
 		in->threads[i].tid = p->threads[i].tid;
 		memcpy(in->threads[i].comm, p->threads[i].comm, sizeof(in->threads[i].comm));
-		COPY_COUNTERS(&in->threads[i].c, &p->threads[i]);
+		SS_COUNTERS_COPY(SS_THREAD_COUNTERS, &in->threads[i].c, &p->threads[i]);
 	}
 	ap->threads = in->threads;
 	ap->nthreads = p->nthreads;
@@ -167,12 +151,8 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 		struct adv_futex *f = &in->futexes[i];
 
 		f->uaddr = r->uaddr;
-		f->waits = r->f.waits;
-		f->wait_ns = r->f.wait_ns;
-		f->wait_ns_max = r->f.wait_ns_max;
-		f->wakes = r->f.wakes;
+		SS_COUNTERS_COPY(SS_FUTEX_COUNTERS, f, &r->f);
 		f->waiters = r->waiters;
-		memcpy(f->hist, r->f.hist, sizeof(f->hist));
 		/* The heaviest waiter stack names the lock. */
 		for (size_t k = 0; k < r->nstacks; k++) {
 			const struct ss_stack *st = stacks__find(stacks, r->stacks[k].stack_id);

@@ -36,32 +36,38 @@ static json_object *named_counts_json(const char *const *names, const __u64 *v, 
 	return j;
 }
 
-/* The counters "totals" and each thread share: struct ss_totals and struct
- * ss_thread name them alike, so one macro serves both. */
-#define COUNTERS_JSON(o, t) do {						\
-		add(o, "sched_yield", U64((t)->sched_yield));			\
-		add(o, "futex_wait", U64((t)->futex_wait));			\
-		add(o, "futex_wait_ns", U64((t)->futex_wait_ns));		\
-		add(o, "futex_wake", U64((t)->futex_wake));			\
-		add(o, "futex_woken", U64((t)->futex_woken));			\
-		add(o, "switches_voluntary", U64((t)->switches_voluntary));	\
-		add(o, "switches_involuntary", U64((t)->switches_involuntary)); \
-		add(o, "oncpu_ns", U64((t)->oncpu_ns));				\
-		add(o, "offcpu_ns", U64((t)->offcpu_ns));			\
-		add(o, "runq_count", U64((t)->runq_count));			\
-		add(o, "runq_ns", U64((t)->runq_ns));				\
-		add(o, "runq_ns_max", U64((t)->runq_ns_max));			\
-		add(o, "futex_outcomes", named_counts_json(ss_outcome_names,	\
-				(t)->futex_outcome, SS_FUTEX_OUTCOMES));	\
-		add(o, "runq_hist_log2_ns", hist_json((t)->runq_hist, SS_HIST_SLOTS)); \
-	} while (0)
+/*
+ * The counters of a JSON object, from the lists in bpf/trace.h: the scalars
+ * whose json column is `scope`, or (scope ARRAYS) the arrays, each under its
+ * key and in its form. An object shows ALL, then ARRAYS, then its extras.
+ */
+enum scope { SCOPE_NONE, SCOPE_ALL, SCOPE_THREAD, SCOPE_ARRAYS };
+#define JSON_HIST(v, n) hist_json(v, n)
+#define JSON_OUTCOMES(v, n) named_counts_json(ss_outcome_names, v, n)
+#define JSON_KEY(key, form) #key
+#define JSON_FORM(key, form) JSON_##form
+#define JSON_SCALAR(name, kind, unit, json)					\
+	if (scope == SCOPE_##json)						\
+		add(o, #name, U64(c->name));
+#define JSON_ARRAY(name, slots, kind, unit, json)				\
+	if (scope == SCOPE_ARRAYS)						\
+		add(o, JSON_KEY json, JSON_FORM json(c->name, slots));
+#define DEFINE_COUNTERS_JSON(fn, type, list)					\
+	static void fn(json_object *o, const type *c, enum scope scope)		\
+	{									\
+		list(JSON_SCALAR, JSON_ARRAY)					\
+	}
+DEFINE_COUNTERS_JSON(thread_counters_json, struct ss_thread, SS_THREAD_COUNTERS)
+DEFINE_COUNTERS_JSON(totals_counters_json, struct ss_totals, SS_THREAD_COUNTERS)
+DEFINE_COUNTERS_JSON(futex_counters_json, struct ss_futex, SS_FUTEX_COUNTERS)
 
 static json_object *totals_json(const struct ss_totals *t)
 {
 	json_object *o = json_object_new_object();
 
 	add(o, "threads", U64(t->threads));
-	COUNTERS_JSON(o, t);
+	totals_counters_json(o, t, SCOPE_ALL);
+	totals_counters_json(o, t, SCOPE_ARRAYS);
 	return o;
 }
 
@@ -72,8 +78,9 @@ static json_object *thread_json(const struct ss_thread *t)
 	add(o, "tid", json_object_new_int(t->tid));
 	add(o, "comm", json_object_new_string_len(t->comm, strnlen(t->comm, sizeof(t->comm))));
 	add(o, "exited", json_object_new_boolean(t->flags & SS_THREAD_EXITED));
-	COUNTERS_JSON(o, t);
-	add(o, "futex_wait_ns_max", U64(t->futex_wait_ns_max));
+	thread_counters_json(o, t, SCOPE_ALL);
+	thread_counters_json(o, t, SCOPE_ARRAYS);
+	thread_counters_json(o, t, SCOPE_THREAD);
 	return o;
 }
 
@@ -104,14 +111,9 @@ static json_object *futex_json(const struct ss_futex_rec *r, const struct ss_sta
 
 	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)r->uaddr);
 	add(o, "uaddr", json_object_new_string(addr));
-	add(o, "waits", U64(r->f.waits));
-	add(o, "wait_ns", U64(r->f.wait_ns));
-	add(o, "wait_ns_max", U64(r->f.wait_ns_max));
-	add(o, "wakes", U64(r->f.wakes));
-	add(o, "woken", U64(r->f.woken));
+	futex_counters_json(o, &r->f, SCOPE_ALL);
 	add(o, "waiter_threads", json_object_new_int(r->waiters));
-	add(o, "outcomes", named_counts_json(ss_outcome_names, r->f.outcome, SS_FUTEX_OUTCOMES));
-	add(o, "hist_log2_ns", hist_json(r->f.hist, SS_HIST_SLOTS));
+	futex_counters_json(o, &r->f, SCOPE_ARRAYS);
 	for (size_t i = 0; i < r->nstacks && i < SS_REPORT_TOP_STACKS; i++)
 		if (r->stacks[i].stack_id >= 0)
 			json_object_array_add(st, stack_json(stacks, r->stacks[i].stack_id, r->stacks[i].count,

@@ -142,26 +142,67 @@ static void print_totals(const struct ss_report *r, FILE *out)
 		fmt_ns(t->runq_ns_max, d, sizeof(d)));
 }
 
+/* The THREADS table: which counters, under which heading, how wide; a
+ * column with a divisor shows the average (e.g. run-queue delay per wait).
+ * Each cell is printed in its counter's unit. */
+struct thread_column {
+	const char *head;
+	int width;
+	enum ss_thread_counter ctr, per;	/* per: SS_THREAD_NCOUNTERS for none */
+};
+
+static const struct thread_column thread_columns[] = {
+	{ "FUTEX-WT", 9, SS_CTR_futex_wait, SS_THREAD_NCOUNTERS },
+	{ "WAIT-TIME", 10, SS_CTR_futex_wait_ns, SS_THREAD_NCOUNTERS },
+	{ "YIELDS", 9, SS_CTR_sched_yield, SS_THREAD_NCOUNTERS },
+	{ "VOL-SW", 8, SS_CTR_switches_voluntary, SS_THREAD_NCOUNTERS },
+	{ "INVOL-SW", 8, SS_CTR_switches_involuntary, SS_THREAD_NCOUNTERS },
+	{ "ON-CPU", 10, SS_CTR_oncpu_ns, SS_THREAD_NCOUNTERS },
+	{ "OFF-CPU", 10, SS_CTR_offcpu_ns, SS_THREAD_NCOUNTERS },
+	{ "RUNQ-AVG", 9, SS_CTR_runq_ns, SS_CTR_runq_count },
+};
+
+static __u64 counter_of(const struct ss_thread *t, enum ss_thread_counter k)
+{
+	return *(const __u64 *)((const char *)t + ss_thread_counter_descs[k].offset);
+}
+
+static const char *thread_cell(const struct ss_thread *t, const struct thread_column *col,
+			       char *buf, size_t len)
+{
+	__u64 v = counter_of(t, col->ctr);
+
+	if (col->per != SS_THREAD_NCOUNTERS) {
+		__u64 n = counter_of(t, col->per);
+
+		v = n ? v / n : 0;
+	}
+	if (ss_thread_counter_descs[col->ctr].unit == SS_UNIT_NS)
+		return fmt_ns(v, buf, len);
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
 static void print_threads(const struct ss_report *r, FILE *out)
 {
 	const struct ss_profile *p = r->profile;
 	size_t shown = p->nthreads < 20 ? p->nthreads : 20;
+	const size_t ncols = sizeof(thread_columns) / sizeof(thread_columns[0]);
 
 	fprintf(out, "THREADS (by time waiting in futexes, then yields)\n");
-	fprintf(out, "  %-8s %-16s %9s %10s %9s %8s %8s %10s %10s %9s\n", "TID", "COMM", "FUTEX-WT",
-		"WAIT-TIME", "YIELDS", "VOL-SW", "INVOL-SW", "ON-CPU", "OFF-CPU", "RUNQ-AVG");
+	fprintf(out, "  %-8s %-16s", "TID", "COMM");
+	for (size_t c = 0; c < ncols; c++)
+		fprintf(out, " %*s", thread_columns[c].width, thread_columns[c].head);
+	fprintf(out, "\n");
 	for (size_t i = 0; i < shown; i++) {
 		const struct ss_thread *t = &p->threads[i];
-		char a[32], b[32], c[32], d[32];
+		char cell[32];
 
-		fprintf(out, "  %-8u %-16.16s %9llu %10s %9llu %8llu %8llu %10s %10s %9s%s\n", t->tid,
-			t->comm, (unsigned long long)t->futex_wait,
-			fmt_ns(t->futex_wait_ns, a, sizeof(a)), (unsigned long long)t->sched_yield,
-			(unsigned long long)t->switches_voluntary,
-			(unsigned long long)t->switches_involuntary, fmt_ns(t->oncpu_ns, b, sizeof(b)),
-			fmt_ns(t->offcpu_ns, c, sizeof(c)),
-			fmt_ns(t->runq_count ? t->runq_ns / t->runq_count : 0, d, sizeof(d)),
-			t->flags & SS_THREAD_EXITED ? "  (exited)" : "");
+		fprintf(out, "  %-8u %-16.16s", t->tid, t->comm);
+		for (size_t c = 0; c < ncols; c++)
+			fprintf(out, " %*s", thread_columns[c].width,
+				thread_cell(t, &thread_columns[c], cell, sizeof(cell)));
+		fprintf(out, "%s\n", t->flags & SS_THREAD_EXITED ? "  (exited)" : "");
 	}
 	if (p->nthreads > shown)
 		fprintf(out, "  ... %zu more threads (all of them in --json)\n", p->nthreads - shown);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include "testlib.h"
 #include "advisor/advisor.h"
+#include "model/counters.h"	/* SS_COUNTERS_ADD: the totals as the model sums them */
 
 #define FX_MAX_THREADS 64
 #define FX_MAX 8
@@ -271,25 +272,8 @@ static inline const struct adv_report *fx_run(struct fx *fx)
 		p->target.nthreads = (uint32_t)p->nthreads;
 	if (!fx->keep_totals) {
 		memset(&p->totals, 0, sizeof(p->totals));
-		for (size_t i = 0; i < p->nthreads; i++) {
-			const struct adv_counters *c = &fx->threads[i].c;
-			struct adv_counters *t = &p->totals;
-
-			t->sched_yield += c->sched_yield;
-			t->futex_wait += c->futex_wait;
-			t->futex_wait_ns += c->futex_wait_ns;
-			t->futex_wake += c->futex_wake;
-			t->switches_voluntary += c->switches_voluntary;
-			t->switches_involuntary += c->switches_involuntary;
-			t->oncpu_ns += c->oncpu_ns;
-			t->offcpu_ns += c->offcpu_ns;
-			t->runq_count += c->runq_count;
-			t->runq_ns += c->runq_ns;
-			if (c->runq_ns_max > t->runq_ns_max)
-				t->runq_ns_max = c->runq_ns_max;
-			for (int s = 0; s < SS_HIST_SLOTS; s++)
-				t->runq_hist[s] += c->runq_hist[s];
-		}
+		for (size_t i = 0; i < p->nthreads; i++)
+			SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &p->totals, &fx->threads[i].c);
 	}
 	assert_int_equal(advisor__run(p, &fx->h, &fx->r), 0);
 	return &fx->r;

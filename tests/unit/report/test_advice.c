@@ -178,20 +178,13 @@ static const struct adv_thread *thread_of(const struct adv_profile *ap, uint32_t
 	return NULL;
 }
 
+/* Every counter of the list, whatever the list holds. */
+#define ASSERT_SAME_C(name, kind, unit, json) assert_int_equal(c->name, t->name);
+#define ASSERT_SAME_A(name, slots, kind, unit, json)				\
+	assert_memory_equal(c->name, t->name, sizeof(c->name));
 static void assert_counters(const struct adv_counters *c, const struct ss_thread *t)
 {
-	assert_int_equal(c->sched_yield, t->sched_yield);
-	assert_int_equal(c->futex_wait, t->futex_wait);
-	assert_int_equal(c->futex_wait_ns, t->futex_wait_ns);
-	assert_int_equal(c->futex_wake, t->futex_wake);
-	assert_int_equal(c->switches_voluntary, t->switches_voluntary);
-	assert_int_equal(c->switches_involuntary, t->switches_involuntary);
-	assert_int_equal(c->oncpu_ns, t->oncpu_ns);
-	assert_int_equal(c->offcpu_ns, t->offcpu_ns);
-	assert_int_equal(c->runq_count, t->runq_count);
-	assert_int_equal(c->runq_ns, t->runq_ns);
-	assert_int_equal(c->runq_ns_max, t->runq_ns_max);
-	assert_memory_equal(c->runq_hist, t->runq_hist, sizeof(c->runq_hist));
+	SS_THREAD_COUNTERS(ASSERT_SAME_C, ASSERT_SAME_A)
 }
 
 static void test_build_profile_counters(void **state)
