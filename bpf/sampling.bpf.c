@@ -15,8 +15,9 @@
 #include <bpf/bpf_core_read.h>
 #include "sampling.h"
 #include "target.bpf.h"
-
-#define EEXIST 17
+#include "maps.bpf.h"
+#define SS_DROP_SLOTS SS_SAMPLE_DROPS
+#include "shared_maps.bpf.h"
 
 /* Sizes are set by user space before load (samples_opts). */
 struct {
@@ -25,20 +26,6 @@ struct {
 	__type(key, struct ss_sample_key);
 	__type(value, __u64);
 } counts SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 2048);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, SS_SAMPLE_MAX_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SS_SAMPLE_DROPS);
-	__type(key, __u32);
-	__type(value, __u64);
-} drops SEC(".maps");
 
 /* Counting events: slot cpu * SS_SAMPLE_COUNTERS + k holds counter k of cpu. */
 struct {
@@ -64,17 +51,11 @@ struct {
 
 static const struct ss_sample_thread zero_thread;
 
-static __always_inline void count_drop(__u32 reason)
-{
-	percpu_inc(&drops, reason);
-}
-
 SEC("perf_event")
 int ss_sample(struct bpf_perf_event_data *ctx)
 {
 	struct ss_sample_key key;
-	__u64 *n, one = 1;
-	long err;
+	__u64 *n, zero = 0;
 
 	/* Every CPU's event fires for every process: one comparison first. */
 	if (!current_is_target(&key.tid))
@@ -85,20 +66,11 @@ int ss_sample(struct bpf_perf_event_data *ctx)
 		count_drop(key.user_stack_id == -EEXIST ? SS_SAMPLE_DROP_STACK_COLLISION
 							: SS_SAMPLE_DROP_STACK_FAIL);
 
-	n = bpf_map_lookup_elem(&counts, &key);
-	if (n) {
+	n = bpf_map_lookup_or_try_init(&counts, &key, &zero);
+	if (n)
 		__sync_fetch_and_add(n, 1);
-		return 0;
-	}
-	err = bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		/* Another CPU inserted the same key between lookup and update. */
-		n = bpf_map_lookup_elem(&counts, &key);
-		if (n)
-			__sync_fetch_and_add(n, 1);
-	} else if (err) {
+	else
 		count_drop(SS_SAMPLE_DROP_COUNTS_FULL);
-	}
 	return 0;
 }
 
@@ -123,17 +95,12 @@ static __always_inline bool read_counters(__u32 cpu, struct ss_sample_cpu *c)
 static __always_inline void add_slice(__u32 tid, const struct ss_sample_cpu *start,
 				      const struct ss_sample_cpu *now)
 {
-	struct ss_sample_thread *t = bpf_map_lookup_elem(&thread_counters, &tid);
+	struct ss_sample_thread *t;
 
+	t = bpf_map_lookup_or_try_init(&thread_counters, &tid, &zero_thread);
 	if (!t) {
-		if (bpf_map_update_elem(&thread_counters, &tid, &zero_thread, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&thread_counters, &tid)) {
-			count_drop(SS_SAMPLE_DROP_THREADS_FULL);
-			return;
-		}
-		t = bpf_map_lookup_elem(&thread_counters, &tid);
-		if (!t)
-			return;
+		count_drop(SS_SAMPLE_DROP_THREADS_FULL);
+		return;
 	}
 	/* A thread goes off CPU on one CPU at a time: plain adds suffice. */
 	for (__u32 k = 0; k < SS_SAMPLE_COUNTERS; k++) {

@@ -12,8 +12,7 @@
 #include <linux/types.h>
 #endif
 
-/* Frames kept per user stack: the kernel's default perf_event_max_stack. */
-#define SS_SAMPLE_MAX_DEPTH 127
+#include "common.h"	/* SS_MAX_STACK_DEPTH */
 
 /* Counting events read per thread (for the miss ratio), in this order by
  * default: cache-misses, cache-references, instructions. */

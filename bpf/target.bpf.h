@@ -24,22 +24,4 @@ static __always_inline bool current_is_target(__u32 *tid)
 	return is_target(id >> 32, (__u32)id);
 }
 
-/* Adds one to slot idx of a BPF_MAP_TYPE_PERCPU_ARRAY of __u64. */
-static __always_inline void percpu_inc(void *map, __u32 idx)
-{
-	__u64 *n = bpf_map_lookup_elem(map, &idx);
-
-	if (n)
-		(*n)++;
-}
-
-/* Adds n to slot idx of a BPF_MAP_TYPE_PERCPU_ARRAY of __u64. */
-static __always_inline void percpu_add(void *map, __u32 idx, __u64 n)
-{
-	__u64 *c = bpf_map_lookup_elem(map, &idx);
-
-	if (c)
-		*c += n;
-}
-
 #endif

@@ -12,6 +12,9 @@
 #include "trace.h"
 #include "core_fixes.bpf.h"
 #include "target.bpf.h"
+#include "maps.bpf.h"
+#define SS_DROP_SLOTS SS_DROPS
+#include "shared_maps.bpf.h"
 
 #define EINTR 4
 #define EAGAIN 11
@@ -69,41 +72,8 @@ struct {
 	__type(value, __u64);
 } yield_sites SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 2048);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, SS_MAX_STACK_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SS_DROPS);
-	__type(key, __u32);
-	__type(value, __u64);
-} drops SEC(".maps");
-
 static const struct ss_thread zero_thread;
 static const struct ss_futex zero_futex;
-
-static __always_inline void count_drop(__u32 reason)
-{
-	percpu_inc(&drops, reason);
-}
-
-static __always_inline __u32 log2_slot(__u64 v)
-{
-	__u32 r = 0;
-
-	/* Branch-free-ish log2 the verifier accepts (no loops). */
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) { r += 1; }
-	return r < SS_HIST_SLOTS ? r : SS_HIST_SLOTS - 1;
-}
 
 /*
  * Finds the thread's record, creating it on first sight. User space seeds
@@ -112,19 +82,15 @@ static __always_inline __u32 log2_slot(__u64 v)
  */
 static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struct *task)
 {
-	struct ss_thread *t = bpf_map_lookup_elem(&threads, &tid);
-	bool created;
+	struct ss_thread *t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
 
-	if (t)
-		return t;
-	/* NOEXIST: another CPU may create it first; then only we skip init. */
-	created = !bpf_map_update_elem(&threads, &tid, &zero_thread, BPF_NOEXIST);
-	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t) {
 		count_drop(SS_DROP_THREADS_FULL);
 		return NULL;
 	}
-	if (!created)
+	/* tid 0: just created from zero_thread. Two CPUs creating the same
+	 * thread at once both fill in the same values. */
+	if (t->tid)
 		return t;
 	t->tid = tid;
 	if (task)
@@ -296,12 +262,8 @@ static __always_inline __u32 wait_outcome(long ret)
 
 static __always_inline struct ss_futex *futex_get(__u64 uaddr)
 {
-	struct ss_futex *f = bpf_map_lookup_elem(&futexes, &uaddr);
+	struct ss_futex *f = bpf_map_lookup_or_try_init(&futexes, &uaddr, &zero_futex);
 
-	if (f)
-		return f;
-	bpf_map_update_elem(&futexes, &uaddr, &zero_futex, BPF_NOEXIST);
-	f = bpf_map_lookup_elem(&futexes, &uaddr);
 	if (!f)
 		count_drop(SS_DROP_FUTEXES_FULL);
 	return f;
@@ -311,7 +273,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 					__u64 dur, long ret)
 {
 	__u32 outcome = wait_outcome(ret);
-	__u32 slot = log2_slot(dur);
+	__u32 slot = ss_log2_slot(dur);
 	struct ss_futex *f;
 
 	t->futex_wait++;
@@ -334,14 +296,9 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 
 	{
 		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id, .tid = tid };
-		struct ss_waiter_val *wv = bpf_map_lookup_elem(&waiters, &wk);
+		struct ss_waiter_val zero = {}, *wv;
 
-		if (!wv) {
-			struct ss_waiter_val zero = {};
-
-			bpf_map_update_elem(&waiters, &wk, &zero, BPF_NOEXIST);
-			wv = bpf_map_lookup_elem(&waiters, &wk);
-		}
+		wv = bpf_map_lookup_or_try_init(&waiters, &wk, &zero);
 		if (wv) {
 			__sync_fetch_and_add(&wv->count, 1);
 			__sync_fetch_and_add(&wv->wait_ns, dur);
@@ -430,18 +387,14 @@ static __always_inline void add_yields(__s32 stack_id, __u64 n)
 	if (!n)
 		return;
 	if (stack_id < 0) {
-		percpu_add(&drops, SS_DROP_STACK_FAIL, n);
+		count_drops(SS_DROP_STACK_FAIL, n);
 		return;
 	}
-	c = bpf_map_lookup_elem(&yield_sites, &stack_id);
-	if (!c) {
-		bpf_map_update_elem(&yield_sites, &stack_id, &zero, BPF_NOEXIST);
-		c = bpf_map_lookup_elem(&yield_sites, &stack_id);
-	}
+	c = bpf_map_lookup_or_try_init(&yield_sites, &stack_id, &zero);
 	if (c)
 		__sync_fetch_and_add(c, n);
 	else
-		percpu_add(&drops, SS_DROP_YIELD_SITES_FULL, n);
+		count_drops(SS_DROP_YIELD_SITES_FULL, n);
 }
 
 /*
@@ -552,7 +505,7 @@ static __always_inline void switch_in(struct task_struct *next, __u32 tid, __u64
 		t->runq_ns += delay;
 		if (delay > t->runq_ns_max)
 			t->runq_ns_max = delay;
-		t->runq_hist[log2_slot(delay)]++;
+		t->runq_hist[ss_log2_slot(delay)]++;
 		t->enqueue_ns = 0;
 	}
 }

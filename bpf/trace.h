@@ -11,11 +11,9 @@
 #include <linux/types.h>
 #endif
 
+#include "common.h"	/* SS_HIST_SLOTS, SS_MAX_STACK_DEPTH */
+
 #define SS_COMM_LEN 16
-/* log2 histogram of nanoseconds: slot i holds [2^i, 2^(i+1)), slot 0 also 0;
- * the last slot holds everything from 2^(SS_HIST_SLOTS-1) ns (~34 s) up. */
-#define SS_HIST_SLOTS 36
-#define SS_MAX_STACK_DEPTH 127
 
 /* How a futex wait ended, from the syscall's return value. */
 enum ss_futex_outcome {

@@ -43,13 +43,6 @@ const char *const ss_outcome_names[SS_FUTEX_OUTCOMES] = {
 	[SS_FUTEX_OTHER] = "other_error",
 };
 
-unsigned int ss_log2_slot(__u64 v)
-{
-	unsigned int r = v ? 63 - __builtin_clzll(v) : 0;
-
-	return r < SS_HIST_SLOTS ? r : SS_HIST_SLOTS - 1;
-}
-
 void profile_close_thread(struct ss_thread *t, __u64 start_ns, __u64 now_ns, bool running)
 {
 	if (t->flags & SS_THREAD_EXITED)

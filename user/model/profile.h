@@ -56,9 +56,6 @@ struct ss_profile {
 extern const char *const ss_drop_names[SS_DROPS];
 extern const char *const ss_outcome_names[SS_FUTEX_OUTCOMES];
 
-/* Log2 slot of a value, the same rule as the BPF side's. */
-unsigned int ss_log2_slot(__u64 v);
-
 /* Adds the time since a thread's last switch to its on- or off-CPU total,
  * as of now_ns (exited threads stop at their last switch). running says
  * where a thread that never switched has been (its /proc state is R). */

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "common/cpulist.h"
+#include "map_read.h"
 #include "perf_events.h"
 #include "samples.h"
 #include "sampling.skel.h"
@@ -319,28 +320,6 @@ void samples__free(struct samples *s)
 	free(s);
 }
 
-/* Sums a per-CPU array of __u64 counters. */
-static int read_drops(struct samples *s, __u64 *drops)
-{
-	__u64 *vals = calloc((size_t)s->ncpus_possible, sizeof(*vals));
-
-	if (!vals)
-		return -ENOMEM;
-	for (__u32 k = 0; k < SS_SAMPLE_DROPS; k++) {
-		if (bpf_map__lookup_elem(s->skel->maps.drops, &k, sizeof(k), vals,
-					 sizeof(*vals) * (size_t)s->ncpus_possible, 0)) {
-			int err = -errno;
-
-			free(vals);
-			return err;
-		}
-		for (int c = 0; c < s->ncpus_possible; c++)
-			drops[k] += vals[c];
-	}
-	free(vals);
-	return 0;
-}
-
 static int cmp_stack_id(const void *a, const void *b)
 {
 	const struct samples_stack *x = a, *y = b;
@@ -395,7 +374,8 @@ static int read_counts(struct samples *s, struct samples_result *r)
  * entry with that id at its frames. */
 static int read_stacks(struct samples *s, struct samples_result *r)
 {
-	__u64 frames[SS_SAMPLE_MAX_DEPTH];
+	__u64 frames[SS_MAX_STACK_DEPTH];
+	int fd = bpf_map__fd(s->skel->maps.stacks);
 	size_t used = 0, cap = 0, *start;
 	__u32 *depth;
 	int err = 0;
@@ -410,7 +390,7 @@ static int read_stacks(struct samples *s, struct samples_result *r)
 	}
 	qsort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack_id);
 	for (size_t i = 0; i < r->nr_stacks; i++) {
-		__u32 id = (__u32)r->stacks[i].stack_id, d = 0;
+		__u32 d;
 
 		if (r->stacks[i].stack_id < 0)
 			continue;
@@ -419,11 +399,9 @@ static int read_stacks(struct samples *s, struct samples_result *r)
 			depth[i] = depth[i - 1];
 			continue;
 		}
-		if (bpf_map__lookup_elem(s->skel->maps.stacks, &id, sizeof(id), frames,
-					 sizeof(frames), 0))
+		d = map_read_stack(fd, r->stacks[i].stack_id, frames, SS_MAX_STACK_DEPTH);
+		if (!d)
 			continue;	/* no frames: reported with depth 0 */
-		while (d < SS_SAMPLE_MAX_DEPTH && frames[d])
-			d++;
 		if (used + d > cap) {
 			size_t ncap = (used + d) * 2;
 			__u64 *t = realloc(r->ip_pool, ncap * sizeof(*t));
@@ -542,7 +520,7 @@ int samples__read(struct samples *s, struct samples_result *r)
 	if (!s->skel)
 		return 0;
 
-	err = read_drops(s, r->drops);
+	err = map_sum_percpu(bpf_map__fd(s->skel->maps.drops), SS_SAMPLE_DROPS, r->drops);
 	if (!err && s->available)
 		err = read_counts(s, r);
 	if (!err)

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include "common/errors.h"
 #include "common/procfs.h"
+#include "map_read.h"
 #include "tracer.h"
 #include "trace.skel.h"
 
@@ -486,24 +487,7 @@ static void add_pending_yields(struct tracer *t, struct ss_profile *p)
 
 static int read_drops(struct tracer *t, struct ss_profile *p)
 {
-	int fd = bpf_map__fd(t->skel->maps.drops);
-	int ncpus = libbpf_num_possible_cpus();
-	__u64 *vals;
-
-	if (ncpus <= 0)
-		return ncpus ? ncpus : -EINVAL;
-	vals = calloc(ncpus, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	for (__u32 k = 0; k < SS_DROPS; k++) {
-		p->drops[k] = 0;
-		if (bpf_map_lookup_elem(fd, &k, vals))
-			continue;
-		for (int c = 0; c < ncpus; c++)
-			p->drops[k] += vals[c];
-	}
-	free(vals);
-	return 0;
+	return map_sum_percpu(bpf_map__fd(t->skel->maps.drops), SS_DROPS, p->drops);
 }
 
 /* Runs the kernel skipped (recursion protection): events we never saw. */
@@ -548,16 +532,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 
 int tracer__stack(struct tracer *t, __s32 stack_id, __u64 *ips, int max)
 {
-	__u64 buf[SS_MAX_STACK_DEPTH] = {0};
-	int n = 0;
-
-	if (stack_id < 0 || bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.stacks), &stack_id, buf))
-		return 0;
-	while (n < max && n < SS_MAX_STACK_DEPTH && buf[n]) {
-		ips[n] = buf[n];
-		n++;
-	}
-	return n;
+	return map_read_stack(bpf_map__fd(t->skel->maps.stacks), stack_id, ips, max);
 }
 
 void tracer__features(const struct tracer *t, struct tracer_features *f)

@@ -10,7 +10,8 @@
 #include "model/profile.h"
 
 /* floor(log2(v)) by repeated halving: a different way to the same rule as
- * trace.bpf.c's log2_slot, clamped to the last slot. */
+ * ss_log2_slot (bpf/common.h, run by BPF and user space), clamped to the
+ * last slot. */
 static unsigned int slot_by_halving(__u64 v)
 {
 	unsigned int r = 0;
