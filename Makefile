@@ -46,6 +46,8 @@ ifeq ($(SAN),1)
 CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=undefined -O1
 LDFLAGS += -fsanitize=address,undefined
 endif
+# Kernel-only types (u32, ...) are an error in user space: user/common/poison.h.
+CFLAGS_BASE += -include user/common/poison.h
 CFLAGS ?=
 ALL_CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lnuma -lpthread -lm
