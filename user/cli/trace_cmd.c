@@ -338,39 +338,41 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 	return err;
 }
 
-int trace_run(const struct ss_opts *o)
-{
-	struct run_state rs = { .sigfd = -1, .pidfd = -1 };
-	struct tracer_opts topts = {
-		.pid = o->pid, .tid = o->tid, .verbose = o->verbose,
-		.max_threads = o->max_threads, .max_futexes = o->max_futexes,
-		.max_stacks = o->max_stacks,
-		.stack_interval_ns = (__u64)(o->stack_interval_ms * 1e6),
-	};
-	struct ss_report rep = {0};
-	struct ss_profile prof = {0};
-	struct ss_stacks stacks = {0};
-	struct samples_opts sopts = {
-		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
-	};
-	struct samples_result sres = {0};
-	struct samples *smp = NULL;
-	bool have_sres = false;
-	FILE *folded = NULL;
-	struct adv_report *advice = NULL;
-	json_object *doc = NULL;
-	struct syms *syms = NULL;
-	struct tracer_features feat;
-	struct proc_status st, now;
+/* Everything one trace holds, from the checks to the report. Each step of
+ * trace_run() fills its part; trace_session__free() releases all of it, so
+ * a step that fails just returns its exit code. */
+struct trace_session {
+	const struct ss_opts *o;
+	struct run_state rs;
+	bool signals_blocked;		/* rs.old_mask is to be restored */
 	struct host_info host;
-	struct tracer *t = NULL;
-	char why[1024], btf[512];
-	__u64 start_ns, t0;
-	uint64_t caps;
-	int code, err, nthreads;
+	struct proc_status target;	/* as checked before attaching */
+	char btf[512];			/* "": the kernel's own BTF */
+	FILE *folded;			/* --folded, opened before tracing */
+	__u64 t0, start_ns;
+	struct tracer *t;
+	struct samples *smp;
+	struct syms *syms;		/* NULL: stacks show addresses only */
+	/* The model: the maps as read at the end, before detaching. */
+	struct ss_profile prof;
+	struct ss_stacks stacks;
+	struct samples_result sres;
+	bool have_sres;
+	struct tracer_features feat;
+	struct ss_report rep;
+	struct adv_report *advice;	/* NULL: no advice */
+};
 
-	tracer_set_verbose(o->verbose);
-	code = proc_check_target("/proc", o->pid, o->tid, &st, why, sizeof(why));
+/* Checks the target, our privileges, the kernel's BTF and the output
+ * paths: a path we cannot write must fail now, not after the trace. */
+static int trace_check(struct trace_session *s)
+{
+	const struct ss_opts *o = s->o;
+	char why[1024];
+	uint64_t caps;
+	int code;
+
+	code = proc_check_target("/proc", o->pid, o->tid, &s->target, why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
 	if (privs_effective(&caps))
@@ -378,152 +380,197 @@ int trace_run(const struct ss_opts *o)
 	code = privs_check_caps(caps, why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
-	host_info_read("/proc", &host);
-	code = btf_locate(o->btf_path, "/sys/kernel/btf/vmlinux", host.kernel, btf, sizeof(btf), why,
-			  sizeof(why));
+	host_info_read("/proc", &s->host);
+	code = btf_locate(o->btf_path, "/sys/kernel/btf/vmlinux", s->host.kernel, s->btf,
+			  sizeof(s->btf), why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
-	topts.btf_custom_path = btf[0] ? btf : NULL;
-
-	/* A path we cannot write must fail now, not after the trace. */
 	if (o->output_path && (code = recording__check_path(o->output_path, why, sizeof(why))))
 		return ss_error(code, "%s", why);
-	if (o->folded_path && !(folded = fopen(o->folded_path, "we")))
+	if (o->folded_path && !(s->folded = fopen(o->folded_path, "we")))
 		return ss_error(SS_EXIT_USAGE, "cannot write folded stacks to %s: %s", o->folded_path,
 				strerror(errno));
+	return 0;
+}
 
-	t0 = tracer_now_ns();
-	t = tracer__open(&topts, &code, why, sizeof(why));
-	if (!t) {
-		code = ss_error(code, "%s", why);
-		goto out;
-	}
+/* Opens and loads the tracer and the sampler; nothing is attached yet. */
+static int trace_open(struct trace_session *s)
+{
+	const struct ss_opts *o = s->o;
+	struct tracer_opts topts = {
+		.pid = o->pid, .tid = o->tid, .verbose = o->verbose,
+		.max_threads = o->max_threads, .max_futexes = o->max_futexes,
+		.max_stacks = o->max_stacks,
+		.stack_interval_ns = (__u64)(o->stack_interval_ms * 1e6),
+		.btf_custom_path = s->btf[0] ? s->btf : NULL,
+	};
+	struct samples_opts sopts = {
+		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
+	};
+	char why[1024];
+	int code;
+
+	s->t0 = tracer_now_ns();
+	s->t = tracer__open(&topts, &code, why, sizeof(why));
+	if (!s->t)
+		return ss_error(code, "%s", why);
 	/* A missing PMU is not a failure: smp is then marked unavailable. */
-	smp = samples__open(&sopts, why, sizeof(why));
-	if (!smp) {
-		code = ss_error(errno == EPERM || errno == EACCES ? SS_EXIT_PERM :
+	s->smp = samples__open(&sopts, why, sizeof(why));
+	if (!s->smp)
+		return ss_error(errno == EPERM || errno == EACCES ? SS_EXIT_PERM :
 				errno == EINVAL ? SS_EXIT_USAGE : SS_EXIT_BPF, "%s", why);
-		goto out;
-	}
 	if (o->verbose)
 		fprintf(stderr, "spinscope: loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB\n",
-			(tracer_now_ns() - t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,
-			tracer__map_bytes(t) / 1048576.0);
-	if (tracer__map_bytes(t) > 64ull << 20)
-		ss_warn("the BPF maps may lock %.0f MiB of kernel memory", tracer__map_bytes(t) / 1048576.0);
+			(tracer_now_ns() - s->t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,
+			tracer__map_bytes(s->t) / 1048576.0);
+	if (tracer__map_bytes(s->t) > 64ull << 20)
+		ss_warn("the BPF maps may lock %.0f MiB of kernel memory", tracer__map_bytes(s->t) / 1048576.0);
+	return 0;
+}
 
-	/* Block the stop signals before attaching: none may kill us while
-	 * attached without a report (the kernel detaches fd-based links
-	 * anyway when the process dies). */
-	err = signals_block(&rs);
-	if (err) {
-		code = ss_error(SS_EXIT_ERROR, "cannot set up signal handling: %s", strerror(-err));
-		goto out;
-	}
-	rs.pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
-	code = tracer__attach(t, why, sizeof(why));
-	if (code) {
-		code = ss_error(code, "%s", why);
-		goto out;
-	}
-	err = samples__start(smp);
-	if (err) {
-		code = ss_error(SS_EXIT_BPF, "cannot start sampling %s: %s",
+/* Blocks the stop signals, then attaches: none may kill us while attached
+ * without a report (the kernel detaches fd-based links anyway when the
+ * process dies). */
+static int trace_attach(struct trace_session *s)
+{
+	const struct ss_opts *o = s->o;
+	char why[1024];
+	int code, err;
+
+	s->signals_blocked = true;
+	err = signals_block(&s->rs);
+	if (err)
+		return ss_error(SS_EXIT_ERROR, "cannot set up signal handling: %s", strerror(-err));
+	s->rs.pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
+	code = tracer__attach(s->t, why, sizeof(why));
+	if (code)
+		return ss_error(code, "%s", why);
+	err = samples__start(s->smp);
+	if (err)
+		return ss_error(SS_EXIT_BPF, "cannot start sampling %s: %s",
 				o->event ? o->event : "cache-misses", strerror(-err));
-		goto out;
-	}
-	start_ns = tracer_now_ns();
+	s->start_ns = tracer_now_ns();
 	/* Snapshot the maps now: a target that exits early is still named. */
-	syms = syms__new(o->pid);
-	if (!syms)
+	s->syms = syms__new(o->pid);
+	if (!s->syms)
 		ss_warn("cannot read the memory maps of pid %d (%s): stacks will show addresses only",
 			o->pid, strerror(errno));
 	if (o->verbose)
-		fprintf(stderr, "spinscope: attached in %.0f ms\n", (start_ns - t0) / 1e6);
-	nthreads = proc_count_threads("/proc", o->pid);
+		fprintf(stderr, "spinscope: attached in %.0f ms\n", (s->start_ns - s->t0) / 1e6);
+	return 0;
+}
+
+static void announce(const struct trace_session *s)
+{
+	int nthreads = proc_count_threads("/proc", s->o->pid);
+
 	fprintf(stderr, "spinscope: tracing futex, sched_yield and scheduler events of pid %d (%s, %d thread%s)",
-		o->pid, st.name, nthreads, nthreads == 1 ? "" : "s");
-	if (o->duration_s > 0)
-		fprintf(stderr, " for %g s; Ctrl-C to stop early\n", o->duration_s);
+		s->o->pid, s->target.name, nthreads, nthreads == 1 ? "" : "s");
+	if (s->o->duration_s > 0)
+		fprintf(stderr, " for %g s; Ctrl-C to stop early\n", s->o->duration_s);
 	else
 		fprintf(stderr, " until Ctrl-C\n");
+}
 
-	err = trace_loop(o, t, &rs, syms, start_ns);
-	if (err) {
-		code = ss_error(err == -EIO ? SS_EXIT_ERROR : SS_EXIT_BPF, "%s",
-				err == -EIO ? "cannot write the report to stdout" : "cannot read the BPF maps");
-		goto out;
-	}
-	err = tracer__read(t, &prof);
-	err = err ?: collect_stacks(t, &prof, folded != NULL, &stacks);
-	tracer__features(t, &feat);
-	/* Detach now: the report needs nothing more from the kernel. */
-	t0 = tracer_now_ns();
-	samples__stop(smp);
-	tracer__free(t);
-	t = NULL;
-	if (!err) {
-		err = samples__read(smp, &sres);
-		have_sres = !err;
-	}
-	samples__free(smp);
-	smp = NULL;
-	if (o->verbose)
-		fprintf(stderr, "spinscope: detached in %.0f ms\n", (tracer_now_ns() - t0) / 1e6);
-	if (err) {
-		code = ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
-		goto out;
-	}
-	/* The maps as they are now (or as last seen, if the target exited). */
-	if (syms)
-		syms__refresh(syms);
-	err = stacks__symbolize(&stacks, format_frame, syms);
-	if (err) {
-		code = ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
-		goto out;
-	}
+/* Traces until the end, then reads the maps into the model while they are
+ * still there. */
+static int trace_collect(struct trace_session *s)
+{
+	int err;
 
-	rep.host = &host;
-	rep.pid = o->pid;
-	rep.tid = o->tid;
-	/* The target may have exec'd or renamed itself since the check. */
-	snprintf(rep.comm, sizeof(rep.comm), "%s", st.name);
-	if (!rs.exited && proc_read_status("/proc", o->pid, &now) == 0 && now.tgid == o->pid)
-		snprintf(rep.comm, sizeof(rep.comm), "%s", now.name);
-	rep.exited = rs.exited;
-	rep.duration_ns = prof.now_ns - prof.start_ns;
-	rep.profile = &prof;
-	rep.stacks = &stacks;
-	rep.futex_waitv_traced = feat.futex_waitv;
-	rep.futex2_traced = feat.futex2;
-	rep.sched_btf = feat.sched_btf;
-	if (syms)
-		note_symbols(syms, &stacks, &rep.symbols);
-	if (rs.exited)
-		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep.duration_ns / 1e9);
-	if (folded) {
-		err = folded__write(folded, sym_name, syms, &prof, &stacks, &sres);
-		if (fclose(folded) || err) {
-			folded = NULL;
-			code = ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", o->folded_path);
-			goto out;
-		}
-		folded = NULL;
-	}
-	err = run_advisor(&rep, have_sres ? &sres : NULL, syms, o, &rs.old_mask, &advice);
+	announce(s);
+	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->start_ns);
 	if (err)
-		ss_warn("no advice: the advisor failed: %s", strerror(-err));
+		return ss_error(err == -EIO ? SS_EXIT_ERROR : SS_EXIT_BPF, "%s",
+				err == -EIO ? "cannot write the report to stdout" : "cannot read the BPF maps");
+	err = tracer__read(s->t, &s->prof);
+	err = err ?: collect_stacks(s->t, &s->prof, s->folded != NULL, &s->stacks);
+	tracer__features(s->t, &s->feat);
+	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
+}
+
+/* Detaches everything; the sampler's counts stay readable until freed.
+ * The report needs nothing more from the kernel. */
+static int trace_detach(struct trace_session *s)
+{
+	__u64 t0 = tracer_now_ns();
+	int err;
+
+	samples__stop(s->smp);
+	tracer__free(s->t);
+	s->t = NULL;
+	err = samples__read(s->smp, &s->sres);
+	s->have_sres = !err;
+	samples__free(s->smp);
+	s->smp = NULL;
+	if (s->o->verbose)
+		fprintf(stderr, "spinscope: detached in %.0f ms\n", (tracer_now_ns() - t0) / 1e6);
+	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
+}
+
+/* Names the stacks against the maps as they are now (or as last seen, if
+ * the target exited) and fills what the report says about the target. */
+static int trace_symbolize(struct trace_session *s)
+{
+	const struct ss_opts *o = s->o;
+	struct ss_report *rep = &s->rep;
+	struct proc_status now;
+	int err;
+
+	if (s->syms)
+		syms__refresh(s->syms);
+	err = stacks__symbolize(&s->stacks, format_frame, s->syms);
+	if (err)
+		return ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
+	rep->host = &s->host;
+	rep->pid = o->pid;
+	rep->tid = o->tid;
+	/* The target may have exec'd or renamed itself since the check. */
+	snprintf(rep->comm, sizeof(rep->comm), "%s", s->target.name);
+	if (!s->rs.exited && proc_read_status("/proc", o->pid, &now) == 0 && now.tgid == o->pid)
+		snprintf(rep->comm, sizeof(rep->comm), "%s", now.name);
+	rep->exited = s->rs.exited;
+	rep->duration_ns = s->prof.now_ns - s->prof.start_ns;
+	rep->profile = &s->prof;
+	rep->stacks = &s->stacks;
+	rep->futex_waitv_traced = s->feat.futex_waitv;
+	rep->futex2_traced = s->feat.futex2;
+	rep->sched_btf = s->feat.sched_btf;
+	if (s->syms)
+		note_symbols(s->syms, &s->stacks, &rep->symbols);
+	if (s->rs.exited)
+		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep->duration_ns / 1e9);
+	return 0;
+}
+
+static int write_folded(struct trace_session *s)
+{
+	int err = folded__write(s->folded, sym_name, s->syms, &s->prof, &s->stacks, &s->sres);
+
+	if (fclose(s->folded))
+		err = -EIO;
+	s->folded = NULL;
+	return err ? ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", s->o->folded_path) : 0;
+}
+
+/* Writes the report: -o FILE, then stdout as JSON or text. */
+static int trace_render(struct trace_session *s)
+{
+	const struct ss_opts *o = s->o;
+	json_object *doc = NULL;
+	int err = 0;
+
 	if (o->json || o->output_path) {
-		rep.samples = samples__to_json(&sres, sym_name, syms);
-		rep.advice = advice ? advice__to_json(advice) : NULL;
-		doc = report_to_json(&rep);
+		s->rep.samples = samples__to_json(&s->sres, sym_name, s->syms);
+		s->rep.advice = s->advice ? advice__to_json(s->advice) : NULL;
+		doc = report_to_json(&s->rep);
 	}
 	if (o->output_path) {
 		err = recording__save(o->output_path, doc);
 		if (err) {
-			code = ss_error(SS_EXIT_ERROR, "cannot write the report to %s: %s", o->output_path,
+			json_object_put(doc);
+			return ss_error(SS_EXIT_ERROR, "cannot write the report to %s: %s", o->output_path,
 					strerror(-err));
-			goto out;
 		}
 		if (!o->json)
 			fprintf(stderr, "spinscope: report saved to %s\n", o->output_path);
@@ -531,31 +578,57 @@ int trace_run(const struct ss_opts *o)
 	if (o->json) {
 		err = emit_json(doc, o->interval_s > 0);
 	} else {
-		report_print_text(&rep, stdout);
-		samples__print_text(&sres, stdout, sym_name, syms, 10);
+		report_print_text(&s->rep, stdout);
+		samples__print_text(&s->sres, stdout, sym_name, s->syms, 10);
 		fputc('\n', stdout);
-		if (advice)
-			advice__print_text(advice, stdout);
+		if (s->advice)
+			advice__print_text(s->advice, stdout);
 		err = fflush(stdout) == EOF ? -EIO : 0;
 	}
-	code = err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
-out:
 	json_object_put(doc);
-	json_object_put(rep.samples);
-	json_object_put(rep.advice);
-	free(advice);
-	syms__free(syms);
-	if (folded)
-		fclose(folded);
-	if (have_sres)
-		samples_result__free(&sres);
-	samples__free(smp);
-	tracer__free(t);
-	stacks__free(&stacks);
-	profile_free(&prof);
-	if (rs.pidfd >= 0)
-		close(rs.pidfd);
-	signals_restore(&rs);
+	return err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
+}
+
+static void trace_session__free(struct trace_session *s)
+{
+	json_object_put(s->rep.samples);
+	json_object_put(s->rep.advice);
+	free(s->advice);
+	syms__free(s->syms);
+	if (s->folded)
+		fclose(s->folded);
+	if (s->have_sres)
+		samples_result__free(&s->sres);
+	samples__free(s->smp);
+	tracer__free(s->t);
+	stacks__free(&s->stacks);
+	profile_free(&s->prof);
+	if (s->rs.pidfd >= 0)
+		close(s->rs.pidfd);
+	if (s->signals_blocked)
+		signals_restore(&s->rs);
+}
+
+/* The pipeline: check, open, attach, collect the maps into the model,
+ * detach, symbolize, advise, render. */
+int trace_run(const struct ss_opts *o)
+{
+	struct trace_session s = { .o = o, .rs = { .sigfd = -1, .pidfd = -1 } };
+	int code, err;
+
+	tracer_set_verbose(o->verbose);
+	code = trace_check(&s) ?: trace_open(&s) ?: trace_attach(&s) ?: trace_collect(&s) ?:
+	       trace_detach(&s) ?: trace_symbolize(&s);
+	if (!code && s.folded)
+		code = write_folded(&s);
+	if (!code) {
+		err = run_advisor(&s.rep, s.have_sres ? &s.sres : NULL, s.syms, o, &s.rs.old_mask,
+				  &s.advice);
+		if (err)
+			ss_warn("no advice: the advisor failed: %s", strerror(-err));
+		code = trace_render(&s);
+	}
+	trace_session__free(&s);
 	return code;
 }
 
