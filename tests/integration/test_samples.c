@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include "trace/perf_events.h"
+#include "report/samples_report.h"
 #include "trace/samples.h"
 
 #define FAULT_PAGES 256

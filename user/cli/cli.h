@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define SS_VERSION "0.1.0"
-
 struct ss_opts {
 	int pid;
 	int tid;			/* 0: all threads */

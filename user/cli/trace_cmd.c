@@ -24,8 +24,10 @@
 #include "trace/perf_events.h"
 #include "trace/privs.h"
 #include "common/procfs.h"
+#include "common/version.h"
 #include "report/recording.h"
 #include "report/report.h"
+#include "report/samples_report.h"
 #include "trace/samples.h"
 #include "model/stacks.h"
 #include "syms/syms.h"
@@ -560,11 +562,12 @@ static int trace_render(struct trace_session *s)
 	json_object *doc = NULL;
 	int err = 0;
 
-	if (o->json || o->output_path) {
-		s->rep.samples = samples__to_json(&s->sres, sym_name, s->syms);
-		s->rep.advice = s->advice ? advice__to_json(s->advice) : NULL;
+	s->rep.samples = &s->sres;
+	s->rep.name = sym_name;
+	s->rep.name_arg = s->syms;
+	s->rep.advice = s->advice;
+	if (o->json || o->output_path)
 		doc = report_to_json(&s->rep);
-	}
 	if (o->output_path) {
 		err = recording__save(o->output_path, doc);
 		if (err) {
@@ -579,10 +582,6 @@ static int trace_render(struct trace_session *s)
 		err = emit_json(doc, o->interval_s > 0);
 	} else {
 		report_print_text(&s->rep, stdout);
-		samples__print_text(&s->sres, stdout, sym_name, s->syms, 10);
-		fputc('\n', stdout);
-		if (s->advice)
-			advice__print_text(s->advice, stdout);
 		err = fflush(stdout) == EOF ? -EIO : 0;
 	}
 	json_object_put(doc);
@@ -591,8 +590,6 @@ static int trace_render(struct trace_session *s)
 
 static void trace_session__free(struct trace_session *s)
 {
-	json_object_put(s->rep.samples);
-	json_object_put(s->rep.advice);
 	free(s->advice);
 	syms__free(s->syms);
 	if (s->folded)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "advice.h"
+#include "samples_report.h"
 #include "syms/hot_insns.h"
 
 /* "func+0x12 (module)" -> "func"; "module+0x40" and "0x..." stay as they are. */

@@ -12,7 +12,7 @@
 #include <json-c/json.h>
 #include "advisor/advisor.h"
 #include "model/profile.h"
-#include "trace/samples.h"
+#include "model/samples_result.h"
 #include "model/stacks.h"
 
 /* Storage behind an adv_profile's arrays. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "folded.h"
+#include "samples_report.h"
 
 /*
  * Folded stacks of the trace's own stacks, through the samples writer:

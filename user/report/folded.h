@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 #include "model/profile.h"
-#include "trace/samples.h"
+#include "model/samples_result.h"
 #include "model/stacks.h"
 
 /* Writes every kind to f (sr may be NULL or unavailable). 0 or -errno. */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Everything a trace report shows, gathered by the trace command, printed as
- * text (report_text.c) or JSON (report_json.c). No libbpf here.
+ * text (report_text.c) or JSON (report_json.c). The renderers take the model
+ * (profile, stacks, samples) and the advisor's report and build every
+ * section themselves. No libbpf here.
  */
 #ifndef SPINSCOPE_REPORT_H
 #define SPINSCOPE_REPORT_H
@@ -10,13 +12,16 @@
 #include <stdio.h>
 #include <json-c/json.h>
 #include "common/procfs.h"
+#include "advisor/advisor.h"
 #include "model/profile.h"
+#include "model/samples_result.h"
 #include "model/stacks.h"
 
 #define SS_JSON_SCHEMA 1
 #define SS_REPORT_TOP_FUTEXES 5
 #define SS_REPORT_TOP_STACKS 3
 #define SS_REPORT_TOP_YIELDS 5
+#define SS_REPORT_TOP_SAMPLES 10
 
 /* What symbolization could not do, so that the reader can trust the stacks
  * as far as they go. */
@@ -42,11 +47,16 @@ struct ss_report {
 	bool futex2_traced;
 	bool sched_btf;			/* scheduler traced through tp_btf */
 	struct ss_report_symbols symbols;
-	json_object *samples;		/* "samples" object, may be NULL */
-	json_object *advice;		/* "advice" array, may be NULL */
+	/* What the sampler saw (NULL: no samples section) and how to name
+	 * its addresses (name NULL: as hex). */
+	const struct samples_result *samples;
+	samples_symbolize_fn name;
+	void *name_arg;
+	const struct adv_report *advice;	/* NULL: no advice (JSON: "advice": []) */
 };
 
-/* Text report. */
+/* Text report: the trace's sections, then the samples' and the advice's
+ * when the report has them. */
 void report_print_text(const struct ss_report *r, FILE *out);
 /* One interval's summary line block; p is a profile_diff() result. */
 void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out);

@@ -3,8 +3,10 @@
  * in README.md). */
 #include <stdio.h>
 #include <string.h>
-#include "cli/cli.h"
+#include "common/version.h"
+#include "advice.h"
 #include "report.h"
+#include "samples_report.h"
 
 #define U64(v) json_object_new_uint64(v)
 
@@ -189,8 +191,8 @@ json_object *report_to_json(const struct ss_report *r)
 	add(o, "addresses_unknown", U64(r->symbols.unknown));
 	add(root, "symbols", o);
 	if (r->samples)
-		add(root, "samples", json_object_get(r->samples));
-	add(root, "advice", r->advice ? json_object_get(r->advice) : json_object_new_array());
+		add(root, "samples", samples__to_json(r->samples, r->name, r->name_arg));
+	add(root, "advice", r->advice ? advice__to_json(r->advice) : json_object_new_array());
 	return root;
 }
 

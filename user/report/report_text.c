@@ -2,8 +2,10 @@
 /* The text form of a trace report: what a person reads during an incident. */
 #include <stdio.h>
 #include <string.h>
-#include "cli/cli.h"
+#include "common/version.h"
+#include "advice.h"
 #include "report.h"
+#include "samples_report.h"
 
 const char *fmt_ns(__u64 ns, char *buf, size_t len)
 {
@@ -310,6 +312,12 @@ void report_print_text(const struct ss_report *r, FILE *out)
 		fprintf(out, "\n");
 	}
 	print_drops(r, out);
+	if (r->samples) {
+		samples__print_text(r->samples, out, r->name, r->name_arg, SS_REPORT_TOP_SAMPLES);
+		fputc('\n', out);
+	}
+	if (r->advice)
+		advice__print_text(r->advice, out);
 }
 
 void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out)

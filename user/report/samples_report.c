@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace/samples.h"
+#include "samples_report.h"
 
 #define NO_STACK "[no user stack]"
 #define UNKNOWN "[unknown]"

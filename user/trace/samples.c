@@ -534,16 +534,3 @@ int samples__read(struct samples *s, struct samples_result *r)
 	r->total += r->drops[SS_SAMPLE_DROP_COUNTS_FULL];
 	return 0;
 }
-
-void samples_result__free(struct samples_result *r)
-{
-	if (!r)
-		return;
-	free(r->stacks);
-	free(r->threads);
-	free(r->ip_pool);
-	r->stacks = NULL;
-	r->threads = NULL;
-	r->ip_pool = NULL;
-	r->nr_stacks = r->nr_threads = 0;
-}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "cli/cli.h"
+#include "common/version.h"
 #include "report/report.h"
 
 #define UADDR_HOT 0x7f00dead1000ull
@@ -270,6 +270,7 @@ static void test_json_yields_drops_advice(void **state)
 {
 	struct fixture *fx = *state;
 	json_object *doc, *o, *advice;
+	struct adv_report *adv;
 
 	fx->prof.drops[SS_DROP_STACK_FAIL] = 6;
 	fx->prof.drops[SS_DROP_FUTEXES_FULL] = 1;
@@ -288,17 +289,24 @@ static void test_json_yields_drops_advice(void **state)
 	assert_false(json_object_object_get_ex(doc, "samples", NULL));
 	json_object_put(doc);
 
-	/* Advice given by the caller is passed through, and the caller keeps
-	 * its reference. */
-	advice = json_object_new_array();
-	json_object_array_add(advice, json_object_new_string("pad the counters"));
-	fx->rep.advice = advice;
+	/* The advisor's findings are rendered into the document, and the
+	 * caller's report is left as it was. */
+	adv = calloc(1, sizeof(*adv));
+	assert_non_null(adv);
+	adv->n = 1;
+	snprintf(adv->findings[0].id, sizeof(adv->findings[0].id), "false-sharing");
+	snprintf(adv->findings[0].recommendation, sizeof(adv->findings[0].recommendation),
+		 "pad the counters");
+	fx->rep.advice = adv;
 	doc = report_to_json(&fx->rep);
-	json_object_put(doc);
+	advice = get(doc, "advice");
 	assert_int_equal(json_object_array_length(advice), 1);
-	assert_string_equal(json_object_get_string(json_object_array_get_idx(advice, 0)),
-			    "pad the counters");
-	json_object_put(advice);
+	expect_str(json_object_array_get_idx(advice, 0), "recommendation", "pad the counters");
+	json_object_put(doc);
+	assert_int_equal(adv->n, 1);
+	assert_string_equal(adv->findings[0].recommendation, "pad the counters");
+	fx->rep.advice = NULL;
+	free(adv);
 }
 
 static void test_json_interval(void **state)

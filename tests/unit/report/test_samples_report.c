@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "trace/samples.h"
+#include "report/samples_report.h"
 
 /* A fake address space: two functions and main in /bin/app, libc, a
  * library without symbols, and a function with a hostile name. */

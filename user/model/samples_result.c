@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The one owner of a samples_result's memory (model/samples_result.h). */
+#include <stdlib.h>
+#include "samples_result.h"
+
+void samples_result__free(struct samples_result *r)
+{
+	if (!r)
+		return;
+	free(r->stacks);
+	free(r->threads);
+	free(r->ip_pool);
+	r->stacks = NULL;
+	r->threads = NULL;
+	r->ip_pool = NULL;
+	r->nr_stacks = r->nr_threads = 0;
+}
