@@ -191,8 +191,8 @@ int cmd_demo(int argc, char **argv)
 	}
 	close(pipefd[0]);
 	if (!o.json)
-		fprintf(stderr, "spinscope: demo workload is pid %d: %d threads on one mutex, %d spinning with sched_yield, %d on adjacent counters\n",
-			child, DEMO_MUTEX_THREADS, DEMO_YIELD_THREADS, DEMO_COUNTER_THREADS);
+		ss_notice("demo workload is pid %d: %d threads on one mutex, %d spinning with sched_yield, %d on adjacent counters",
+			  child, DEMO_MUTEX_THREADS, DEMO_YIELD_THREADS, DEMO_COUNTER_THREADS);
 	o.pid = child;
 	o.stop_target_to_calibrate = true;
 	code = trace_run(&o);

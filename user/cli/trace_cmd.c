@@ -16,7 +16,6 @@
 #include <sys/syscall.h>
 #include "report/advice.h"
 #include "trace/btf_locate.h"
-#include "calib/calib_host.h"
 #include "cli.h"
 #include "commands.h"
 #include "common/errors.h"
@@ -31,6 +30,7 @@
 #include "trace/samples.h"
 #include "model/stacks.h"
 #include "syms/syms.h"
+#include "trace_advise.h"
 #include "trace_cmd.h"
 #include "trace/tracer.h"
 
@@ -159,63 +159,6 @@ static const char *sym_name(void *arg, __u64 ip, const char **module)
 		return NULL;
 	*module = si.module;
 	return si.name;
-}
-
-/* Runs the advisor on the trace; *out is NULL when it could not run. When
- * this host has no calibration of what the findings rest on, measures just
- * that (unless told not to) and runs the advisor again. */
-static int run_advisor(const struct ss_report *rep, const struct samples_result *sr,
-		       struct syms *syms, const struct ss_opts *o, const sigset_t *mask,
-		       struct adv_report **out)
-{
-	struct advice_target tgt = {
-		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
-		.is_jvm = proc_maps_has("/proc", rep->pid, "/libjvm.so"),
-		.ncpus = proc_allowed_cpus(rep->pid),
-	};
-	struct advice_input in;
-	struct adv_host host;
-	char needed[128];
-	int err, cal;
-
-	*out = NULL;
-	if (tgt.ncpus <= 0)	/* exited: the host's CPUs are what it had */
-		tgt.ncpus = rep->host->cpus;
-	if (!tgt.duration_ns)
-		return 0;
-	err = advice__build_profile(&in, &tgt, rep->profile, rep->stacks, sr, sym_name, syms);
-	if (err)
-		return err;
-	*out = calloc(1, sizeof(**out));
-	if (!*out) {
-		err = -ENOMEM;
-		goto out;
-	}
-	calib_host__load(&host, o->calibration_path, rep->host->machine);
-	err = advisor__run(&in.profile, &host, *out);
-	calib_host__needed(*out, &host, needed, sizeof(needed));
-	if (!err && needed[0] && !o->no_calibrate) {
-		fprintf(stderr, "spinscope: the advice needs %s measured on this host: calibrating now (a few seconds; --no-calibrate skips this)\n",
-			needed);
-		if (o->stop_target_to_calibrate)
-			kill(rep->pid, SIGSTOP);
-		cal = calib_host__measure(needed, o->calibration_path, mask);
-		if (o->stop_target_to_calibrate)
-			kill(rep->pid, SIGCONT);
-		if (cal == 0) {
-			calib_host__load(&host, o->calibration_path, rep->host->machine);
-			err = advisor__run(&in.profile, &host, *out);
-		} else {
-			ss_warn("the calibration did not complete: advice rests on the trace alone");
-		}
-	}
-out:
-	if (err) {
-		free(*out);
-		*out = NULL;
-	}
-	advice__free_input(&in);
-	return err;
 }
 
 /* How far the stacks can be trusted: truncated stacks and the modules
@@ -422,9 +365,9 @@ static int trace_open(struct trace_session *s)
 		return ss_error(errno == EPERM || errno == EACCES ? SS_EXIT_PERM :
 				errno == EINVAL ? SS_EXIT_USAGE : SS_EXIT_BPF, "%s", why);
 	if (o->verbose)
-		fprintf(stderr, "spinscope: loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB\n",
-			(tracer_now_ns() - s->t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,
-			tracer__map_bytes(s->t) / 1048576.0);
+		ss_notice("loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB",
+			  (tracer_now_ns() - s->t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,
+			  tracer__map_bytes(s->t) / 1048576.0);
 	if (tracer__map_bytes(s->t) > 64ull << 20)
 		ss_warn("the BPF maps may lock %.0f MiB of kernel memory", tracer__map_bytes(s->t) / 1048576.0);
 	return 0;
@@ -458,20 +401,19 @@ static int trace_attach(struct trace_session *s)
 		ss_warn("cannot read the memory maps of pid %d (%s): stacks will show addresses only",
 			o->pid, strerror(errno));
 	if (o->verbose)
-		fprintf(stderr, "spinscope: attached in %.0f ms\n", (s->start_ns - s->t0) / 1e6);
+		ss_notice("attached in %.0f ms", (s->start_ns - s->t0) / 1e6);
 	return 0;
 }
 
 static void announce(const struct trace_session *s)
 {
 	int nthreads = proc_count_threads("/proc", s->o->pid);
+	char until[64] = " until Ctrl-C";
 
-	fprintf(stderr, "spinscope: tracing futex, sched_yield and scheduler events of pid %d (%s, %d thread%s)",
-		s->o->pid, s->target.name, nthreads, nthreads == 1 ? "" : "s");
 	if (s->o->duration_s > 0)
-		fprintf(stderr, " for %g s; Ctrl-C to stop early\n", s->o->duration_s);
-	else
-		fprintf(stderr, " until Ctrl-C\n");
+		snprintf(until, sizeof(until), " for %g s; Ctrl-C to stop early", s->o->duration_s);
+	ss_notice("tracing futex, sched_yield and scheduler events of pid %d (%s, %d thread%s)%s",
+		  s->o->pid, s->target.name, nthreads, nthreads == 1 ? "" : "s", until);
 }
 
 /* Traces until the end, then reads the maps into the model while they are
@@ -506,7 +448,7 @@ static int trace_detach(struct trace_session *s)
 	samples__free(s->smp);
 	s->smp = NULL;
 	if (s->o->verbose)
-		fprintf(stderr, "spinscope: detached in %.0f ms\n", (tracer_now_ns() - t0) / 1e6);
+		ss_notice("detached in %.0f ms", (tracer_now_ns() - t0) / 1e6);
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
 
@@ -538,10 +480,13 @@ static int trace_symbolize(struct trace_session *s)
 	rep->futex_waitv_traced = s->feat.futex_waitv;
 	rep->futex2_traced = s->feat.futex2;
 	rep->sched_btf = s->feat.sched_btf;
+	rep->samples = &s->sres;
+	rep->name = sym_name;
+	rep->name_arg = s->syms;
 	if (s->syms)
 		note_symbols(s->syms, &s->stacks, &rep->symbols);
 	if (s->rs.exited)
-		fprintf(stderr, "spinscope: target exited after %.1f s\n", rep->duration_ns / 1e9);
+		ss_notice("target exited after %.1f s", rep->duration_ns / 1e9);
 	return 0;
 }
 
@@ -562,9 +507,6 @@ static int trace_render(struct trace_session *s)
 	json_object *doc = NULL;
 	int err = 0;
 
-	s->rep.samples = &s->sres;
-	s->rep.name = sym_name;
-	s->rep.name_arg = s->syms;
 	s->rep.advice = s->advice;
 	if (o->json || o->output_path)
 		doc = report_to_json(&s->rep);
@@ -576,7 +518,7 @@ static int trace_render(struct trace_session *s)
 					strerror(-err));
 		}
 		if (!o->json)
-			fprintf(stderr, "spinscope: report saved to %s\n", o->output_path);
+			ss_notice("report saved to %s", o->output_path);
 	}
 	if (o->json) {
 		err = emit_json(doc, o->interval_s > 0);
@@ -619,8 +561,7 @@ int trace_run(const struct ss_opts *o)
 	if (!code && s.folded)
 		code = write_folded(&s);
 	if (!code) {
-		err = run_advisor(&s.rep, s.have_sres ? &s.sres : NULL, s.syms, o, &s.rs.old_mask,
-				  &s.advice);
+		err = trace_advise(&s.rep, o, &s.rs.old_mask, &s.advice);
 		if (err)
 			ss_warn("no advice: the advisor failed: %s", strerror(-err));
 		code = trace_render(&s);

@@ -43,13 +43,30 @@ int ss_error(int code, const char *fmt, ...)
 	return code;
 }
 
+/* One whole line per message: written at once, so that lines of processes
+ * sharing the terminal (the calibrating child) do not interleave. */
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "spinscope: %s%s\n", kind, msg);
+}
+
 void ss_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("spinscope: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void ss_notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
 }

@@ -27,7 +27,11 @@ void ss_set_json_errors(bool on);
 /* Prints "spinscope: <fmt>" on stderr (and a JSON error in JSON mode) and
  * returns code, so callers write `return ss_error(SS_EXIT_USAGE, ...)`. */
 int ss_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A warning: one line on stderr, never fatal. */
+/* A warning ("spinscope: warning: <fmt>") or a notice of what is being
+ * done ("spinscope: <fmt>"): one line on stderr, never fatal. Never on
+ * stdout, in JSON mode neither: there stdout carries only JSON documents,
+ * and these are the only other lines spinscope writes. */
 void ss_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ss_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The advise stage of `spinscope -p`: what the trace must know about this
+ * host is settled before the advisor runs, so that the advisor runs once,
+ * on the model and the calibration as they will be reported.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include "calib/calib_host.h"
+#include "common/errors.h"
+#include "common/procfs.h"
+#include "report/advice.h"
+#include "trace_advise.h"
+
+/* Calibration families ("host_costs,spin_threshold") that the advice on
+ * this profile rests on and the stored calibration h lacks; "" when none.
+ * Which families a finding rests on is the rules' own knowledge, so they
+ * are asked: evaluated on the profile and h, with nothing of that
+ * evaluation kept or shown. */
+static const char *calibration_wanted(const struct adv_profile *p, const struct adv_host *h,
+				      char *buf, size_t len)
+{
+	struct adv_report *probe = calloc(1, sizeof(*probe));
+
+	buf[0] = 0;
+	if (probe && advisor__run(p, h, probe) == 0)
+		calib_host__needed(probe, h, buf, len);
+	free(probe);
+	return buf;
+}
+
+/* Measures families on this host (stopping the target meanwhile when it is
+ * our own demo) and reloads the calibration; h is unchanged on failure. */
+static void calibrate_host(const char *families, const struct ss_report *rep,
+			   const struct ss_opts *o, const sigset_t *mask, struct adv_host *h)
+{
+	int err;
+
+	ss_notice("the advice needs %s measured on this host: calibrating now (a few seconds; --no-calibrate skips this)",
+		  families);
+	if (o->stop_target_to_calibrate)
+		kill(rep->pid, SIGSTOP);
+	err = calib_host__measure(families, o->calibration_path, mask);
+	if (o->stop_target_to_calibrate)
+		kill(rep->pid, SIGCONT);
+	if (err)
+		ss_warn("the calibration did not complete: advice rests on the trace alone");
+	else
+		calib_host__load(h, o->calibration_path, rep->host->machine);
+}
+
+int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sigset_t *mask,
+		 struct adv_report **out)
+{
+	struct advice_target tgt = {
+		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
+		.is_jvm = proc_maps_has("/proc", rep->pid, "/libjvm.so"),
+		.ncpus = proc_allowed_cpus(rep->pid),
+	};
+	struct advice_input in;
+	struct adv_host host;
+	char wanted[128];
+	int err;
+
+	*out = NULL;
+	if (tgt.ncpus <= 0)	/* exited: the host's CPUs are what it had */
+		tgt.ncpus = rep->host->cpus;
+	if (!tgt.duration_ns)
+		return 0;
+	err = advice__build_profile(&in, &tgt, rep->profile, rep->stacks, rep->samples, rep->name,
+				    rep->name_arg);
+	if (err)
+		return err;
+	calib_host__load(&host, o->calibration_path, rep->host->machine);
+	if (!o->no_calibrate && calibration_wanted(&in.profile, &host, wanted, sizeof(wanted))[0])
+		calibrate_host(wanted, rep, o, mask, &host);
+	*out = calloc(1, sizeof(**out));
+	err = *out ? advisor__run(&in.profile, &host, *out) : -ENOMEM;
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	advice__free_input(&in);
+	return err;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The advise stage of `spinscope -p` (trace_cmd.c): model in, findings out. */
+#ifndef SPINSCOPE_TRACE_ADVISE_H
+#define SPINSCOPE_TRACE_ADVISE_H
+
+#include <signal.h>
+#include "advisor/advisor.h"
+#include "cli.h"
+#include "report/report.h"
+
+/* Fills the advisor's input from the report's model (profile, stacks,
+ * samples), decides from it and from the stored calibration whether this
+ * host must be measured first and measures just that (unless
+ * o->no_calibrate; mask is restored in the calibrating child), then runs
+ * the advisor once. *out is NULL when there is nothing to advise on (an
+ * empty trace) or on failure. Returns 0 or -errno. */
+int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sigset_t *mask,
+		 struct adv_report **out);
+
+#endif
