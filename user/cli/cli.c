@@ -105,90 +105,92 @@ bad(char *err, size_t len, const char *fmt, ...)
 	return SS_EXIT_USAGE;
 }
 
-int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen)
+/* Options that take a number; 0 or SS_EXIT_USAGE with err filled. */
+static int parse_number(int c, const char *arg, struct ss_opts *o, char *err, size_t errlen)
 {
 	long v;
-	int c;
+
+	switch (c) {
+	case 'p':
+		if (ss_parse_int(arg, 1, INT_MAX, &v))
+			return bad(err, errlen, "-p needs a process id (a positive integer), got '%s'", arg);
+		o->pid = v;
+		return 0;
+	case 't':
+		if (ss_parse_int(arg, 1, INT_MAX, &v))
+			return bad(err, errlen, "-t needs a thread id (a positive integer), got '%s'", arg);
+		o->tid = v;
+		return 0;
+	case 'd':
+		if (ss_parse_double(arg, 0, 31 * 24 * 3600.0, &o->duration_s))
+			return bad(err, errlen, "-d needs a duration in seconds (0 = until Ctrl-C), got '%s'", arg);
+		return 0;
+	case 'i':
+		if (ss_parse_double(arg, 0.01, 24 * 3600.0, &o->interval_s))
+			return bad(err, errlen, "-i needs an interval in seconds (at least 0.01), got '%s'", arg);
+		return 0;
+	case OPT_STACK_INTERVAL:
+		if (ss_parse_double(arg, 0, 1000, &o->stack_interval_ms))
+			return bad(err, errlen, "--stack-interval needs milliseconds from 0 to 1000, got '%s'", arg);
+		return 0;
+	}
+	/* The map sizes. */
+	if (ss_parse_int(arg, 16, 1 << 20, &v))
+		return bad(err, errlen, "map sizes must be integers from 16 to 1048576, got '%s'", arg);
+	if (c == OPT_MAX_THREADS)
+		o->max_threads = v;
+	else if (c == OPT_MAX_FUTEXES)
+		o->max_futexes = v;
+	else
+		o->max_stacks = v;
+	return 0;
+}
+
+/* What getopt could not take: a missing value or an unknown option. */
+static int bad_option(int c, char **argv, char *err, size_t errlen)
+{
+	if (c == ':')
+		return bad(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+	/* Inside a group ("-xj") getopt has not moved past the argument yet,
+	 * so argv[optind - 1] is the one before it: name the letter. Long
+	 * options leave optopt 0 (or their own letter when given a value they
+	 * do not take). */
+	if (optopt > 0 && optopt < 256 && optopt != ':' && !strchr(short_opts, optopt))
+		return bad(err, errlen, "unknown option '-%c'", optopt);
+	return bad(err, errlen, "unknown option '%s'", argv[optind - 1]);
+}
+
+int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen)
+{
+	int c, code;
 
 	ss_opts_init(o);
 	optind = 0;	/* full reset: the tests parse many argv's */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			if (ss_parse_int(optarg, 1, INT_MAX, &v))
-				return bad(err, errlen, "-p needs a process id (a positive integer), got '%s'", optarg);
-			o->pid = v;
+		case 'p': case 't': case 'd': case 'i': case OPT_STACK_INTERVAL:
+		case OPT_MAX_THREADS: case OPT_MAX_FUTEXES: case OPT_MAX_STACKS:
+			code = parse_number(c, optarg, o, err, errlen);
+			if (code)
+				return code;
 			break;
-		case 't':
-			if (ss_parse_int(optarg, 1, INT_MAX, &v))
-				return bad(err, errlen, "-t needs a thread id (a positive integer), got '%s'", optarg);
-			o->tid = v;
-			break;
-		case 'd':
-			if (ss_parse_double(optarg, 0, 31 * 24 * 3600.0, &o->duration_s))
-				return bad(err, errlen, "-d needs a duration in seconds (0 = until Ctrl-C), got '%s'", optarg);
-			break;
-		case 'i':
-			if (ss_parse_double(optarg, 0.01, 24 * 3600.0, &o->interval_s))
-				return bad(err, errlen, "-i needs an interval in seconds (at least 0.01), got '%s'", optarg);
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->output_path = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case OPT_BTF:
-			o->btf_path = optarg;
-			break;
-		case OPT_MAX_THREADS:
-		case OPT_MAX_FUTEXES:
-		case OPT_MAX_STACKS:
-			if (ss_parse_int(optarg, 16, 1 << 20, &v))
-				return bad(err, errlen, "map sizes must be integers from 16 to 1048576, got '%s'", optarg);
-			if (c == OPT_MAX_THREADS)
-				o->max_threads = v;
-			else if (c == OPT_MAX_FUTEXES)
-				o->max_futexes = v;
-			else
-				o->max_stacks = v;
-			break;
-		case OPT_EVENT:
-			o->event = optarg;
-			break;
-		case OPT_FOLDED:
-			o->folded_path = optarg;
-			break;
-		case OPT_NO_CALIBRATE:
-			o->no_calibrate = true;
-			break;
-		case OPT_CALIBRATION:
-			o->calibration_path = optarg;
-			break;
-		case OPT_STACK_INTERVAL:
-			if (ss_parse_double(optarg, 0, 1000, &o->stack_interval_ms))
-				return bad(err, errlen, "--stack-interval needs milliseconds from 0 to 1000, got '%s'", optarg);
-			break;
+		case 'j': o->json = true; break;
+		case 'o': o->output_path = optarg; break;
+		case 'v': o->verbose++; break;
+		case OPT_BTF: o->btf_path = optarg; break;
+		case OPT_EVENT: o->event = optarg; break;
+		case OPT_FOLDED: o->folded_path = optarg; break;
+		case OPT_NO_CALIBRATE: o->no_calibrate = true; break;
+		case OPT_CALIBRATION: o->calibration_path = optarg; break;
 		case 'h':
 			o->help = true;
 			return 0;
 		case 'V':
 			o->version = true;
 			return 0;
-		case ':':
-			return bad(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			/* Inside a group ("-xj") getopt has not moved past the
-			 * argument yet, so argv[optind - 1] is the one before it:
-			 * name the letter. Long options leave optopt 0 (or their
-			 * own letter when given a value they do not take). */
-			if (optopt > 0 && optopt < 256 && optopt != ':' && !strchr(short_opts, optopt))
-				return bad(err, errlen, "unknown option '-%c'", optopt);
-			return bad(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			return bad_option(c, argv, err, errlen);
 		}
 	}
 	if (optind < argc)
