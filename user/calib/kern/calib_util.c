@@ -300,7 +300,7 @@ int calib_busy__read(const char *root, struct calib_busy_sample *s)
 	s->steal = v[7];
 	line = strstr(buf, "\nprocs_running ");
 	if (line)
-		s->running = atoi(line + strlen("\nprocs_running "));
+		s->running = (int)strtol(line + strlen("\nprocs_running "), NULL, 10);
 	return 0;
 }
 

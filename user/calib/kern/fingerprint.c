@@ -76,11 +76,11 @@ void fingerprint__parse_cpuinfo(const char *text, struct ss_fingerprint *fp)
 		else if ((v = cpuinfo_value(line, "model name")))
 			copy_value(fp->model_name, sizeof(fp->model_name), v);
 		else if ((v = cpuinfo_value(line, "cpu family")))
-			fp->family = atoi(v);
+			fp->family = (int)strtol(v, NULL, 10);
 		else if ((v = cpuinfo_value(line, "model")))
-			fp->model = atoi(v);
+			fp->model = (int)strtol(v, NULL, 10);
 		else if ((v = cpuinfo_value(line, "stepping")))
-			fp->stepping = atoi(v);
+			fp->stepping = (int)strtol(v, NULL, 10);
 		else if ((v = cpuinfo_value(line, "microcode")))
 			copy_value(fp->microcode, sizeof(fp->microcode), v);
 		else if ((v = cpuinfo_value(line, "flags")))
@@ -88,13 +88,13 @@ void fingerprint__parse_cpuinfo(const char *text, struct ss_fingerprint *fp)
 		else if ((v = cpuinfo_value(line, "CPU implementer")))
 			implementer = (int)strtol(v, NULL, 0);
 		else if ((v = cpuinfo_value(line, "CPU architecture")))
-			arch = atoi(v);
+			arch = (int)strtol(v, NULL, 10);
 		else if ((v = cpuinfo_value(line, "CPU variant")))
 			variant = (int)strtol(v, NULL, 0);
 		else if ((v = cpuinfo_value(line, "CPU part")))
 			part = (int)strtol(v, NULL, 0);
 		else if ((v = cpuinfo_value(line, "CPU revision")))
-			revision = atoi(v);
+			revision = (int)strtol(v, NULL, 10);
 		line = strchr(line, '\n');
 		if (line)
 			line++;
@@ -131,11 +131,13 @@ long fingerprint__parse_size_kb(const char *text)
 
 static int read_int(const char *root, const char *rel, int dflt)
 {
-	char buf[64];
+	char buf[64], *end;
+	long v;
 
 	if (calib__read_text(root, rel, buf, sizeof(buf)) || !buf[0])
 		return dflt;
-	return atoi(buf);
+	v = strtol(buf, &end, 10);
+	return end == buf ? dflt : (int)v;
 }
 
 static void read_caches(const char *root, struct ss_fingerprint *fp)
