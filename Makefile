@@ -61,7 +61,6 @@ BPF_OBJS := $(patsubst %,$(OUTPUT)/bpf/%.bpf.o,$(BPF_NAMES))
 # (its own main(), built by mk/calib.mk).
 USER_DIRS := cli trace model syms calib calib/kern report common
 USER_SRCS := $(foreach d,$(USER_DIRS),$(wildcard user/$(d)/*.c)) $(wildcard advisor/*.c)
-USER_HDRS := $(foreach d,$(USER_DIRS),$(wildcard user/$(d)/*.h)) $(wildcard advisor/*.h)
 USER_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(USER_SRCS))
 LIB_OBJS := $(filter-out $(OUTPUT)/obj/user/cli/main.o,$(USER_OBJS))
 
@@ -73,14 +72,26 @@ TEST_HELPER_SRCS := $(wildcard tests/lib/*.c)
 TEST_HELPER_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(TEST_HELPER_SRCS))
 WORKLOAD_SRCS := $(wildcard tests/workloads/*.c)
 WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(WORKLOAD_SRCS))
+# Checks that are scripts, not binaries (TAP on stdout, like cmocka's).
+LAYOUT_TESTS := $(wildcard tests/layout/test_*.sh)
+
+# Each compile writes the headers it read into a .d file next to its
+# output (-MMD; -MP adds a rule per header so that a removed header does not
+# stop the build), and make reads those back: an object is rebuilt when a
+# header it includes changes, and only then. A changed Makefile (flags)
+# rebuilds everything.
+DEPFLAGS = -MMD -MP -MF $@.d -MT $@
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: spinscope all deps test unit integration demo asan clean workloads check-deps
+.PHONY: spinscope all deps test unit integration demo asan clean workloads check-deps test-loaded
 
 all: check-deps spinscope
 
-# Fails early, with the exact command, when a -dev package is missing.
+# Fails early, with the exact command, when a -dev package is missing (as
+# root it installs them). Every compile below has it as an order-only
+# prerequisite: under -j no compiler starts before the packages are there,
+# and a finished check never makes anything rebuild.
 check-deps:
 	$(Q)./mk/deps.sh check $(DEB_DEPS)
 
@@ -90,19 +101,22 @@ deps:
 $(OUTPUT) $(OUTPUT)/bpf:
 	$(Q)mkdir -p $@
 
-$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard $(VMLINUX_DIR)/*.h) vmlinux/vmlinux_common.h | $(OUTPUT)/bpf
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c Makefile | $(OUTPUT)/bpf check-deps
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) -Ibpf -Wall -Werror -c $< -o $@.tmp.o
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) -Ibpf -Wall -Werror \
+		-MMD -MP -MF $@.d -MT $@ -c $< -o $@.tmp.o
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
 
-$(OUTPUT)/obj/%.o: %.c $(SKELS) $(USER_HDRS) $(wildcard bpf/*.h) $(wildcard tests/lib/*.h)
+# The skeletons are generated headers: they must exist before the first
+# compile (order-only); after that the .d files say who includes them.
+$(OUTPUT)/obj/%.o: %.c Makefile | $(SKELS) check-deps
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests/lib -c $< -o $@
 
 $(OUTPUT)/spinscope: $(USER_OBJS)
 	$(call msg,LINK,$@)
@@ -112,24 +126,35 @@ $(OUTPUT)/spinscope: $(USER_OBJS)
 spinscope: $(OUTPUT)/spinscope
 	$(Q)[ "$(OUTPUT)" != "build" ] || ln -sf build/spinscope spinscope
 
-$(OUTPUT)/tests/%: tests/%.c $(LIB_OBJS) $(TEST_HELPER_OBJS)
+$(OUTPUT)/tests/%: tests/%.c $(LIB_OBJS) $(TEST_HELPER_OBJS) Makefile | check-deps
 	$(call msg,CC-TEST,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(LIB_OBJS) $(TEST_HELPER_OBJS) $(LDFLAGS) $(LIBS) -lcmocka -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests/lib $< $(LIB_OBJS) $(TEST_HELPER_OBJS) $(LDFLAGS) $(LIBS) -lcmocka -o $@
 
 # Workloads keep frame pointers and symbols: tests name their functions.
-$(OUTPUT)/workloads/%: tests/workloads/%.c $(wildcard tests/workloads/*.h)
+$(OUTPUT)/workloads/%: tests/workloads/%.c Makefile | check-deps
 	$(call msg,CC-WL,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread $< -o $@ -lm
+	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread $(DEPFLAGS) $< -o $@ -lm
 
 workloads: $(WORKLOAD_BINS)
 
 test: check-deps spinscope $(UNIT_BINS) $(INTEG_BINS) workloads
-	$(Q)OUTPUT=$(OUTPUT) ./tests/run.sh $(UNIT_BINS) $(INTEG_BINS)
+	$(Q)OUTPUT=$(OUTPUT) ./tests/run.sh $(LAYOUT_TESTS) $(UNIT_BINS) $(INTEG_BINS)
 
 unit: check-deps $(UNIT_BINS)
-	$(Q)OUTPUT=$(OUTPUT) ./tests/run.sh $(UNIT_BINS)
+	$(Q)OUTPUT=$(OUTPUT) ./tests/run.sh $(LAYOUT_TESTS) $(UNIT_BINS)
+
+# The tests must hold on a loaded machine: `make test` twice in a row with
+# two CPU burners beside it (issue 8). The burners are this recipe's own
+# children and end with it.
+test-loaded: check-deps spinscope $(UNIT_BINS) $(INTEG_BINS) workloads
+	$(Q)yes >/dev/null & b1=$$!; yes >/dev/null & b2=$$!; \
+	trap 'kill $$b1 $$b2 2>/dev/null' EXIT INT TERM; \
+	for run in 1 2; do \
+		echo "test-loaded: run $$run of 2, beside two CPU burners; $$(uptime)"; \
+		OUTPUT=$(OUTPUT) ./tests/run.sh $(LAYOUT_TESTS) $(UNIT_BINS) $(INTEG_BINS) || exit 1; \
+	done
 
 integration: check-deps spinscope $(INTEG_BINS) workloads
 	$(Q)OUTPUT=$(OUTPUT) ./tests/run.sh $(INTEG_BINS)
@@ -143,6 +168,9 @@ asan:
 
 clean:
 	$(Q)rm -rf build build-asan spinscope
+
+-include $(patsubst %.o,%.o.d,$(USER_OBJS) $(TEST_HELPER_OBJS) $(BPF_OBJS)) \
+	$(patsubst %,%.d,$(UNIT_BINS) $(INTEG_BINS) $(WORKLOAD_BINS))
 
 # Topic makefiles (mk/<topic>.mk) add targets and DEB_DEPS without editing
 # this file; included last so they never change the default goal.

@@ -5,7 +5,7 @@ BENCH_BINS := $(OUTPUT)/bench/pingpong $(OUTPUT)/bench/yieldloop
 
 # Optimised like a real program; frame pointers so that the tracers' user
 # stacks (spinscope's and bpftrace's) can be walked.
-$(BENCH_BINS): $(OUTPUT)/bench/%: bench/%.c bench/window.c bench/window.h
+$(BENCH_BINS): $(OUTPUT)/bench/%: bench/%.c bench/window.c bench/window.h | check-deps
 	$(call msg,CC-BENCH,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread \

@@ -34,7 +34,7 @@ DEB_DEPS += gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-g
 
 # name, compiler flags: an unstripped build of the fixture
 define syms_fixture
-$(SYMS_FIX)/$(1): $(SYMS_FIX_SRC) mk/syms.mk
+$(SYMS_FIX)/$(1): $(SYMS_FIX_SRC) mk/syms.mk | check-deps
 	$$(call msg,CC-FIX,$$@)
 	$(Q)mkdir -p $$(dir $$@)
 	$(Q)$(SYMS_FIX_CC) $(2) -DSYMS_FIXTURE_VARIANT='"$(patsubst %.full,%,$(1))"' $$< -o $$@
