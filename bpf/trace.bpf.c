@@ -473,6 +473,12 @@ static __always_inline void switch_out(struct task_struct *prev, __u32 tid, bool
 		t->oncpu_ns += now - t->last_in_ns;
 	else if (!t->last_out_ns)	/* running since the start */
 		t->oncpu_ns += now - start_ns;
+	else
+		/* Off CPU as far as we saw: its switch-in went unseen (it
+		 * happens on a loaded host, a few times in seconds). Where in
+		 * the gap it began is unknown; off CPU is the side it was
+		 * last seen on, and no time falls out of the accounting. */
+		t->offcpu_ns += now - t->last_out_ns;
 	t->last_in_ns = 0;
 	t->last_out_ns = now;
 	/* The kernel's own rule (nvcsw vs nivcsw in __schedule): voluntary
