@@ -18,9 +18,14 @@
 #include "tracetest.h"
 
 #define TT_MAX_CHILDREN 64
+/* Budgets of a child's own CPU time (see struct tt_wait). */
 #define TT_READY_TIMEOUT_MS 10000
 #define TT_ATTACH_TIMEOUT_MS 10000
-#define TT_LEAK_POLL_MS 3000
+/* The kernel frees BPF objects asynchronously: poll this long at most. */
+#define TT_LEAK_POLL_MS 30000
+/* A wait also ends after this many times its budget in wall-clock time:
+ * a child blocked for good uses no CPU. */
+#define TT_WALL_FACTOR 6
 
 /* ---- bookkeeping: every child, so that teardown can end it -------------- */
 
@@ -79,15 +84,99 @@ static int ms_left(long long deadline)
 	return left > 0 ? (int)left : 0;
 }
 
-/* One line from fd before the deadline. False on end of file or timeout
- * (*timed_out tells which); buf then holds the partial line. */
-static bool read_line(int fd, char *buf, size_t size, long long deadline, bool *timed_out)
-{
-	struct tl_proc p = { .out_fd = fd };
-	bool ok = tl_read_line(&p, buf, size, ms_left(deadline));
+/*
+ * Waiting for a child to do something. On a loaded host (eight engineers'
+ * builds and tests on 2 CPUs) a child's wall-clock time says little about
+ * how much it worked: a wait gives the child a budget of its own CPU time
+ * (user + system of all its threads and reaped children, /proc/PID/stat)
+ * and polls; it is over when the child has used the budget, or after
+ * TT_WALL_FACTOR times the budget in wall-clock time, which catches a child
+ * blocked for good (it uses no CPU). Unloaded, a wait ends as before.
+ */
+struct tt_wait {
+	pid_t pid;
+	int budget_ms;
+	long long cpu0_ms;	/* the child's CPU time when the wait began */
+	long long wall_end;
+};
 
-	*timed_out = !ok && !ms_left(deadline);
-	return ok;
+/* CPU time pid and its reaped children used, in ms; -1 once it is gone. */
+static long long child_cpu_ms(pid_t pid)
+{
+	unsigned long long ut, st, cut, cst;
+	char path[64], buf[1024], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* Fields 14-17, counted after the ")" that ends the command name. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+			 &ut, &st, &cut, &cst) != 4)
+		return -1;
+	return (long long)((ut + st + cut + cst) * 1000 / (unsigned long long)sysconf(_SC_CLK_TCK));
+}
+
+static void wait_begin(struct tt_wait *w, pid_t pid, int budget_ms)
+{
+	long long cpu = child_cpu_ms(pid);
+
+	w->pid = pid;
+	w->budget_ms = budget_ms;
+	w->cpu0_ms = cpu < 0 ? 0 : cpu;
+	w->wall_end = now_ms() + (long long)budget_ms * TT_WALL_FACTOR;
+}
+
+/* How long to poll now: at most 100 ms, 0 when the wait is over. */
+static int wait_slice(const struct tt_wait *w)
+{
+	long long cpu = child_cpu_ms(w->pid);
+	int left = ms_left(w->wall_end);
+
+	if (cpu >= 0 && cpu - w->cpu0_ms >= w->budget_ms)
+		return 0;
+	return left < 100 ? left : 100;
+}
+
+/* One line from fd within the wait. False on end of file or when the wait
+ * is over (*timed_out tells which); buf then holds the partial line. */
+static bool read_line(int fd, char *buf, size_t size, const struct tt_wait *w, bool *timed_out)
+{
+	size_t n = 0;
+
+	*timed_out = false;
+	while (n + 1 < size) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int slice = wait_slice(w), r;
+		char c;
+
+		if (!slice) {
+			*timed_out = true;
+			break;
+		}
+		r = poll(&pfd, 1, slice);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (r == 0)
+			continue;
+		if (read(fd, &c, 1) != 1)
+			break;
+		if (c == '\n') {
+			buf[n] = 0;
+			return true;
+		}
+		buf[n++] = c;
+	}
+	buf[n] = 0;
+	return false;
 }
 
 static void append(char **s, const char *more, size_t len)
@@ -101,8 +190,8 @@ static void append(char **s, const char *more, size_t len)
 	*s = t;
 }
 
-/* Reads both pipes to end of file before the deadline; false on timeout. */
-static bool drain(int out_fd, int err_fd, char **out, char **err, long long deadline)
+/* Reads both pipes to end of file within the wait; false when it is over. */
+static bool drain(int out_fd, int err_fd, char **out, char **err, const struct tt_wait *w)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = out_fd, .events = POLLIN },
@@ -116,12 +205,17 @@ static bool drain(int out_fd, int err_fd, char **out, char **err, long long dead
 	if (!*err)
 		append(err, "", 0);
 	while (open) {
-		int r = poll(pfd, 2, ms_left(deadline));
+		int slice = wait_slice(w), r;
 
+		if (!slice)
+			return false;
+		r = poll(pfd, 2, slice);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r < 0)
 			return false;
+		if (r == 0)
+			continue;
 		for (int i = 0; i < 2; i++) {
 			char buf[4096];
 			ssize_t n;
@@ -163,6 +257,7 @@ void tt_workload_start(struct tt_workload *w, const char *name, const char *cons
 {
 	char path[4096];
 	const char *argv[32];
+	struct tt_wait wait;
 	int n = 0;
 	bool timed_out;
 
@@ -172,12 +267,13 @@ void tt_workload_start(struct tt_workload *w, const char *name, const char *cons
 		argv[n++] = *args++;
 	argv[n] = NULL;
 	spawn(&w->proc, argv);
-	if (!read_line(w->proc.out_fd, w->ready, sizeof(w->ready),
-		       now_ms() + TT_READY_TIMEOUT_MS, &timed_out) ||
+	wait_begin(&wait, w->proc.pid, TT_READY_TIMEOUT_MS);
+	if (!read_line(w->proc.out_fd, w->ready, sizeof(w->ready), &wait, &timed_out) ||
 	    strncmp(w->ready, "ready pid=", 10)) {
 		char *err = NULL, *out = NULL;
 
-		drain(w->proc.out_fd, w->proc.err_fd, &out, &err, now_ms() + 100);
+		wait_begin(&wait, w->proc.pid, 100);
+		drain(w->proc.out_fd, w->proc.err_fd, &out, &err, &wait);
 		fail_msg("workload %s did not get ready (%s): got '%s', stderr: %s", name,
 			 timed_out ? "timeout" : "exited", w->ready, err);
 	}
@@ -192,17 +288,19 @@ void tt_workload_go(struct tt_workload *w)
 void tt_workload_wait_line(struct tt_workload *w, const char *prefix, char *buf, size_t size,
 			   int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
+	struct tt_wait wait;
 	bool timed_out;
 
-	while (read_line(w->proc.out_fd, buf, size, deadline, &timed_out))
+	wait_begin(&wait, w->proc.pid, timeout_ms);
+	while (read_line(w->proc.out_fd, buf, size, &wait, &timed_out))
 		if (!strncmp(buf, prefix, strlen(prefix)))
 			return;
 	{
 		char *err = NULL, *out = NULL;
 
+		wait_begin(&wait, w->proc.pid, 100);
 		if (!timed_out)
-			drain(w->proc.out_fd, w->proc.err_fd, &out, &err, now_ms() + 100);
+			drain(w->proc.out_fd, w->proc.err_fd, &out, &err, &wait);
 		fail_msg("workload pid %d: no '%s' line (%s); stderr: %s", w->proc.pid, prefix,
 			 timed_out ? "timeout" : "it exited", err ? err : "");
 	}
@@ -210,16 +308,17 @@ void tt_workload_wait_line(struct tt_workload *w, const char *prefix, char *buf,
 
 int tt_workload_wait_exit(struct tt_workload *w, int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
+	struct tt_wait wait;
 	int st;
 
+	wait_begin(&wait, w->proc.pid, timeout_ms);
 	for (;;) {
 		pid_t r = waitpid(w->proc.pid, &st, WNOHANG);
 
 		if (r == w->proc.pid)
 			break;
-		if (r < 0 || !ms_left(deadline))
-			fail_msg("workload pid %d did not exit within %d ms", w->proc.pid,
+		if (r < 0 || !wait_slice(&wait))
+			fail_msg("workload pid %d did not exit within %d ms of its CPU time", w->proc.pid,
 				 timeout_ms);
 		usleep(10000);
 	}
@@ -291,7 +390,7 @@ void tt_trace_start(struct tt_trace *t, const char *const args[])
 	static const char tracing[] = "spinscope: tracing";
 	struct timespec a, b;
 	const char *argv[32];
-	long long deadline;
+	struct tt_wait wait;
 	bool timed_out;
 	int n = 0;
 
@@ -302,8 +401,10 @@ void tt_trace_start(struct tt_trace *t, const char *const args[])
 	argv[n] = NULL;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	spawn(&t->proc, argv);
-	deadline = now_ms() + TT_ATTACH_TIMEOUT_MS;
-	while (read_line(t->proc.err_fd, t->tracing, sizeof(t->tracing), deadline, &timed_out)) {
+	/* Loading and verifying is CPU work of spinscope's (the verifier
+	 * runs in its system time): under load it takes longer, not more. */
+	wait_begin(&wait, t->proc.pid, TT_ATTACH_TIMEOUT_MS);
+	while (read_line(t->proc.err_fd, t->tracing, sizeof(t->tracing), &wait, &timed_out)) {
 		if (!strncmp(t->tracing, tracing, sizeof(tracing) - 1)) {
 			clock_gettime(CLOCK_MONOTONIC, &b);
 			t->attach_s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
@@ -314,22 +415,26 @@ void tt_trace_start(struct tt_trace *t, const char *const args[])
 		append(&t->err, "\n", 1);
 	}
 	if (timed_out)
-		fail_msg("spinscope printed no '%s' line within %d ms; stderr so far: %s", tracing,
-			 TT_ATTACH_TIMEOUT_MS, t->err ? t->err : "");
-	drain(t->proc.out_fd, t->proc.err_fd, &t->out, &t->err, now_ms() + 2000);
+		fail_msg("spinscope printed no '%s' line within %d ms of its CPU time; stderr so far: %s",
+			 tracing, TT_ATTACH_TIMEOUT_MS, t->err ? t->err : "");
+	wait_begin(&wait, t->proc.pid, 2000);
+	drain(t->proc.out_fd, t->proc.err_fd, &t->out, &t->err, &wait);
 	t->rc = wait_status(t->proc.pid);
 	fail_msg("spinscope exited (status %d) before tracing; stderr: %s", t->rc, t->err);
 }
 
 void tt_trace_end(struct tt_trace *t, int sig, int timeout_ms)
 {
+	struct tt_wait wait;
+
 	if (sig)
 		assert_int_equal(kill(t->proc.pid, sig), 0);
-	if (!drain(t->proc.out_fd, t->proc.err_fd, &t->out, &t->err, now_ms() + timeout_ms)) {
+	wait_begin(&wait, t->proc.pid, timeout_ms);
+	if (!drain(t->proc.out_fd, t->proc.err_fd, &t->out, &t->err, &wait)) {
 		kill(t->proc.pid, SIGKILL);
 		wait_status(t->proc.pid);
-		fail_msg("spinscope did not finish within %d ms%s; stderr: %s", timeout_ms,
-			 sig ? " of the signal" : "", t->err);
+		fail_msg("spinscope did not finish within %d ms of its CPU time%s; stderr: %s",
+			 timeout_ms, sig ? " after the signal" : "", t->err);
 	}
 	close(t->proc.out_fd);
 	close(t->proc.err_fd);
@@ -345,14 +450,17 @@ void tt_trace_free(struct tt_trace *t)
 
 int tt_run(const char *const argv[], char **out, char **err, int timeout_ms)
 {
+	struct tt_wait wait;
 	struct tl_proc p;
 
 	*out = *err = NULL;
 	spawn(&p, argv);
-	if (!drain(p.out_fd, p.err_fd, out, err, now_ms() + timeout_ms)) {
+	wait_begin(&wait, p.pid, timeout_ms);
+	if (!drain(p.out_fd, p.err_fd, out, err, &wait)) {
 		kill(p.pid, SIGKILL);
 		wait_status(p.pid);
-		fail_msg("%s did not finish within %d ms; stderr: %s", argv[0], timeout_ms, *err);
+		fail_msg("%s did not finish within %d ms of its CPU time; stderr: %s", argv[0],
+			 timeout_ms, *err);
 	}
 	close(p.out_fd);
 	close(p.err_fd);

@@ -7,7 +7,10 @@
  *
  * Every wait has a timeout, and every process started here is killed by
  * tt_teardown() if a failed assertion left it running: a broken spinscope
- * makes a test fail, never hang.
+ * makes a test fail, never hang. A timeout of a wait for a child is a budget
+ * of that child's own CPU time (a loaded host slows it, it does not make it
+ * work more), capped at six times as much wall-clock time for a child that
+ * blocks for good.
  */
 #ifndef SPINSCOPE_TRACETEST_H
 #define SPINSCOPE_TRACETEST_H
@@ -58,7 +61,7 @@ struct tt_trace {
 	int rc;			/* its exit status (after tt_trace_end) */
 };
 
-/* Runs spinscope with args and waits (up to 10 s) for its "tracing" line;
+/* Runs spinscope with args and waits (10 s of its CPU) for its "tracing" line;
  * fails the test, showing its stderr, if it exits instead. */
 void tt_trace_start(struct tt_trace *t, const char *const args[]);
 /* Sends sig (0: none) and waits up to timeout_ms for spinscope to exit,
