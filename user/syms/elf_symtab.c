@@ -1095,19 +1095,3 @@ size_t elf_symtab__bytes(const struct elf_symtab *st)
 	return sizeof(*st) + sizeof(*st->shown) + st->nsyms * sizeof(*st->syms) + st->strs_len +
 	       st->nplt * sizeof(*st->plt) + st->plt_strs_len;
 }
-
-const char *elf_sym_source__str(enum elf_sym_source s)
-{
-	switch (s) {
-	case ELF_SYMS_DYNSYM:
-		return "dynsym";
-	case ELF_SYMS_SYMTAB:
-		return "symtab";
-	case ELF_SYMS_DEBUGLINK:
-		return "debuglink";
-	case ELF_SYMS_BUILD_ID:
-		return "build-id";
-	default:
-		return "none";
-	}
-}

@@ -90,6 +90,5 @@ const char *elf_symtab__debuglink(const struct elf_symtab *st, uint32_t *crc);
 /* Heap bytes held once loaded, for the cache's memory bound (names
  * demangled later add up to 16 MiB per image, not counted). */
 size_t elf_symtab__bytes(const struct elf_symtab *st);
-const char *elf_sym_source__str(enum elf_sym_source s);
 
 #endif
