@@ -4,7 +4,9 @@
  * calibration of this host (measured once, on first use, with
  * `calibrate --quick` of the four families the demo's findings rest on):
  *   - `spinscope demo` gets a finding for each problem planted in it:
- *     futex-contention, spin-yield, false-sharing, oversubscription;
+ *     futex-contention, spin-yield, false-sharing, oversubscription
+ *     (false-sharing and spin-yield when its report shows the host let
+ *     the threads behind them run enough: see can_show);
  *   - a sleeping process and a thread computing alone get no warning or
  *     critical finding;
  *   - without a calibration, or with one of another kernel, the findings
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "advisor/metrics.h"	/* the rules' thresholds: ADV_BUSY_SHARE, ADV_YIELD_* */
 #include "calib/calib_store.h"
 #include "tracetest.h"
 
@@ -191,10 +194,92 @@ static const char *const planted[] = { "futex-contention", "spin-yield", "false-
 				       "oversubscription" };
 #define NPLANTED (sizeof(planted) / sizeof(planted[0]))
 
+/*
+ * False sharing needs two threads writing at once: the rule looks for it
+ * only when at least two threads were on a CPU ADV_BUSY_SHARE of the
+ * trace. A host loaded by others (eight engineers' builds on 2 CPUs) can
+ * starve the demo's two counter threads below that, and then the planted
+ * problem cannot show in those seconds: how much CPU they got is measured
+ * in the same report. Returns how many "counter" threads were busy.
+ */
+static int busy_counters(json_object *doc, char *shares, size_t len)
+{
+	json_object *threads = tt_get(doc, "threads");
+	uint64_t dur = tt_u64(doc, "duration_ns");
+	size_t n = 0;
+	int busy = 0;
+
+	shares[0] = 0;
+	for (size_t i = 0; i < json_object_array_length(threads); i++) {
+		json_object *t = json_object_array_get_idx(threads, i);
+		double on;
+
+		if (strcmp(json_object_get_string(tt_get(t, "comm")), "counter"))
+			continue;
+		on = dur ? (double)tt_u64(t, "oncpu_ns") / (double)dur : 0;
+		busy += on >= ADV_BUSY_SHARE;
+		n += snprintf(shares + n, n < len ? len - n : 0, "%s%.1f%%", n ? ", " : "", on * 100);
+	}
+	return busy;
+}
+
+/*
+ * A yield spinner, to the rule, yields ADV_YIELD_RATE_MIN times a second,
+ * or ADV_YIELD_RATE_SWITCHING times a second with yields most of its
+ * switches. Each yield of a starved spinner waits its turn in the run
+ * queue (tens of ms when a host is loaded by others), which can hold its
+ * rate under both: measured in the report. Returns how many
+ * "yield-spinner" threads spun so; rates says their yields per second.
+ */
+static int spinning_spinners(json_object *doc, char *rates, size_t len)
+{
+	json_object *threads = tt_get(doc, "threads");
+	double dur_s = tt_u64(doc, "duration_ns") / 1e9;
+	size_t n = 0;
+	int spinning = 0;
+
+	rates[0] = 0;
+	for (size_t i = 0; i < json_object_array_length(threads); i++) {
+		json_object *t = json_object_array_get_idx(threads, i);
+		double yields, rate, switches;
+
+		if (strcmp(json_object_get_string(tt_get(t, "comm")), "yield-spinner"))
+			continue;
+		yields = (double)tt_u64(t, "sched_yield");
+		switches = (double)(tt_u64(t, "switches_voluntary") + tt_u64(t, "switches_involuntary"));
+		rate = dur_s > 0 ? yields / dur_s : 0;
+		spinning += rate >= ADV_YIELD_RATE_MIN ||
+			    (rate >= ADV_YIELD_RATE_SWITCHING && yields >= ADV_YIELD_SWITCH_SHARE * switches);
+		n += snprintf(rates + n, n < len ? len - n : 0, "%s%.0f/s", n ? ", " : "", rate);
+	}
+	return spinning;
+}
+
+/* Whether the demo's run gave planted problem id what it needs to show;
+ * if not, why in why. */
+static bool can_show(json_object *doc, const char *id, char *why, size_t len)
+{
+	char m[64];
+
+	if (!strcmp(id, "false-sharing") && busy_counters(doc, m, sizeof(m)) < 2) {
+		snprintf(why, len, "the host gave the demo's counter threads %s of a CPU (under %.0f%%)",
+			 m, ADV_BUSY_SHARE * 100);
+		return false;
+	}
+	if (!strcmp(id, "spin-yield") && !spinning_spinners(doc, m, sizeof(m))) {
+		snprintf(why, len, "the host let the demo's spinners yield only %s (under %.0f/s)",
+			 m, ADV_YIELD_RATE_SWITCHING);
+		return false;
+	}
+	return true;
+}
+
 static const char *first_missing(json_object *doc)
 {
+	char why[160];
+
 	for (size_t i = 0; i < NPLANTED; i++)
-		if (!finding(doc, planted[i]))
+		if (!finding(doc, planted[i]) && can_show(doc, planted[i], why, sizeof(why)))
 			return planted[i];
 	return NULL;
 }
@@ -234,7 +319,12 @@ static void test_demo_finds_planted_problems(void **state)
 	assert_well_formed(doc);
 	for (size_t i = 0; i < NPLANTED; i++) {
 		json_object *f = finding(doc, planted[i]);
+		char why[160];
 
+		if (!f && !can_show(doc, planted[i], why, sizeof(why))) {
+			print_message("# %s: %s could not show\n", why, planted[i]);
+			continue;
+		}
 		if (!f)
 			fail_msg("demo: no %s finding; it advised: %s", planted[i], advice_ids(doc));
 		/* This host's figures are there: the advice uses them. */
@@ -243,7 +333,8 @@ static void test_demo_finds_planted_problems(void **state)
 				 evidence(f, "calibration"), cal_path, CAL_FAMILIES);
 	}
 	assert_true(host_figures(finding(doc, "futex-contention")) >= 1);
-	assert_true(host_figures(finding(doc, "spin-yield")) >= 1);
+	if (finding(doc, "spin-yield"))	/* absent only when can_show said why */
+		assert_true(host_figures(finding(doc, "spin-yield")) >= 1);
 	/* The lock is named from its waiters' stacks: the demo's worker. */
 	assert_non_null(strstr(evidence(finding(doc, "futex-contention"), "lock"), "demo_"));
 }
