@@ -500,14 +500,15 @@ static int write_folded(struct trace_session *s)
 	return err ? ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", s->o->folded_path) : 0;
 }
 
-/* Writes the report: -o FILE, then stdout as JSON or text. */
+/* Writes the report: --folded FILE, -o FILE, then stdout as JSON or text. */
 static int trace_render(struct trace_session *s)
 {
 	const struct ss_opts *o = s->o;
 	json_object *doc = NULL;
 	int err = 0;
 
-	s->rep.advice = s->advice;
+	if (s->folded && (err = write_folded(s)))
+		return err;
 	if (o->json || o->output_path)
 		doc = report_to_json(&s->rep);
 	if (o->output_path) {
@@ -558,12 +559,11 @@ int trace_run(const struct ss_opts *o)
 	tracer_set_verbose(o->verbose);
 	code = trace_check(&s) ?: trace_open(&s) ?: trace_attach(&s) ?: trace_collect(&s) ?:
 	       trace_detach(&s) ?: trace_symbolize(&s);
-	if (!code && s.folded)
-		code = write_folded(&s);
 	if (!code) {
 		err = trace_advise(&s.rep, o, &s.rs.old_mask, &s.advice);
 		if (err)
 			ss_warn("no advice: the advisor failed: %s", strerror(-err));
+		s.rep.advice = s.advice;
 		code = trace_render(&s);
 	}
 	trace_session__free(&s);
