@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* errors.c: the exit-code table and the JSON error object. */
+/* errors.c: the exit-code table, the JSON error object, warnings and notices. */
 #include "testlib.h"
 #include <stdio.h>
 #include <string.h>
@@ -48,12 +48,64 @@ static void test_json_error_object(void **state)
 	json_object_put(o);
 }
 
+/* Runs fn with stdout and stderr captured into out and err. */
+static void capture(void (*fn)(void), char *out, char *err, size_t len)
+{
+	FILE *fo = tmpfile(), *fe = tmpfile();
+	int saved_out = dup(1), saved_err = dup(2);
+	size_t n;
+
+	assert_non_null(fo);
+	assert_non_null(fe);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(fo), 1);
+	dup2(fileno(fe), 2);
+	fn();
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	rewind(fo);
+	rewind(fe);
+	n = fread(out, 1, len - 1, fo);
+	out[n] = 0;
+	n = fread(err, 1, len - 1, fe);
+	err[n] = 0;
+	fclose(fo);
+	fclose(fe);
+}
+
+static void warn_and_notice_in_json_mode(void)
+{
+	ss_set_json_errors(true);
+	ss_warn("maps may lock %d MiB", 80);
+	ss_notice("tracing pid %d", 42);
+	ss_set_json_errors(false);
+}
+
+/* In JSON mode stdout carries only JSON: a warning or a notice is one line
+ * on stderr, in the same "spinscope: " form as an error, and nothing on
+ * stdout. */
+static void test_warn_and_notice_stay_off_stdout(void **state)
+{
+	char out[512], err[512];
+
+	capture(warn_and_notice_in_json_mode, out, err, sizeof(out));
+	assert_string_equal(out, "");
+	assert_string_equal(err, "spinscope: warning: maps may lock 80 MiB\n"
+				 "spinscope: tracing pid 42\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_returns_code),
 		cmocka_unit_test(test_exit_table_lists_every_code),
 		cmocka_unit_test(test_json_error_object),
+		cmocka_unit_test(test_warn_and_notice_stay_off_stdout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
