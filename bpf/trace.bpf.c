@@ -105,17 +105,6 @@ static __always_inline struct ss_thread *current_thread(__u32 tid)
 	return thread_get(tid, NULL);
 }
 
-static __always_inline void atomic_max(__u64 *p, __u64 v)
-{
-	/* A few tries suffice: each failure means another CPU raised it. */
-	for (int i = 0; i < 4; i++) {
-		__u64 cur = *p;
-
-		if (v <= cur || __sync_val_compare_and_swap(p, cur, v) == cur)
-			return;
-	}
-}
-
 /*
  * The user stack of the current event, or the thread's previous one when
  * that was taken less than an interval ago: a thread that yields or waits
@@ -287,7 +276,6 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 	if (f) {
 		__sync_fetch_and_add(&f->waits, 1);
 		__sync_fetch_and_add(&f->wait_ns, dur);
-		atomic_max(&f->wait_ns_max, dur);
 		if (outcome < SS_FUTEX_OUTCOMES)
 			__sync_fetch_and_add(&f->outcome[outcome], 1);
 		if (slot < SS_HIST_SLOTS)
@@ -302,8 +290,15 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 		if (wv) {
 			__sync_fetch_and_add(&wv->count, 1);
 			__sync_fetch_and_add(&wv->wait_ns, dur);
+			/* Only this thread writes its key: no cmpxchg needed. */
+			if (dur > wv->wait_ns_max)
+				wv->wait_ns_max = dur;
 		} else {
 			count_drop(SS_DROP_WAITERS_FULL);
+			/* No record of our own: racy but rare (and counted);
+			 * only a wait ending at the same instant can be lost. */
+			if (f && dur > f->wait_ns_max)
+				f->wait_ns_max = dur;
 		}
 	}
 }

@@ -133,7 +133,9 @@ struct ss_thread {
 };
 
 /* Per futex address (key: __u64 user address). Updated by every thread that
- * uses the address, so all updates are atomic. */
+ * uses the address, so all updates are atomic adds. wait_ns_max is not kept
+ * here by BPF but merged by user space from the waiters map (see
+ * ss_waiter_val), except for waits whose waiter record found no room. */
 struct ss_futex {
 	SS_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 };
@@ -149,6 +151,10 @@ struct ss_waiter_key {
 struct ss_waiter_val {
 	__u64 count;
 	__u64 wait_ns;
+	/* Written only by the key's thread, so a plain compare keeps it exact
+	 * without cmpxchg (BPF has it from Linux 5.12 only); user space takes
+	 * each address's maximum over its waiters. */
+	__u64 wait_ns_max;
 };
 
 /* sched_yield call sites (key: __s32 stack id, value: __u64 count). */
@@ -160,6 +166,7 @@ _Static_assert(sizeof(struct ss_thread) ==
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (5 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
+_Static_assert(sizeof(struct ss_waiter_val) == 24, "struct ss_waiter_val layout");
 _Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");
 #endif
 

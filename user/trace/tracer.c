@@ -390,6 +390,9 @@ static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
 		}
 		r->stacks[j].count += v->count;
 		r->stacks[j].wait_ns += v->wait_ns;
+		/* BPF keeps maxima per waiter (no cmpxchg before Linux 5.12). */
+		if (v->wait_ns_max > r->f.wait_ns_max)
+			r->f.wait_ns_max = v->wait_ns_max;
 		return 0;
 	}
 	return 0;	/* the address itself was not recorded (map full) */
