@@ -179,7 +179,7 @@ static __always_inline __u64 waitv_first_uaddr(unsigned long waiters)
 }
 
 SEC("tracepoint/syscalls/sys_enter_futex")
-int futex_enter_futex(struct trace_event_raw_sys_enter *ctx)
+int futex_enter_futex(struct syscall_trace_enter *ctx)
 {
 	__u32 tid;
 
@@ -189,7 +189,7 @@ int futex_enter_futex(struct trace_event_raw_sys_enter *ctx)
 }
 
 SEC("tracepoint/syscalls/sys_enter_futex_waitv")
-int futex_enter_waitv(struct trace_event_raw_sys_enter *ctx)
+int futex_enter_waitv(struct syscall_trace_enter *ctx)
 {
 	__u32 tid;
 
@@ -200,7 +200,7 @@ int futex_enter_waitv(struct trace_event_raw_sys_enter *ctx)
 
 /* futex2 syscalls (Linux 6.7+): futex_wait, futex_wake, futex_requeue. */
 SEC("tracepoint/syscalls/sys_enter_futex_wait")
-int futex_enter_wait2(struct trace_event_raw_sys_enter *ctx)
+int futex_enter_wait2(struct syscall_trace_enter *ctx)
 {
 	__u32 tid;
 
@@ -210,7 +210,7 @@ int futex_enter_wait2(struct trace_event_raw_sys_enter *ctx)
 }
 
 SEC("tracepoint/syscalls/sys_enter_futex_wake")
-int futex_enter_wake2(struct trace_event_raw_sys_enter *ctx)
+int futex_enter_wake2(struct syscall_trace_enter *ctx)
 {
 	__u32 tid;
 
@@ -220,7 +220,7 @@ int futex_enter_wake2(struct trace_event_raw_sys_enter *ctx)
 }
 
 SEC("tracepoint/syscalls/sys_enter_futex_requeue")
-int futex_enter_requeue2(struct trace_event_raw_sys_enter *ctx)
+int futex_enter_requeue2(struct syscall_trace_enter *ctx)
 {
 	__u32 tid;
 
@@ -343,31 +343,31 @@ static __always_inline int futex_exit(long ret)
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex")
-int futex_exit_futex(struct trace_event_raw_sys_exit *ctx)
+int futex_exit_futex(struct syscall_trace_exit *ctx)
 {
 	return futex_exit(ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex_waitv")
-int futex_exit_waitv(struct trace_event_raw_sys_exit *ctx)
+int futex_exit_waitv(struct syscall_trace_exit *ctx)
 {
 	return futex_exit(ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex_wait")
-int futex_exit_wait2(struct trace_event_raw_sys_exit *ctx)
+int futex_exit_wait2(struct syscall_trace_exit *ctx)
 {
 	return futex_exit(ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex_wake")
-int futex_exit_wake2(struct trace_event_raw_sys_exit *ctx)
+int futex_exit_wake2(struct syscall_trace_exit *ctx)
 {
 	return futex_exit(ctx->ret);
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex_requeue")
-int futex_exit_requeue2(struct trace_event_raw_sys_exit *ctx)
+int futex_exit_requeue2(struct syscall_trace_exit *ctx)
 {
 	return futex_exit(ctx->ret);
 }
@@ -399,7 +399,7 @@ static __always_inline void add_yields(__s32 stack_id, __u64 n)
  * taken; user space adds what is still pending when it reads the maps.
  */
 SEC("tracepoint/syscalls/sys_enter_sched_yield")
-int yield_enter(struct trace_event_raw_sys_enter *ctx)
+int yield_enter(struct syscall_trace_enter *ctx)
 {
 	struct ss_thread *t;
 	__u64 now;

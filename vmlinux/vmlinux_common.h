@@ -64,8 +64,9 @@ enum {
 	BPF_F_NO_PREALLOC = 1,
 };
 
-/* Tracepoint records. The syscalls:sys_enter_* events all share this layout
- * (common header, syscall nr, six 8-byte args), as do sys_exit_*. */
+/* Tracepoint records. The common header: 8 bytes, 12 on PREEMPT_RT
+ * kernels (migrate_disable, preempt_lazy_count), so no offset after it is
+ * fixed. */
 struct trace_entry {
 	unsigned short type;
 	unsigned char flags;
@@ -73,6 +74,24 @@ struct trace_entry {
 	int pid;
 } __attribute__((preserve_access_index));
 
+/* The records of the syscalls:sys_enter_* and sys_exit_* events, as the
+ * kernel builds them (kernel/trace/trace.h): read these, relocated by CO-RE,
+ * in those events' programs. An int nr follows the header, so on PREEMPT_RT
+ * args and ret stay at 16 while the raw_syscalls types below move them. */
+struct syscall_trace_enter {
+	struct trace_entry ent;
+	int nr;
+	unsigned long args[];
+} __attribute__((preserve_access_index));
+
+struct syscall_trace_exit {
+	struct trace_entry ent;
+	int nr;
+	long ret;
+} __attribute__((preserve_access_index));
+
+/* The raw_syscalls:sys_enter/sys_exit records (a long id): NOT the layout
+ * of the syscalls:* events; it matches them only on non-RT kernels. */
 struct trace_event_raw_sys_enter {
 	struct trace_entry ent;
 	long id;
