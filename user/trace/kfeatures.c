@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel feature probes: each loads (and where attaching is what a kernel
+ * may refuse, attaches and at once detaches) the smallest program that
+ * needs the feature, so the answer is this kernel's, not its version's:
+ * arm64 6.1 loads fentry but cannot attach it, this host refuses fentry
+ * loads outright, distributions backport.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "common/errors.h"
+#include "kfeatures.h"
+#include "tracer.h"
+
+int kernel_check_version(const char *release, char *why, size_t whylen)
+{
+	int major, minor;
+
+	if (!release || sscanf(release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	if (major > SS_MIN_KERNEL_MAJOR ||
+	    (major == SS_MIN_KERNEL_MAJOR && minor >= SS_MIN_KERNEL_MINOR))
+		return 0;
+	snprintf(why, whylen, "needs Linux %d.%d or later with BTF: this is %d.%d (%s)",
+		 SS_MIN_KERNEL_MAJOR, SS_MIN_KERNEL_MINOR, major, minor, release);
+	return SS_EXIT_KERNEL;
+}
+
+/* r0 = 0; exit */
+static const struct bpf_insn ret0[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static struct kfeature result(int err)
+{
+	return (struct kfeature){ .ok = err == 0, .err = err < 0 ? -err : err };
+}
+
+/* Loads ret0 as prog type/attach type, attaches it to a raw tracepoint or
+ * BTF target (tp_name for raw_tp, NULL for BTF-typed ones), detaches. */
+static struct kfeature probe_attach(enum bpf_prog_type type, enum bpf_attach_type attach,
+				    int btf_id, const char *tp_name)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = attach,
+		    .attach_btf_id = btf_id > 0 ? btf_id : 0);
+	int prog, link, err = 0;
+
+	prog = bpf_prog_load(type, NULL, "GPL", ret0, sizeof(ret0) / sizeof(ret0[0]), &o);
+	if (prog < 0)
+		return result(-errno);
+	link = bpf_raw_tracepoint_open(tp_name, prog);
+	if (link < 0)
+		err = -errno;
+	else
+		close(link);
+	close(prog);
+	return result(err);
+}
+
+/* A BTF-typed program type on a kernel function or tracepoint typedef. */
+static struct kfeature probe_btf_target(const struct btf *btf, const char *name, __u32 kind,
+					enum bpf_attach_type attach)
+{
+	int id;
+
+	if (!btf)
+		return result(ENOENT);	/* no kernel BTF: nothing to attach to */
+	id = btf__find_by_name_kind(btf, name, kind);
+	if (id < 0)
+		return result(ENOENT);
+	return probe_attach(BPF_PROG_TYPE_TRACING, attach, id, NULL);
+}
+
+/* The 5.12 atomics: a cmpxchg on a stack slot, as the verifier sees it. */
+static struct kfeature probe_cmpxchg(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 0 },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
+		  .off = -8, .imm = BPF_CMPXCHG },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
+			       sizeof(insns) / sizeof(insns[0]), NULL);
+
+	if (fd < 0)
+		return result(-errno);
+	close(fd);
+	return result(0);
+}
+
+static struct kfeature probe_map(enum bpf_map_type type)
+{
+	int r = libbpf_probe_bpf_map_type(type, NULL);
+
+	return result(r == 1 ? 0 : r == 0 ? EOPNOTSUPP : r);
+}
+
+void kernel_features_probe(struct kernel_features *f, const struct btf *kernel_btf,
+			   const char *const *roots)
+{
+	int has = tracefs_has_event(roots, "syscalls/sys_enter_futex");
+
+	memset(f, 0, sizeof(*f));
+	f->fentry = probe_btf_target(kernel_btf, "do_sched_yield", BTF_KIND_FUNC, BPF_TRACE_FENTRY);
+	f->fexit = probe_btf_target(kernel_btf, "do_sched_yield", BTF_KIND_FUNC, BPF_TRACE_FEXIT);
+	f->tp_btf = probe_btf_target(kernel_btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF,
+				     BPF_TRACE_RAW_TP);
+	f->raw_tp = probe_attach(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, "sched_switch");
+	f->syscall_tracepoints = result(has == 1 ? 0 : has == -2 ? EACCES : ENOENT);
+	f->task_storage = probe_map(BPF_MAP_TYPE_TASK_STORAGE);
+	f->bpf_cmpxchg = probe_cmpxchg();
+}
+
+void kernel_features_describe(const struct kernel_features *f, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+#define SS_KF_DESCRIBE(name)							\
+	if (n < len)								\
+		n += snprintf(buf + n, len - n, "%s%s %s%s%s", n ? ", " : "", #name, \
+			      f->name.ok ? "yes" : "no", f->name.ok ? "" : " (", \
+			      f->name.ok ? "" : strerror(f->name.err));	\
+	if (n < len && !f->name.ok)						\
+		n += snprintf(buf + n, len - n, ")");
+	SS_KFEATURES(SS_KF_DESCRIBE)
+#undef SS_KF_DESCRIBE
+}
+
+json_object *kernel_features_to_json(const struct kernel_features *f)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+#define SS_KF_JSON(name) json_object_object_add(o, #name, json_object_new_boolean(f->name.ok));
+	SS_KFEATURES(SS_KF_JSON)
+#undef SS_KF_JSON
+	return o;
+}
