@@ -326,8 +326,9 @@ static int trace_check(struct trace_session *s)
 	if (code)
 		return ss_error(code, "%s", why);
 	host_info_read("/proc", &s->host);
-	code = btf_locate(o->btf_path, "/sys/kernel/btf/vmlinux", s->host.kernel, s->btf,
-			  sizeof(s->btf), why, sizeof(why));
+	code = kernel_check_version(s->host.kernel, why, sizeof(why));
+	code = code ?: btf_locate(o->btf_path, "/sys/kernel/btf/vmlinux", s->host.kernel, s->btf,
+				  sizeof(s->btf), why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
 	if (o->output_path && (code = recording__check_path(o->output_path, why, sizeof(why))))
@@ -480,6 +481,7 @@ static int trace_symbolize(struct trace_session *s)
 	rep->futex_waitv_traced = s->feat.futex_waitv;
 	rep->futex2_traced = s->feat.futex2;
 	rep->sched_btf = s->feat.sched_btf;
+	rep->kernel_features = &s->feat.kernel;
 	rep->samples = &s->sres;
 	rep->name = sym_name;
 	rep->name_arg = s->syms;

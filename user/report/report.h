@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 #include "common/procfs.h"
 #include "advisor/advisor.h"
+#include "model/kernel_features.h"
 #include "model/profile.h"
 #include "model/samples_result.h"
 #include "model/stacks.h"
@@ -53,6 +54,7 @@ struct ss_report {
 	samples_symbolize_fn name;
 	void *name_arg;
 	const struct adv_report *advice;	/* NULL: no advice (JSON: "advice": []) */
+	const struct kernel_features *kernel_features;	/* NULL: not probed */
 };
 
 /* Text report: the trace's sections, then the samples' and the advice's
@@ -70,5 +72,8 @@ json_object *report_interval_json(const struct ss_profile *p, double t_s);
 void print_log2_hist_ns(const __u64 *slots, int nslots, const char *indent, FILE *out);
 /* "1.23 ms", "456 us", ... */
 const char *fmt_ns(__u64 ns, char *buf, size_t len);
+
+/* {"fentry": false, "tp_btf": true, ...}: one key per probed feature. */
+json_object *report_kernel_features_json(const struct kernel_features *f);
 
 #endif

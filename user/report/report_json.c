@@ -124,6 +124,16 @@ static json_object *futex_json(const struct ss_futex_rec *r, const struct ss_sta
 	return o;
 }
 
+json_object *report_kernel_features_json(const struct kernel_features *f)
+{
+	json_object *o = json_object_new_object();
+
+#define SS_KF_JSON(name) add(o, #name, json_object_new_boolean(f->name.ok));
+	SS_KFEATURES(SS_KF_JSON)
+#undef SS_KF_JSON
+	return o;
+}
+
 json_object *report_to_json(const struct ss_report *r)
 {
 	const struct ss_profile *p = r->profile;
@@ -159,6 +169,8 @@ json_object *report_to_json(const struct ss_report *r)
 	add(o, "sched_yield", json_object_new_boolean(true));
 	add(o, "sched", json_object_new_string(r->sched_btf ? "tp_btf" : "raw_tp"));
 	add(root, "traced", o);
+	if (r->kernel_features)
+		add(root, "kernel_features", report_kernel_features_json(r->kernel_features));
 
 	add(root, "totals", totals_json(&p->totals));
 	a = json_object_new_array();

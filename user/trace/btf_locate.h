@@ -10,7 +10,9 @@
  * places libbpf looks are tried in order. On success returns 0 and sets
  * *custom to NULL (the kernel's own /sys/kernel/btf/vmlinux, libbpf finds it)
  * or to a path to hand libbpf. On failure returns SS_EXIT_KERNEL with a
- * one-line reason listing what was tried. sysfs_path is normally
+ * one-line reason listing what was tried, or naming sysfs_path when it is
+ * there but empty or holds no valid BTF header (then --btf is the way
+ * out: its fallbacks would not serve tp_btf either). sysfs_path is normally
  * "/sys/kernel/btf/vmlinux"; release is uname -r.
  */
 int btf_locate(const char *override, const char *sysfs_path, const char *release,

@@ -137,15 +137,3 @@ void kernel_features_describe(const struct kernel_features *f, char *buf, size_t
 	SS_KFEATURES(SS_KF_DESCRIBE)
 #undef SS_KF_DESCRIBE
 }
-
-json_object *kernel_features_to_json(const struct kernel_features *f)
-{
-	json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-#define SS_KF_JSON(name) json_object_object_add(o, #name, json_object_new_boolean(f->name.ok));
-	SS_KFEATURES(SS_KF_JSON)
-#undef SS_KF_JSON
-	return o;
-}

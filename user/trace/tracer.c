@@ -16,10 +16,12 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "common/errors.h"
 #include "common/procfs.h"
 #include "map_read.h"
+#include "syscall_layout.h"
 #include "tracer.h"
 #include "trace.skel.h"
 
@@ -86,13 +88,32 @@ static int tracefs_mount_private(const char *const *roots, int verbose)
 }
 
 static int verbose_level;
+/* The program libbpf last said it could not load, for our error line. */
+static char failed_prog[64];
+
+static void note_failed_prog(const char *line)
+{
+	const char *p = strstr(line, "prog '"), *end;
+
+	if (!p || !strstr(line, "failed to load"))
+		return;
+	p += strlen("prog '");
+	end = strchr(p, '\'');
+	if (end && end - p < (long)sizeof(failed_prog))
+		snprintf(failed_prog, sizeof(failed_prog), "%.*s", (int)(end - p), p);
+}
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	/* libbpf's own chatter only with -v; our errors say what failed. */
-	if (!verbose_level || (level == LIBBPF_DEBUG && verbose_level < 2))
+	char line[1024];
+
+	if (level == LIBBPF_DEBUG && verbose_level < 2)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (level == LIBBPF_WARN)
+		note_failed_prog(line);
+	/* libbpf's own chatter only with -v; our errors say what failed. */
+	return verbose_level ? fputs(line, stderr) : 0;
 }
 
 void tracer_set_verbose(int level)
@@ -137,8 +158,9 @@ static void disable_missing(struct tracer *t, const char *const *roots,
 		bpf_program__set_autoload(s->progs.futex_exit_waitv, false);
 	}
 	/* tp_btf needs the running kernel's own BTF; --btf files serve CO-RE
-	 * only, so without /sys/kernel/btf/vmlinux the raw_tp set is used. */
-	t->features.sched_btf = !o->btf_custom_path && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	 * only, so without a usable /sys/kernel/btf/vmlinux (the probe then
+	 * fails) the raw_tp set is used. */
+	t->features.sched_btf = !o->btf_custom_path && t->features.kernel.tp_btf.ok;
 	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_switch_raw
 							: s->progs.sched_switch_btf, false);
 	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_raw
@@ -155,10 +177,45 @@ static void disable_missing(struct tracer *t, const char *const *roots,
 	}
 }
 
+/*
+ * We run with the capabilities already checked, so a refusal now is the
+ * kernel's (the verifier, a context read past the event's record), not
+ * missing privileges: only EPERM may still be those (lockdown, an LSM).
+ */
 static int errno_code(int err)
 {
 	err = err < 0 ? -err : err;
-	return err == EPERM || err == EACCES ? SS_EXIT_PERM : SS_EXIT_BPF;
+	return err == EPERM ? SS_EXIT_PERM : SS_EXIT_BPF;
+}
+
+/*
+ * The BTF CO-RE relocates against: the --btf file or the kernel's own. An
+ * empty or corrupt /sys/kernel/btf/vmlinux must say so (libbpf's errno,
+ * ESRCH, read "No such process"), and its syscall records must match the
+ * tracepoints' real layout (see syscall_layout.h). Also keeps the kernel's
+ * own BTF, when usable, for the feature probes' attach targets.
+ */
+static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *const *roots,
+		     char *why, size_t whylen)
+{
+	const char *name = o->btf_custom_path ?: "/sys/kernel/btf/vmlinux";
+	struct btf *core = o->btf_custom_path ? btf__parse(name, NULL) : btf__load_vmlinux_btf();
+	struct btf *kernel = o->btf_custom_path ? btf__parse("/sys/kernel/btf/vmlinux", NULL) : core;
+	int code = 0;
+
+	if (!core) {
+		snprintf(why, whylen, "cannot read the kernel BTF %s (%s): it is empty or corrupt; pass a vmlinux with a .BTF section or a .btf file of this kernel with --btf FILE",
+			 name, strerror(errno));
+		code = SS_EXIT_KERNEL;
+	} else {
+		code = syscall_layout_check(roots, core, name, why, whylen);
+	}
+	if (!code)
+		kernel_features_probe(&t->features.kernel, kernel, roots);
+	if (kernel != core)
+		btf__free(kernel);
+	btf__free(core);
+	return code;
 }
 
 struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen)
@@ -217,13 +274,28 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 		snprintf(why, whylen, "cannot size the BPF maps: %s", strerror(-err));
 		goto fail;
 	}
+	*code = check_btf(t, o, roots, why, whylen);
+	if (*code)
+		goto fail;
+	if (o->verbose) {
+		char line[512];
+
+		kernel_features_describe(&t->features.kernel, line, sizeof(line));
+		fprintf(stderr, "spinscope: kernel features: %s\n", line);
+	}
 	disable_missing(t, roots, o);
 
+	failed_prog[0] = 0;
 	err = trace__load(t->skel);
 	if (err) {
 		*code = errno_code(err);
-		snprintf(why, whylen, "cannot load the BPF programs: %s%s", strerror(-err),
-			 o->verbose ? "" : " (run with -v for libbpf's log)");
+		if (failed_prog[0])
+			snprintf(why, whylen, "the kernel refused to load BPF program %s: %s%s",
+				 failed_prog, strerror(-err),
+				 o->verbose ? "" : " (run with -v for libbpf's log)");
+		else
+			snprintf(why, whylen, "cannot load the BPF programs: %s%s", strerror(-err),
+				 o->verbose ? "" : " (run with -v for libbpf's log)");
 		goto fail;
 	}
 	return t;
@@ -296,6 +368,23 @@ static void seed_threads(struct tracer *t)
 	closedir(d);
 }
 
+/* Why prog did not attach, and its exit code: a missing event is the
+ * kernel lacking support (5), anything else the kernel refusing it (6). */
+static int attach_error(const struct bpf_program *prog, int err, int verbose, char *why,
+			size_t whylen)
+{
+	const char *hint = verbose ? "" : " (run with -v for libbpf's message)";
+
+	if (err == -ENOENT) {
+		snprintf(why, whylen, "this kernel has no %s for BPF program %s: %s%s",
+			 bpf_program__section_name(prog), bpf_program__name(prog), strerror(-err), hint);
+		return SS_EXIT_KERNEL;
+	}
+	snprintf(why, whylen, "the kernel refused to attach BPF program %s (%s): %s%s",
+		 bpf_program__name(prog), bpf_program__section_name(prog), strerror(-err), hint);
+	return errno_code(err);
+}
+
 int tracer__attach(struct tracer *t, char *why, size_t whylen)
 {
 	struct bpf_program *prog;
@@ -313,13 +402,8 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen)
 			return SS_EXIT_ERROR;
 		}
 		link = bpf_program__attach(prog);
-		if (!link) {
-			int err = -errno;
-
-			snprintf(why, whylen, "cannot attach %s (%s): %s", bpf_program__name(prog),
-				 bpf_program__section_name(prog), strerror(-err));
-			return err == -ENOENT ? SS_EXIT_KERNEL : errno_code(err);
-		}
+		if (!link)
+			return attach_error(prog, -errno, t->verbose, why, whylen);
 		t->links[t->nlinks++] = link;
 	}
 	return 0;

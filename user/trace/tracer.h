@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "model/profile.h"
+#include "kfeatures.h"
 
 struct tracer;
 
@@ -29,11 +30,13 @@ struct tracer_opts {
 	const char *tracefs_roots[3];	/* NULL-terminated; NULL: the usual two */
 };
 
-/* Which optional tracepoints this kernel lacks (futex2, futex_waitv). */
+/* Which optional tracepoints this kernel has (futex2, futex_waitv), what
+ * it offers BPF, and the variants chosen from that. */
 struct tracer_features {
 	bool futex_waitv;
 	bool futex2;
 	bool sched_btf;		/* scheduler programs use tp_btf, not raw_tp */
+	struct kernel_features kernel;	/* probed at open */
 };
 
 /* Opens, configures and loads. On failure prints nothing, returns NULL and

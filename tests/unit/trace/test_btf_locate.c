@@ -5,6 +5,7 @@
  */
 #include "testlib.h"
 #include <bpf/btf.h>
+#include <fcntl.h>
 #include <linux/btf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,41 @@ static void test_sysfs_present(void **state)
 	assert_string_equal(why, "");
 }
 
+/* An empty or cut /sys/kernel/btf/vmlinux (issue 13: a bind-mounted empty
+ * file gave exit 6 "No such process") is named, with --btf as the way out. */
+static void test_sysfs_empty_or_corrupt(void **state)
+{
+	struct tmp *t = *state;
+	char path[] = "/tmp/spinscope-badbtf-XXXXXX", custom[256], why[512] = "";
+	char good[4096];
+	int fd = mkstemp(path), gfd = open(t->path, O_RDONLY);
+	ssize_t n = read(gfd, good, sizeof(good));
+
+	close(gfd);
+	assert_true(fd >= 0 && n > 24);
+	/* empty */
+	assert_int_equal(btf_locate(NULL, path, FAKE_RELEASE, custom, sizeof(custom), why,
+				    sizeof(why)), SS_EXIT_KERNEL);
+	assert_non_null(strstr(why, path));
+	assert_non_null(strstr(why, "is empty"));
+	assert_non_null(strstr(why, "--btf FILE"));
+	/* a valid header whose sections run past the end of the file */
+	assert_int_equal(write(fd, good, n - 1), n - 1);
+	assert_int_equal(btf_locate(NULL, path, FAKE_RELEASE, custom, sizeof(custom), why,
+				    sizeof(why)), SS_EXIT_KERNEL);
+	assert_non_null(strstr(why, "corrupt"));
+	assert_non_null(strstr(why, "--btf FILE"));
+	assert_null(strchr(why, '\n'));
+	/* junk */
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(pwrite(fd, "not BTF at all, not even close", 30, 0), 30);
+	assert_int_equal(btf_locate(NULL, path, FAKE_RELEASE, custom, sizeof(custom), why,
+				    sizeof(why)), SS_EXIT_KERNEL);
+	assert_non_null(strstr(why, "corrupt"));
+	close(fd);
+	unlink(path);
+}
+
 static void test_absent_lists_paths(void **state)
 {
 	static const char *const tried[] = {
@@ -175,6 +211,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_override_readable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_override_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sysfs_present, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sysfs_empty_or_corrupt, setup, teardown),
 		cmocka_unit_test(test_absent_lists_paths),
 		cmocka_unit_test(test_absent_long_release),
 	};

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "common/errors.h"
 #include "trace/kfeatures.h"
+#include "report/report.h"
 
 static void test_old_kernels_refused(void **state)
 {
@@ -51,7 +52,7 @@ static void test_describe_and_json(void **state)
 		.bpf_cmpxchg = { .ok = false, .err = EINVAL },
 	};
 	char line[512], small[20];
-	json_object *o = kernel_features_to_json(&f);
+	json_object *o = report_kernel_features_json(&f);
 
 	kernel_features_describe(&f, line, sizeof(line));
 	assert_string_equal(line, "fentry no (Operation not permitted), fexit no (Operation not permitted), "
