@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -27,6 +29,7 @@
 #include "btf_fixture.h"
 #include "tracetest.h"
 #include "trace/syscall_layout.h"
+#include "trace/tracer.h"
 #include "trace.skel.h"
 
 #define RUN_TIMEOUT_MS 20000
@@ -125,6 +128,58 @@ static void test_reads_follow_btf_layout(void **state)
 	check_relocation(BTF_FIXTURE_RT, 16, 16);
 	/* Not hard-wired: a layout with ret elsewhere is followed too. */
 	check_relocation(BTF_FIXTURE_RT_RAW_SHAPE, 16, 24);
+}
+
+/*
+ * Issue 11's PREEMPT_RT failure, reproduced on this kernel: a program that
+ * reads the context past the event's record (ret at 24 of a 24-byte
+ * sys_exit_futex record, where the raw_syscalls layout puts it on RT) loads
+ * but is refused at attach with EACCES, and spinscope's line for that names
+ * the program and says the kernel refused it: exit 6, not "insufficient
+ * privileges" (we are root).
+ */
+static void test_refused_attach_named(void **state)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	char *path = btf_fixture_write(BTF_FIXTURE_RT_RAW_SHAPE), why[512];
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	struct trace *skel;
+	int err;
+
+	TL_REQUIRE_BPF();
+	assert_non_null(path);
+	/* libbpf finds the event's id in tracefs: mount it where only this
+	 * test process sees it, as spinscope does. */
+	if (access("/sys/kernel/tracing/events", F_OK)) {
+		assert_int_equal(unshare(CLONE_NEWNS), 0);
+		assert_int_equal(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+		assert_int_equal(mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL), 0);
+	}
+	opts.btf_custom_path = path;
+	skel = trace__open_opts(&opts);
+	assert_non_null(skel);
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, prog == skel->progs.futex_exit_futex);
+	assert_int_equal(trace__load(skel), 0);
+	link = bpf_program__attach(skel->progs.futex_exit_futex);
+	err = errno;
+	if (link) {
+		bpf_link__destroy(link);
+		skip();	/* a kernel whose record is longer: nothing to refuse */
+	}
+	assert_int_equal(err, EACCES);
+	assert_int_equal(tracer_attach_error("futex_exit_futex", "tracepoint/syscalls/sys_exit_futex",
+					     err, 0, why, sizeof(why)), 6);
+	assert_string_equal(why, "the kernel refused to attach BPF program futex_exit_futex "
+			    "(tracepoint/syscalls/sys_exit_futex): Permission denied "
+			    "(run with -v for libbpf's message)");
+	assert_int_equal(tracer_attach_error("futex_exit_futex", "tracepoint/syscalls/sys_exit_futex",
+					     ENOENT, 1, why, sizeof(why)), 5);
+	assert_non_null(strstr(why, "this kernel has no tracepoint/syscalls/sys_exit_futex"));
+	trace__destroy(skel);
+	unlink(path);
+	free(path);
 }
 
 /* ---- exit 5 for a bad kernel BTF ------------------------------------------ */
@@ -245,6 +300,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_reads_follow_btf_layout, tt_teardown),
+		cmocka_unit_test_teardown(test_refused_attach_named, tt_teardown),
 		cmocka_unit_test_teardown(test_empty_kernel_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_corrupt_kernel_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_btf_of_other_layout, tt_teardown),

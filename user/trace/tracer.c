@@ -368,20 +368,19 @@ static void seed_threads(struct tracer *t)
 	closedir(d);
 }
 
-/* Why prog did not attach, and its exit code: a missing event is the
- * kernel lacking support (5), anything else the kernel refusing it (6). */
-static int attach_error(const struct bpf_program *prog, int err, int verbose, char *why,
+int tracer_attach_error(const char *prog, const char *section, int err, int verbose, char *why,
 			size_t whylen)
 {
 	const char *hint = verbose ? "" : " (run with -v for libbpf's message)";
 
-	if (err == -ENOENT) {
-		snprintf(why, whylen, "this kernel has no %s for BPF program %s: %s%s",
-			 bpf_program__section_name(prog), bpf_program__name(prog), strerror(-err), hint);
+	err = err < 0 ? -err : err;
+	if (err == ENOENT) {
+		snprintf(why, whylen, "this kernel has no %s for BPF program %s: %s%s", section, prog,
+			 strerror(err), hint);
 		return SS_EXIT_KERNEL;
 	}
-	snprintf(why, whylen, "the kernel refused to attach BPF program %s (%s): %s%s",
-		 bpf_program__name(prog), bpf_program__section_name(prog), strerror(-err), hint);
+	snprintf(why, whylen, "the kernel refused to attach BPF program %s (%s): %s%s", prog, section,
+		 strerror(err), hint);
 	return errno_code(err);
 }
 
@@ -403,7 +402,9 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen)
 		}
 		link = bpf_program__attach(prog);
 		if (!link)
-			return attach_error(prog, -errno, t->verbose, why, whylen);
+			return tracer_attach_error(bpf_program__name(prog),
+						   bpf_program__section_name(prog), errno,
+						   t->verbose, why, whylen);
 		t->links[t->nlinks++] = link;
 	}
 	return 0;

@@ -44,6 +44,13 @@ struct tracer_features {
 struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen);
 /* Attaches every program; 0 or an SS_EXIT_* code with why filled. */
 int tracer__attach(struct tracer *t, char *why, size_t whylen);
+/* Why program prog (of ELF section section) did not attach, err an errno:
+ * the line for why and its exit code. A missing event is the kernel lacking
+ * support (5); anything else is the kernel refusing the program (6; EACCES
+ * is a context read past the event's record, not missing privileges, which
+ * were checked before), except EPERM (4: lockdown, an LSM). */
+int tracer_attach_error(const char *prog, const char *section, int err, int verbose, char *why,
+			size_t whylen);
 /* Copies the maps into p (which the caller frees with profile_free). */
 int tracer__read(struct tracer *t, struct ss_profile *p);
 /* User stack of a stack id: fills ips (innermost first), returns depth. */
