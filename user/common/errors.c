@@ -12,8 +12,9 @@ const char ss_exit_codes_help[] =
 	"  2  bad arguments\n"
 	"  3  target not traceable: no such process, a kernel thread or a zombie\n"
 	"  4  insufficient privileges: needs root or CAP_BPF and CAP_PERFMON\n"
-	"  5  kernel lacks support: no BTF, or a required tracepoint is missing\n"
-	"  6  BPF programs failed to load or attach\n";
+	"  5  kernel lacks support: older than Linux 5.8, no usable BTF (missing, empty,\n"
+	"     corrupt or of another kernel), or a required tracepoint is missing\n"
+	"  6  the kernel refused to load or attach a BPF program (the message names it)\n";
 
 static bool json_errors;
 
