@@ -249,6 +249,30 @@ static void test_btf_of_other_layout(void **state)
 	free(other);
 }
 
+/* A kernel older than 5.8 (uname made to say 2.6 through the UNAME26
+ * personality, as setarch does) gets one line and exit 5, before any BPF
+ * call could print a verifier log. */
+static void test_old_kernel_one_line(void **state)
+{
+	struct utsname u;
+	struct tt_workload w;
+	char *out, *err;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	assert_int_equal(uname(&u), 0);
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	rc = tt_run(TT_ARGS("/usr/bin/setarch", u.machine, "--uname-2.6", tl_path("spinscope"), "-p",
+			    tt_num(w.proc.pid), "-d", "1", "-v"),
+		    &out, &err, RUN_TIMEOUT_MS);
+	if (rc != 5 || strncmp(err, "spinscope: needs Linux 5.8 or later with BTF: this is 2.6 (2.6.", 62) ||
+	    !strchr(err, '\n') || strchr(err, '\n')[1])
+		fail_msg("exit %d, stderr: %s", rc, err);
+	free(out);
+	free(err);
+	tt_workload_end(&w);
+}
+
 /* ---- kernel_features -------------------------------------------------------- */
 
 static bool bpftool_says(const char *out, const char *what)
@@ -304,6 +328,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_empty_kernel_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_corrupt_kernel_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_btf_of_other_layout, tt_teardown),
+		cmocka_unit_test_teardown(test_old_kernel_one_line, tt_teardown),
 		cmocka_unit_test_teardown(test_kernel_features_reported, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -317,6 +317,11 @@ static int trace_check(struct trace_session *s)
 	uint64_t caps;
 	int code;
 
+	/* Before anything else: on a kernel too old, nothing below can work. */
+	host_info_read("/proc", &s->host);
+	code = kernel_check_version(s->host.kernel, why, sizeof(why));
+	if (code)
+		return ss_error(code, "%s", why);
 	code = proc_check_target("/proc", o->pid, o->tid, &s->target, why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
@@ -325,10 +330,8 @@ static int trace_check(struct trace_session *s)
 	code = privs_check_caps(caps, why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
-	host_info_read("/proc", &s->host);
-	code = kernel_check_version(s->host.kernel, why, sizeof(why));
-	code = code ?: btf_locate(o->btf_path, "/sys/kernel/btf/vmlinux", s->host.kernel, s->btf,
-				  sizeof(s->btf), why, sizeof(why));
+	code = btf_locate(o->btf_path, "/sys/kernel/btf/vmlinux", s->host.kernel, s->btf,
+			  sizeof(s->btf), why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
 	if (o->output_path && (code = recording__check_path(o->output_path, why, sizeof(why))))
