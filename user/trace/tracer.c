@@ -218,6 +218,24 @@ static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *
 	return code;
 }
 
+/* Loads; on failure names the program the kernel refused, when libbpf said. */
+static int load_programs(struct tracer *t, char *why, size_t whylen)
+{
+	const char *hint = t->verbose ? "" : " (run with -v for libbpf's log)";
+	int err;
+
+	failed_prog[0] = 0;
+	err = trace__load(t->skel);
+	if (!err)
+		return 0;
+	if (failed_prog[0])
+		snprintf(why, whylen, "the kernel refused to load BPF program %s: %s%s", failed_prog,
+			 strerror(-err), hint);
+	else
+		snprintf(why, whylen, "cannot load the BPF programs: %s%s", strerror(-err), hint);
+	return errno_code(err);
+}
+
 struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen)
 {
 	const char *const *roots = o->tracefs_roots[0] ? o->tracefs_roots : default_tracefs;
@@ -285,19 +303,9 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 	}
 	disable_missing(t, roots, o);
 
-	failed_prog[0] = 0;
-	err = trace__load(t->skel);
-	if (err) {
-		*code = errno_code(err);
-		if (failed_prog[0])
-			snprintf(why, whylen, "the kernel refused to load BPF program %s: %s%s",
-				 failed_prog, strerror(-err),
-				 o->verbose ? "" : " (run with -v for libbpf's log)");
-		else
-			snprintf(why, whylen, "cannot load the BPF programs: %s%s", strerror(-err),
-				 o->verbose ? "" : " (run with -v for libbpf's log)");
+	*code = load_programs(t, why, whylen);
+	if (*code)
 		goto fail;
-	}
 	return t;
 fail:
 	tracer__free(t);
