@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading perf-PID.map files written by JIT compilers (see perfmap.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "perfmap.h"
+#include "proc_root.h"
 #include "strpool.h"
 
 /* Overlapping entries looked at before the newest covering one is taken. */
@@ -177,6 +180,40 @@ out:
 	free(line);
 	free(buf);
 	return err;
+}
+
+int perfmap__open(int root_fd, const char *path, uid_t owner, struct stat *st)
+{
+	struct stat again;
+	char self[64];
+	int pfd, fd;
+
+	/* O_PATH opens nothing for reading: a device, FIFO or another
+	 * user's file is only looked at. */
+	pfd = proc_root__open(root_fd, path, O_PATH | O_NOFOLLOW);
+	if (pfd < 0)
+		return pfd;
+	if (fstat(pfd, st)) {
+		fd = -errno;
+		close(pfd);
+		return fd;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_uid != owner) {
+		close(pfd);
+		return -EPERM;
+	}
+	/* Reopened through the checked inode itself, not its name. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	close(pfd);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &again) || again.st_dev != st->st_dev || again.st_ino != st->st_ino) {
+		close(fd);
+		return -EPERM;
+	}
+	*st = again;
+	return fd;
 }
 
 struct perfmap *perfmap__load(int fd, int *err)

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #define PERFMAP_MAX_LINE	4096		/* longer lines are rejected */
 #define PERFMAP_MAX_ENTRIES	(2u << 20)
@@ -29,6 +31,14 @@ struct perfmap;
  * empty name, or a NUL byte. */
 int perfmap__parse_line(const char *line, size_t len, uint64_t *start, uint64_t *size,
 			const char **name, size_t *name_len);
+
+/* Opens path (absolute, as the target sees it, below root_fd: see
+ * proc_root.h) for reading only when it is a regular file owned by owner,
+ * the target's uid, as perf requires: a target in a user namespace must
+ * not make root open a root-owned file through a bind mount. The name is
+ * looked at with O_PATH | O_NOFOLLOW, then that inode is opened O_NONBLOCK.
+ * Returns an fd (st: its stat) or -errno; -EPERM when refused. */
+int perfmap__open(int root_fd, const char *path, uid_t owner, struct stat *st);
 
 /* Reads a perf map from fd (not closed). NULL with *err = -errno. */
 struct perfmap *perfmap__load(int fd, int *err);

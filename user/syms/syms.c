@@ -412,7 +412,8 @@ static int ns_pid(struct syms *s)
 }
 
 /* (Re)reads /tmp/perf-PID.map when it changed. Only a regular file owned
- * by the target's user or root is read: anyone can create files in /tmp. */
+ * by the target's user (the owner of /proc/PID) is read: anyone can create
+ * files in /tmp, and root's own files are not the target's to name. */
 static void load_perfmap(struct syms *s)
 {
 	char path[64];
@@ -423,11 +424,10 @@ static void load_perfmap(struct syms *s)
 	if (!s->perfmap_on || s->root_fd < 0 || stat(s->dir, &owner))
 		return;
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", ns_pid(s));
-	fd = proc_root__open(s->root_fd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+	fd = perfmap__open(s->root_fd, path, owner.st_uid, &st);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_uid != owner.st_uid && st.st_uid != 0) ||
-	    (s->pm && st.st_size == s->pm_stat.st_size &&
+	if ((s->pm && st.st_size == s->pm_stat.st_size &&
 	     st.st_mtim.tv_sec == s->pm_stat.st_mtim.tv_sec &&
 	     st.st_mtim.tv_nsec == s->pm_stat.st_mtim.tv_nsec)) {
 		close(fd);

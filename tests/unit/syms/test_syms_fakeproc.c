@@ -221,6 +221,56 @@ static void test_perf_map(void **state)
 	}
 }
 
+/* Entries read from the perf map as it is now. */
+static uint32_t perfmap_entries(const struct fake *fk)
+{
+	struct syms *s = open_fake(fk);
+	struct syms_stats st;
+
+	syms__stats(s, &st);
+	syms__free(s);
+	return st.perfmap_entries;
+}
+
+/*
+ * Issue 13 item 12: only the target's own regular file is opened. The
+ * target runs as nobody here (its /proc/PID belongs to 65534, as the kernel
+ * shows a process of that euid): a root-owned perf map, which a target in a
+ * user namespace can bind-mount from anywhere, is not opened; nor a
+ * symlink or FIFO of the target's own.
+ */
+static void test_perf_map_owner(void **state)
+{
+	struct fake *fk = *state;
+	char piddir[128], map[192], moved[200];
+
+	if (geteuid() != 0) {
+		print_message("skip: changing owners needs root\n");
+		skip();
+	}
+	snprintf(piddir, sizeof(piddir), "%s/%d", fk->dir, FAKE_PID);
+	snprintf(map, sizeof(map), "%s/tmp/perf-%d.map", fk->root, FAKE_PID);
+	snprintf(moved, sizeof(moved), "%s.real", map);
+	assert_int_equal(perfmap_entries(fk), 4);	/* root's target, root's file */
+	assert_int_equal(chown(piddir, 65534, 65534), 0);
+	assert_int_equal(perfmap_entries(fk), 0);	/* before: read as root's */
+	assert_int_equal(chown(map, 65534, 65534), 0);
+	assert_int_equal(perfmap_entries(fk), 4);	/* the target's own */
+	assert_int_equal(rename(map, moved), 0);
+	assert_int_equal(symlink(moved, map), 0);
+	assert_int_equal(lchown(map, 65534, 65534), 0);
+	assert_int_equal(perfmap_entries(fk), 0);	/* a link is not followed */
+	assert_int_equal(unlink(map), 0);
+	assert_int_equal(mkfifo(map, 0644), 0);
+	assert_int_equal(chown(map, 65534, 65534), 0);
+	assert_int_equal(perfmap_entries(fk), 0);	/* no hang, not read */
+	assert_int_equal(unlink(map), 0);
+	assert_int_equal(rename(moved, map), 0);
+	assert_int_equal(chown(map, 0, 0), 0);
+	assert_int_equal(chown(piddir, 0, 0), 0);
+	assert_int_equal(perfmap_entries(fk), 4);
+}
+
 /* Accounting: three files as maps tells them apart (dev, inode). */
 static void test_stats(void **state)
 {
@@ -244,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_non_pie_executable),
 		cmocka_unit_test(test_shared_object_bias),
 		cmocka_unit_test(test_perf_map),
+		cmocka_unit_test(test_perf_map_owner),
 		cmocka_unit_test(test_stats),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
