@@ -105,6 +105,14 @@ bad(char *err, size_t len, const char *fmt, ...)
 	return SS_EXIT_USAGE;
 }
 
+bool ss_argv_wants_json(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	return false;
+}
+
 /* Options that take a number; 0 or SS_EXIT_USAGE with err filled. */
 static int parse_number(int c, const char *arg, struct ss_opts *o, char *err, size_t errlen)
 {

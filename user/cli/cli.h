@@ -38,6 +38,9 @@ void ss_opts_init(struct ss_opts *o);
 /* Parses argv (argv[0] is the program). Returns 0, or SS_EXIT_USAGE with a
  * one-line reason in err. Reentrant (resets getopt). */
 int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen);
+/* Whether --json is among argv's options, for errors found before
+ * a parser could say so: the JSON error object is promised for those too. */
+bool ss_argv_wants_json(int argc, char **argv);
 /* Prints --help (usage, options, exit codes). */
 void ss_print_help(FILE *out);
 

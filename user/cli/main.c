@@ -5,8 +5,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "cli.h"
 #include "commands.h"
 #include "common/errors.h"
+#include "common/outfile.h"
 
 struct command {
 	const char *name;
@@ -22,6 +24,9 @@ int main(int argc, char **argv)
 {
 	int rc;
 
+	outfile__reserve_std_fds();
+	/* Argument errors of every command honour --json (README). */
+	ss_set_json_errors(ss_argv_wants_json(argc, argv));
 	if (argc >= 2 && argv[1][0] != '-') {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i].name)) {

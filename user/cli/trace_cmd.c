@@ -5,6 +5,7 @@
  * while printing interval summaries, then detach and report.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "common/errors.h"
+#include "common/outfile.h"
 #include "report/folded.h"
 #include "trace/perf_events.h"
 #include "trace/privs.h"
@@ -36,6 +38,9 @@
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL	/* Linux 6.9: a pidfd of one thread */
 #endif
 
 struct run_state {
@@ -187,18 +192,55 @@ static void note_symbols(struct syms *syms, const struct ss_stacks *stacks,
 	out->unknown = st.unknown;
 }
 
+/* stdout failed: said on stderr only (a JSON error would go where the
+ * report could not). */
+static int stdout_failed(int err)
+{
+	ss_set_json_errors(false);
+	return ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err));
+}
+
+/* A file that could not be written at the end of the trace: one line on
+ * stderr only, since stdout still gets the whole report; exit 1. */
+static int file_failed(const struct ss_opts *o, const char *what, const char *path,
+		       const char *why)
+{
+	int code;
+
+	ss_set_json_errors(false);
+	code = ss_error(SS_EXIT_ERROR, "cannot write %s to %s: %s (the report still goes to stdout)",
+			what, path, why);
+	ss_set_json_errors(o->json);
+	return code;
+}
+
+/* Through outfile__stdout: a failed write keeps its errno (ENOSPC, EPIPE). */
 static int emit_json(json_object *o, bool one_line)
 {
 	int flags = one_line ? JSON_C_TO_STRING_PLAIN : JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED;
+	const char *text;
 
 	flags |= JSON_C_TO_STRING_NOSLASHESCAPE;
-	if (puts(json_object_to_json_string_ext(o, flags)) == EOF || fflush(stdout) == EOF)
-		return -EIO;
+	text = json_object_to_json_string_ext(o, flags);
+	return outfile__stdout(text, strlen(text)) ?: outfile__stdout("\n", 1);
+}
+
+struct interval_text {
+	const struct ss_profile *diff;
+	double t_s;
+};
+
+static int fill_interval_text(FILE *f, void *arg)
+{
+	const struct interval_text *it = arg;
+
+	report_print_interval_text(it->diff, it->t_s, f);
 	return 0;
 }
 
+/* Returns a BPF read error; a failed write to stdout goes to *out_err. */
 static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_profile *prev,
-			  __u64 start_ns)
+			  __u64 start_ns, int *out_err)
 {
 	struct ss_profile cur, diff;
 	int err = tracer__read(t, &cur);
@@ -212,12 +254,12 @@ static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_p
 		if (o->json) {
 			json_object *j = report_interval_json(&diff, t_s);
 
-			err = emit_json(j, true);
+			*out_err = emit_json(j, true);
 			json_object_put(j);
 		} else {
-			report_print_interval_text(&diff, t_s, stdout);
-			if (fflush(stdout) == EOF)
-				err = -EIO;
+			struct interval_text it = { .diff = &diff, .t_s = t_s };
+
+			*out_err = outfile__stdout_stream(fill_interval_text, &it);
 		}
 		profile_free(&diff);
 	}
@@ -242,11 +284,12 @@ static bool exe_changed(int pid, dev_t *dev, ino_t *ino)
 	return changed;
 }
 
-/* Look for an exec this often: a new program image needs new maps. */
-#define EXEC_CHECK_MS 1000
+/* Look for an exec (a new program image needs new maps) and for CPUs
+ * that came online (they need perf events) this often. */
+#define EXEC_CHECK_MS 250
 
 static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_state *rs,
-		      struct syms *syms, __u64 start_ns)
+		      struct syms *syms, struct samples *smp, __u64 start_ns)
 {
 	struct ss_profile prev = {0};
 	dev_t exe_dev = 0;
@@ -265,18 +308,30 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 		timeout = !wake ? -1 : wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
 		if (timeout < 0 || timeout > EXEC_CHECK_MS)
 			timeout = EXEC_CHECK_MS;
-		if (wait_event(rs, o->pid, timeout))
+		/* with -t, the trace ends when that thread does */
+		if (wait_event(rs, o->tid ? o->tid : o->pid, timeout))
 			break;
 		if (exe_changed(o->pid, &exe_dev, &exe_ino) && syms)
 			syms__refresh(syms);
+		samples__update_cpus(smp);
 		now = tracer_now_ns();
 		if (end_ns && now >= end_ns)
 			break;
 		if (next_ns && now >= next_ns) {
-			err = print_interval(o, t, &prev, start_ns);
+			int out_err = 0;
+
+			err = print_interval(o, t, &prev, start_ns, &out_err);
 			if (err)
 				break;
 			next_ns += step_ns;
+			if (out_err) {
+				/* A reader that went away (`| head -1`) ends the
+				 * summaries, never the trace: its files and the
+				 * final report still come. */
+				ss_warn("cannot write interval summaries to stdout (%s): the trace goes on without them",
+					strerror(-out_err));
+				step_ns = next_ns = 0;
+			}
 		}
 	}
 	profile_free(&prev);
@@ -293,7 +348,6 @@ struct trace_session {
 	struct host_info host;
 	struct proc_status target;	/* as checked before attaching */
 	char btf[512];			/* "": the kernel's own BTF */
-	FILE *folded;			/* --folded, opened before tracing */
 	__u64 t0, start_ns;
 	struct tracer *t;
 	struct samples *smp;
@@ -334,11 +388,11 @@ static int trace_check(struct trace_session *s)
 			  sizeof(s->btf), why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
-	if (o->output_path && (code = recording__check_path(o->output_path, why, sizeof(why))))
-		return ss_error(code, "%s", why);
-	if (o->folded_path && !(s->folded = fopen(o->folded_path, "we")))
-		return ss_error(SS_EXIT_USAGE, "cannot write folded stacks to %s: %s", o->folded_path,
-				strerror(errno));
+	/* Only looked at (outfile.h): a planted FIFO would block an open. */
+	if (o->output_path && (code = outfile__check(o->output_path, why, sizeof(why))))
+		return ss_error(code, "cannot write the report to %s: %s", o->output_path, why);
+	if (o->folded_path && (code = outfile__check(o->folded_path, why, sizeof(why))))
+		return ss_error(code, "cannot write folded stacks to %s: %s", o->folded_path, why);
 	return 0;
 }
 
@@ -390,7 +444,8 @@ static int trace_attach(struct trace_session *s)
 	err = signals_block(&s->rs);
 	if (err)
 		return ss_error(SS_EXIT_ERROR, "cannot set up signal handling: %s", strerror(-err));
-	s->rs.pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
+	/* -t: the thread's own pidfd, so that its exit ends the trace. */
+	s->rs.pidfd = (int)syscall(SYS_pidfd_open, o->tid ? o->tid : o->pid, o->tid ? PIDFD_THREAD : 0);
 	code = tracer__attach(s->t, why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
@@ -427,12 +482,11 @@ static int trace_collect(struct trace_session *s)
 	int err;
 
 	announce(s);
-	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->start_ns);
+	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->smp, s->start_ns);
 	if (err)
-		return ss_error(err == -EIO ? SS_EXIT_ERROR : SS_EXIT_BPF, "%s",
-				err == -EIO ? "cannot write the report to stdout" : "cannot read the BPF maps");
+		return ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 	err = tracer__read(s->t, &s->prof);
-	err = err ?: collect_stacks(s->t, &s->prof, s->folded != NULL, &s->stacks);
+	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path != NULL, &s->stacks);
 	tracer__features(s->t, &s->feat);
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
@@ -470,6 +524,9 @@ static int trace_symbolize(struct trace_session *s)
 	err = stacks__symbolize(&s->stacks, format_frame, s->syms);
 	if (err)
 		return ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
+	/* A CPU that came online during the trace is the host's too. */
+	if (sysconf(_SC_NPROCESSORS_ONLN) > s->host.cpus)
+		s->host.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	rep->host = &s->host;
 	rep->pid = o->pid;
 	rep->tid = o->tid;
@@ -490,58 +547,51 @@ static int trace_symbolize(struct trace_session *s)
 	rep->name_arg = s->syms;
 	if (s->syms)
 		note_symbols(s->syms, &s->stacks, &rep->symbols);
-	if (s->rs.exited)
+	if (s->rs.exited && o->tid)
+		ss_notice("target thread %d exited after %.1f s", o->tid, rep->duration_ns / 1e9);
+	else if (s->rs.exited)
 		ss_notice("target exited after %.1f s", rep->duration_ns / 1e9);
 	return 0;
 }
 
-static int write_folded(struct trace_session *s)
+/* The text report, written to stdout in one go (see outfile__stdout). */
+static int fill_text_report(FILE *f, void *arg)
 {
-	int err = folded__write(s->folded, sym_name, s->syms, &s->prof, &s->stacks, &s->sres);
-
-	if (fclose(s->folded))
-		err = -EIO;
-	s->folded = NULL;
-	return err ? ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", s->o->folded_path) : 0;
+	report_print_text(arg, f);
+	return 0;
 }
 
-/* Writes the report: --folded FILE, -o FILE, then stdout as JSON or text. */
+/* Writes the report: --folded FILE, -o FILE, then stdout as JSON or text.
+ * A file that cannot be written is said and exits 1, but stdout still
+ * gets the whole report. */
 static int trace_render(struct trace_session *s)
 {
 	const struct ss_opts *o = s->o;
 	json_object *doc = NULL;
-	int err = 0;
+	char why[1024];
+	int err = 0, file_code = 0;
 
-	if (s->folded && (err = write_folded(s)))
-		return err;
+	if (o->folded_path && folded__save(o->folded_path, sym_name, s->syms, &s->prof, &s->stacks,
+					   &s->sres, why, sizeof(why)))
+		file_code = file_failed(o, "folded stacks", o->folded_path, why);
 	if (o->json || o->output_path)
 		doc = report_to_json(&s->rep);
-	if (o->output_path) {
-		err = recording__save(o->output_path, doc);
-		if (err) {
-			json_object_put(doc);
-			return ss_error(SS_EXIT_ERROR, "cannot write the report to %s: %s", o->output_path,
-					strerror(-err));
-		}
-		if (!o->json)
-			ss_notice("report saved to %s", o->output_path);
-	}
-	if (o->json) {
+	if (o->output_path && recording__save(o->output_path, doc, why, sizeof(why)))
+		file_code = file_failed(o, "the report", o->output_path, why);
+	else if (o->output_path && !o->json)
+		ss_notice("report saved to %s", o->output_path);
+	if (o->json)
 		err = emit_json(doc, o->interval_s > 0);
-	} else {
-		report_print_text(&s->rep, stdout);
-		err = fflush(stdout) == EOF ? -EIO : 0;
-	}
+	else
+		err = outfile__stdout_stream(fill_text_report, &s->rep);
 	json_object_put(doc);
-	return err ? ss_error(SS_EXIT_ERROR, "cannot write the report to stdout: %s", strerror(-err)) : 0;
+	return err ? stdout_failed(err) : file_code;
 }
 
 static void trace_session__free(struct trace_session *s)
 {
 	free(s->advice);
 	syms__free(s->syms);
-	if (s->folded)
-		fclose(s->folded);
 	if (s->have_sres)
 		samples_result__free(&s->sres);
 	samples__free(s->smp);
@@ -561,6 +611,8 @@ int trace_run(const struct ss_opts *o)
 	struct trace_session s = { .o = o, .rs = { .sigfd = -1, .pidfd = -1 } };
 	int code, err;
 
+	/* A closed stdout must not kill us while attached: EPIPE instead. */
+	signal(SIGPIPE, SIG_IGN);
 	tracer_set_verbose(o->verbose);
 	code = trace_check(&s) ?: trace_open(&s) ?: trace_attach(&s) ?: trace_collect(&s) ?:
 	       trace_detach(&s) ?: trace_symbolize(&s);

@@ -65,14 +65,12 @@ int cpulist__parse(const char *list, int *cpus, size_t max)
 	}
 }
 
-int cpulist__read(const char *path, int **cpus)
+int cpulist__read_into(const char *path, int *cpus, size_t max)
 {
 	char buf[4096];
 	size_t len;
 	FILE *f;
-	int n, *v;
 
-	*cpus = NULL;
 	f = fopen(path ? path : CPULIST_DEFAULT_ONLINE, "re");
 	if (!f)
 		return -errno;
@@ -83,10 +81,18 @@ int cpulist__read(const char *path, int **cpus)
 	}
 	fclose(f);
 	buf[len] = '\0';
+	return cpulist__parse(buf, cpus, max);
+}
+
+int cpulist__read(const char *path, int **cpus)
+{
+	int n, *v;
+
+	*cpus = NULL;
 	v = calloc(CPULIST_MAX_CPU + 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	n = cpulist__parse(buf, v, CPULIST_MAX_CPU + 1);
+	n = cpulist__read_into(path, v, CPULIST_MAX_CPU + 1);
 	if (n < 0) {
 		free(v);
 		return n;

@@ -21,4 +21,8 @@ int cpulist__parse(const char *list, int *cpus, size_t max);
  * number of CPUs stored in *cpus (malloc'd, the caller frees) or -errno. */
 int cpulist__read(const char *path, int **cpus);
 
+/* The same into cpus[] (max entries, no allocation): for rereading the
+ * online list during a trace. -E2BIG when it names more than max. */
+int cpulist__read_into(const char *path, int *cpus, size_t max);
+
 #endif

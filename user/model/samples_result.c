@@ -10,8 +10,11 @@ void samples_result__free(struct samples_result *r)
 	free(r->stacks);
 	free(r->threads);
 	free(r->ip_pool);
+	free(r->cpus_offline);
 	r->stacks = NULL;
 	r->threads = NULL;
 	r->ip_pool = NULL;
+	r->cpus_offline = NULL;
+	r->nr_cpus_offline = 0;
 	r->nr_stacks = r->nr_threads = 0;
 }

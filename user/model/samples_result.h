@@ -41,7 +41,11 @@ struct samples_result {
 	char reason[256];		/* why not, when !available */
 	__u64 period;			/* events per sample, 0 with freq */
 	__u32 freq;			/* samples per second, 0 with period */
-	int cpus;			/* CPUs with a sampling event */
+	int cpus;			/* CPUs with a sampling event at some time */
+	/* CPUs online for only part of the trace (hotplug), ascending: they
+	 * were sampled from the update after they came online. */
+	int *cpus_offline;
+	size_t nr_cpus_offline;
 	__u64 total;			/* target samples: counted plus lost */
 	__u64 drops[SS_SAMPLE_DROPS];	/* enum ss_sample_drop */
 	struct samples_stack *stacks;	/* sorted by count, descending */

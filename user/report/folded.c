@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "common/outfile.h"
 #include "folded.h"
 #include "samples_report.h"
 
@@ -74,3 +75,27 @@ int folded__write(FILE *f, samples_symbolize_fn sym, void *arg, const struct ss_
 	return err;
 }
 
+
+struct folded_args {
+	samples_symbolize_fn sym;
+	void *arg;
+	const struct ss_profile *p;
+	const struct ss_stacks *stacks;
+	const struct samples_result *sr;
+};
+
+static int fill(FILE *f, void *arg)
+{
+	const struct folded_args *a = arg;
+
+	return folded__write(f, a->sym, a->arg, a->p, a->stacks, a->sr);
+}
+
+int folded__save(const char *path, samples_symbolize_fn sym, void *arg, const struct ss_profile *p,
+		 const struct ss_stacks *stacks, const struct samples_result *sr, char *why,
+		 size_t whylen)
+{
+	struct folded_args a = { .sym = sym, .arg = arg, .p = p, .stacks = stacks, .sr = sr };
+
+	return outfile__save_stream(path, fill, &a, why, whylen);
+}

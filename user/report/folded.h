@@ -16,4 +16,10 @@
 int folded__write(FILE *f, samples_symbolize_fn sym, void *arg, const struct ss_profile *p,
 		  const struct ss_stacks *stacks, const struct samples_result *sr);
 
+/* The same written as path through outfile (mode 0600, renamed into
+ * place; outfile__check it before the trace). 0 or -errno, why filled. */
+int folded__save(const char *path, samples_symbolize_fn sym, void *arg, const struct ss_profile *p,
+		 const struct ss_stacks *stacks, const struct samples_result *sr, char *why,
+		 size_t whylen);
+
 #endif

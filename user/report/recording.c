@@ -2,7 +2,6 @@
 /* -o FILE[.zst]: saving the JSON report, and reading it back. */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +9,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <zstd.h>
-#include "common/errors.h"
+#include "common/outfile.h"
 #include "recording.h"
 
 /* A report larger than this is not one of ours. */
@@ -24,78 +23,28 @@ static bool compressed(const char *path)
 	return n > 4 && !strcmp(path + n - 4, ".zst");
 }
 
-int recording__check_path(const char *path, char *why, size_t whylen)
-{
-	char *copy = strdup(path);
-	const char *dir;
-	int ok;
-
-	if (!copy) {
-		snprintf(why, whylen, "out of memory");
-		return SS_EXIT_ERROR;
-	}
-	dir = dirname(copy);
-	ok = access(dir, W_OK) == 0;
-	if (!ok)
-		snprintf(why, whylen, "cannot write the report to %s: folder %s: %s", path, dir,
-			 strerror(errno));
-	free(copy);
-	return ok ? 0 : SS_EXIT_USAGE;
-}
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-int recording__save(const char *path, json_object *doc)
+int recording__save(const char *path, json_object *doc, char *why, size_t whylen)
 {
 	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
 							  JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t n = strlen(text), out_n = n;
-	void *out = (void *)text, *zbuf = NULL;
-	char tmp[4096];
-	int fd, err;
+	void *zbuf = NULL;
+	int err;
 
 	if (compressed(path)) {
 		zbuf = malloc(ZSTD_compressBound(n));
-		if (!zbuf)
+		if (!zbuf) {
+			snprintf(why, whylen, "%s", strerror(ENOMEM));
 			return -ENOMEM;
+		}
 		out_n = ZSTD_compress(zbuf, ZSTD_compressBound(n), text, n, ZSTD_LEVEL);
 		if (ZSTD_isError(out_n)) {
+			snprintf(why, whylen, "zstd: %s", ZSTD_getErrorName(out_n));
 			free(zbuf);
 			return -EIO;
 		}
-		out = zbuf;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		free(zbuf);
-		return err;
-	}
-	err = write_all(fd, out, out_n);
-	if (!err && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
+	err = outfile__save(path, zbuf ? zbuf : text, out_n, why, whylen);
 	free(zbuf);
 	return err;
 }

@@ -10,13 +10,10 @@
 #include <stddef.h>
 #include <json-c/json.h>
 
-/* Fails early (before any tracing) when path's folder is not writable.
- * Returns 0 or SS_EXIT_USAGE with why filled. */
-int recording__check_path(const char *path, char *why, size_t whylen);
-
-/* Writes doc to path atomically (temporary file, then rename), compressed
- * when path ends in ".zst". 0 or -errno (-EIO for a compression error). */
-int recording__save(const char *path, json_object *doc);
+/* Writes doc to path through outfile__save (new file, mode 0600, renamed
+ * into place; outfile__check it before the trace), compressed when path
+ * ends in ".zst". 0 or -errno (-EIO for a compression error), why filled. */
+int recording__save(const char *path, json_object *doc, char *why, size_t whylen);
 
 /* Reads a report saved by recording__save (compressed or not). */
 int recording__load(const char *path, json_object **doc);

@@ -222,6 +222,19 @@ static bool add_top_json(json_object *o, const struct samples_result *r,
 	return ok;
 }
 
+/* CPUs online for only part of the trace (hotplug): [1, 3]. */
+static json_object *cpus_offline_json(const struct samples_result *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < r->nr_cpus_offline; i++)
+		if (json_object_array_add(a, json_object_new_int(r->cpus_offline[i]))) {
+			json_object_put(a);
+			return NULL;
+		}
+	return a;
+}
+
 json_object *samples__to_json(const struct samples_result *r, samples_symbolize_fn symbolize,
 			      void *arg)
 {
@@ -238,6 +251,7 @@ json_object *samples__to_json(const struct samples_result *r, samples_symbolize_
 	ok = ok && add(o, "period", r->freq ? NULL : json_object_new_uint64(r->period)) &&
 	     add(o, "frequency_hz", r->freq ? json_object_new_int64(r->freq) : NULL) &&
 	     add(o, "cpus", json_object_new_int(r->cpus)) &&
+	     add(o, "cpus_offline", cpus_offline_json(r)) &&
 	     add(o, "total", json_object_new_uint64(r->total)) &&
 	     (d = json_object_new_object()) && add(o, "dropped", d);
 	for (int k = 0; ok && k < SS_SAMPLE_DROPS; k++)
@@ -449,6 +463,12 @@ int samples__print_text(const struct samples_result *r, FILE *f, samples_symboli
 		print_period(r, f);
 		fprintf(f, ", %d CPUs): %" PRIu64 " samples of the target\n", r->cpus,
 			(uint64_t)r->total);
+		if (r->nr_cpus_offline) {
+			fprintf(f, "  CPU hotplug: CPU");
+			for (size_t i = 0; i < r->nr_cpus_offline; i++)
+				fprintf(f, "%s%d", i ? "," : " ", r->cpus_offline[i]);
+			fprintf(f, " offline for part of the trace (sampled from when seen online)\n");
+		}
 		n = samples__top(r, symbolize, arg, &top);
 		if (n < 0)
 			return (int)n;

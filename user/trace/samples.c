@@ -2,6 +2,8 @@
 /*
  * Life cycle of the sampling BPF programs (see samples.h): perf events per
  * online CPU, the skeleton, attach, read back into plain arrays, detach.
+ * The per-CPU arrays are indexed by CPU number, so that a CPU coming online
+ * during the trace (samples__update_cpus) gets its events in place.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -37,13 +39,22 @@ struct samples {
 	char reason[256];
 	bool counters_available;
 	char counters_reason[256];
-	int *cpus;			/* online CPUs at open */
-	int nr_cpus;
-	int *sample_fds;		/* per entry of cpus, -1 when none */
-	struct bpf_link **links;	/* per entry of cpus */
-	int *counter_fds;		/* nr_cpus * SS_SAMPLE_COUNTERS */
-	struct bpf_link *switch_link;
 	int ncpus_possible;
+	int *sample_fds;		/* per possible CPU, -1 when none */
+	struct bpf_link **links;	/* per possible CPU */
+	int *counter_fds;		/* ncpus_possible * SS_SAMPLE_COUNTERS */
+	__u8 *cpu_seen;			/* per possible CPU: enum cpu_seen bits */
+	int *online;			/* the online list, reread by updates */
+	struct bpf_link *switch_link;
+	bool started;
+	char online_path[256];
+};
+
+/* What the online list said of a CPU at open and at each update. */
+enum cpu_seen {
+	CPU_SEEN_ONLINE = 1,
+	CPU_SEEN_OFFLINE = 2,
+	CPU_SAMPLED = 4,		/* had a sampling event */
 };
 
 static void close_fds(int *fds, int n)
@@ -64,26 +75,37 @@ static int *new_fds(int n)
 	return fds;
 }
 
+static int open_sampling_cpu(struct samples *s, int cpu)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	perf_event__sampling_attr(s->spec, s->period, s->freq, &attr);
+	fd = perf_event__open(&attr, -1, cpu);
+	if (fd >= 0) {
+		s->sample_fds[cpu] = fd;
+		s->cpu_seen[cpu] |= CPU_SAMPLED;
+	}
+	return fd < 0 ? fd : 0;
+}
+
 /* Opens the sampling event on every online CPU. A CPU that went offline
  * since the list was read (ENODEV) is skipped; any other failure makes
  * sampling unavailable, with the reason. */
-static int open_sampling(struct samples *s)
+static int open_sampling(struct samples *s, const int *cpus, int n)
 {
-	struct perf_event_attr attr;
 	int opened = 0;
 
-	perf_event__sampling_attr(s->spec, s->period, s->freq, &attr);
-	for (int i = 0; i < s->nr_cpus; i++) {
-		int fd = perf_event__open(&attr, -1, s->cpus[i]);
+	for (int i = 0; i < n; i++) {
+		int err = open_sampling_cpu(s, cpus[i]);
 
-		if (fd == -ENODEV)
+		if (err == -ENODEV)
 			continue;
-		if (fd < 0) {
-			perf_event__explain(s->spec, -fd, s->cpus[i], s->reason, sizeof(s->reason));
-			close_fds(s->sample_fds, s->nr_cpus);
+		if (err) {
+			perf_event__explain(s->spec, -err, cpus[i], s->reason, sizeof(s->reason));
+			close_fds(s->sample_fds, s->ncpus_possible);
 			return 0;
 		}
-		s->sample_fds[i] = fd;
 		opened++;
 	}
 	if (!opened) {
@@ -107,8 +129,29 @@ static void explain_counter(struct samples *s, const struct perf_event_spec *spe
 		perf_event__explain(spec, err, cpu, s->counters_reason, sizeof(s->counters_reason));
 }
 
+/* The counting events of one CPU, all or none: 0 or -errno (*failed: the
+ * spec that failed). */
+static int open_counters_cpu(struct samples *s, int cpu, int *failed)
+{
+	for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
+		struct perf_event_attr attr;
+		int fd;
+
+		perf_event__counting_attr(s->counter_spec[k], &attr);
+		fd = perf_event__open(&attr, -1, cpu);
+		if (fd < 0) {
+			*failed = k;
+			close_fds(s->counter_fds + cpu * SS_SAMPLE_COUNTERS, SS_SAMPLE_COUNTERS);
+			return fd;
+		}
+		s->counter_fds[cpu * SS_SAMPLE_COUNTERS + k] = fd;
+	}
+	return 0;
+}
+
 /* Opens the counting events; all of them or none. */
-static void open_counters(struct samples *s, const struct samples_opts *o)
+static void open_counters(struct samples *s, const struct samples_opts *o, const int *cpus,
+			  int n)
 {
 	for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
 		const char *name = o->counter_events[k] ? o->counter_events[k] : default_counters[k];
@@ -124,22 +167,17 @@ static void open_counters(struct samples *s, const struct samples_opts *o)
 		snprintf(s->counters_reason, sizeof(s->counters_reason), "not requested");
 		return;
 	}
-	for (int i = 0; i < s->nr_cpus; i++)
-		for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
-			struct perf_event_attr attr;
-			int fd;
+	for (int i = 0; i < n; i++) {
+		int k = 0, err = open_counters_cpu(s, cpus[i], &k);
 
-			perf_event__counting_attr(s->counter_spec[k], &attr);
-			fd = perf_event__open(&attr, -1, s->cpus[i]);
-			if (fd == -ENODEV)
-				continue;
-			if (fd < 0) {
-				explain_counter(s, s->counter_spec[k], s->cpus[i], -fd);
-				close_fds(s->counter_fds, s->nr_cpus * SS_SAMPLE_COUNTERS);
-				return;
-			}
-			s->counter_fds[i * SS_SAMPLE_COUNTERS + k] = fd;
+		if (err == -ENODEV)
+			continue;
+		if (err) {
+			explain_counter(s, s->counter_spec[k], cpus[i], -err);
+			close_fds(s->counter_fds, s->ncpus_possible * SS_SAMPLE_COUNTERS);
+			return;
 		}
+	}
 	s->counters_available = true;
 }
 
@@ -160,6 +198,20 @@ static struct samples *fail(struct samples *s, int err, char *why, size_t whylen
 	samples__free(s);
 	errno = err;
 	return NULL;
+}
+
+/* Puts a CPU's counting events where the BPF program reads them. */
+static int publish_counters(struct samples *s, int cpu)
+{
+	for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
+		__u32 slot = (__u32)(cpu * SS_SAMPLE_COUNTERS + k);
+		int fd = s->counter_fds[slot];
+
+		if (fd >= 0 && bpf_map__update_elem(s->skel->maps.counters, &slot, sizeof(slot),
+						    &fd, sizeof(fd), BPF_ANY))
+			return -errno;
+	}
+	return 0;
 }
 
 static int load(struct samples *s, const struct samples_opts *o)
@@ -184,23 +236,65 @@ static int load(struct samples *s, const struct samples_opts *o)
 	err = sampling__load(skel);
 	if (err)
 		return err;
-	for (int i = 0; s->counters_available && i < s->nr_cpus; i++)
-		for (int k = 0; k < SS_SAMPLE_COUNTERS; k++) {
-			__u32 slot = (__u32)(s->cpus[i] * SS_SAMPLE_COUNTERS + k);
-			int fd = s->counter_fds[i * SS_SAMPLE_COUNTERS + k];
-
-			if (fd >= 0 && bpf_map__update_elem(skel->maps.counters, &slot, sizeof(slot),
-							    &fd, sizeof(fd), BPF_ANY))
-				return -errno;
-		}
+	for (int cpu = 0; s->counters_available && cpu < s->ncpus_possible; cpu++)
+		if ((err = publish_counters(s, cpu)))
+			return err;
 	return 0;
+}
+
+/* Notes which possible CPUs the online list names now, and which not. */
+static void mark_online(struct samples *s, const int *cpus, int n)
+{
+	for (int cpu = 0, i = 0; cpu < s->ncpus_possible; cpu++) {
+		bool online = i < n && cpus[i] == cpu;
+
+		s->cpu_seen[cpu] |= online ? CPU_SEEN_ONLINE : CPU_SEEN_OFFLINE;
+		i += online;
+	}
+}
+
+/* A CPU that went offline: its events would not come back with it. */
+static void cpu_down(struct samples *s, int cpu)
+{
+	int *counters = s->counter_fds + cpu * SS_SAMPLE_COUNTERS;
+
+	bpf_link__destroy(s->links[cpu]);
+	s->links[cpu] = NULL;
+	close_fds(s->sample_fds + cpu, 1);
+	for (int k = 0; k < SS_SAMPLE_COUNTERS && s->skel; k++) {
+		__u32 slot = (__u32)(cpu * SS_SAMPLE_COUNTERS + k);
+
+		if (counters[k] >= 0)
+			bpf_map__delete_elem(s->skel->maps.counters, &slot, sizeof(slot), 0);
+	}
+	close_fds(counters, SS_SAMPLE_COUNTERS);
+}
+
+/* A CPU that came online: the events the others have, attached when the
+ * trace has started. A failure leaves it for the next update. */
+static void cpu_up(struct samples *s, int cpu)
+{
+	__u8 seen = s->cpu_seen[cpu];
+	int k;
+
+	if (s->available && s->sample_fds[cpu] < 0 && !open_sampling_cpu(s, cpu) && s->started) {
+		s->links[cpu] = bpf_program__attach_perf_event(s->skel->progs.ss_sample,
+							       s->sample_fds[cpu]);
+		if (!s->links[cpu]) {
+			close_fds(s->sample_fds + cpu, 1);
+			s->cpu_seen[cpu] = seen;	/* not sampled after all */
+		}
+	}
+	if (s->counters_available && s->counter_fds[cpu * SS_SAMPLE_COUNTERS] < 0 &&
+	    !open_counters_cpu(s, cpu, &k) && publish_counters(s, cpu))
+		close_fds(s->counter_fds + cpu * SS_SAMPLE_COUNTERS, SS_SAMPLE_COUNTERS);
 }
 
 struct samples *samples__open(const struct samples_opts *o, char *why, size_t whylen)
 {
 	const char *online = o && o->online_path ? o->online_path : CPULIST_DEFAULT_ONLINE;
 	struct samples *s;
-	int n, err;
+	int n, err, *cpus = NULL;
 
 	if (!o || o->pid <= 0 || o->tid < 0) {
 		snprintf(why, whylen, "sampling needs a target pid");
@@ -214,6 +308,7 @@ struct samples *samples__open(const struct samples_opts *o, char *why, size_t wh
 	}
 	s->pid = o->pid;
 	s->tid = o->tid;
+	snprintf(s->online_path, sizeof(s->online_path), "%s", online);
 	s->period = o->period;
 	s->freq = o->freq;
 	s->spec = perf_event__lookup(o->event ? o->event : PERF_EVENT_DEFAULT);
@@ -231,22 +326,30 @@ struct samples *samples__open(const struct samples_opts *o, char *why, size_t wh
 	s->ncpus_possible = libbpf_num_possible_cpus();
 	if (s->ncpus_possible <= 0)
 		return fail(s, -s->ncpus_possible, why, whylen, "cannot count the possible CPUs");
-	n = cpulist__read(o->online_path, &s->cpus);
+	n = cpulist__read(o->online_path, &cpus);
 	if (n < 0)
 		return fail(s, -n, why, whylen, "cannot read the online CPUs from %s", online);
-	s->nr_cpus = n;
-	s->sample_fds = new_fds(n);
-	s->counter_fds = new_fds(n * SS_SAMPLE_COUNTERS);
-	s->links = calloc((size_t)(n ? n : 1), sizeof(*s->links));
-	if (!s->sample_fds || !s->counter_fds || !s->links)
+	s->sample_fds = new_fds(s->ncpus_possible);
+	s->counter_fds = new_fds(s->ncpus_possible * SS_SAMPLE_COUNTERS);
+	s->links = calloc((size_t)s->ncpus_possible, sizeof(*s->links));
+	s->cpu_seen = calloc((size_t)s->ncpus_possible, sizeof(*s->cpu_seen));
+	s->online = calloc((size_t)s->ncpus_possible, sizeof(*s->online));
+	if (!s->sample_fds || !s->counter_fds || !s->links || !s->cpu_seen || !s->online) {
+		free(cpus);
 		return fail(s, ENOMEM, why, whylen, "cannot prepare sampling");
+	}
 	for (int i = 0; i < n; i++)
-		if (s->cpus[i] >= s->ncpus_possible)
-			return fail(s, EINVAL, why, whylen, "%s names CPU %d, which is not possible",
-				    online, s->cpus[i]);
+		if (cpus[i] >= s->ncpus_possible) {
+			int cpu = cpus[i];
 
-	open_sampling(s);
-	open_counters(s, o);
+			free(cpus);
+			return fail(s, EINVAL, why, whylen, "%s names CPU %d, which is not possible",
+				    online, cpu);
+		}
+	mark_online(s, cpus, n);
+	open_sampling(s, cpus, n);
+	open_counters(s, o, cpus, n);
+	free(cpus);
 	if (!s->available && !s->counters_available)
 		return s;	/* nothing to load: reported as unavailable */
 	err = load(s, o);
@@ -256,13 +359,41 @@ struct samples *samples__open(const struct samples_opts *o, char *why, size_t wh
 	return s;
 }
 
+int samples__update_cpus(struct samples *s)
+{
+	int n, *cpus, changed = 0;
+
+	if (!s || !s->skel)
+		return 0;
+	cpus = s->online;
+	n = cpulist__read_into(s->online_path, cpus, (size_t)s->ncpus_possible);
+	if (n < 0)
+		return n;
+	mark_online(s, cpus, n);
+	for (int cpu = 0, i = 0; cpu < s->ncpus_possible; cpu++) {
+		bool online = i < n && cpus[i] == cpu;
+		bool has = s->sample_fds[cpu] >= 0 || s->counter_fds[cpu * SS_SAMPLE_COUNTERS] >= 0;
+
+		i += online;
+		if (online && !has) {
+			cpu_up(s, cpu);
+			changed += s->sample_fds[cpu] >= 0 || s->counter_fds[cpu * SS_SAMPLE_COUNTERS] >= 0;
+		} else if (!online && has) {
+			cpu_down(s, cpu);
+			changed++;
+		}
+	}
+	return changed;
+}
+
 int samples__start(struct samples *s)
 {
 	int err;
 
 	if (!s || !s->skel)
 		return 0;	/* unavailable: nothing to attach */
-	for (int i = 0; s->available && i < s->nr_cpus; i++) {
+	s->started = true;
+	for (int i = 0; s->available && i < s->ncpus_possible; i++) {
 		if (s->sample_fds[i] < 0 || s->links[i])
 			continue;
 		/* Attaching also enables the (disabled) event. */
@@ -288,7 +419,8 @@ void samples__stop(struct samples *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; s->links && i < s->nr_cpus; i++) {
+	s->started = false;
+	for (int i = 0; s->links && i < s->ncpus_possible; i++) {
 		bpf_link__destroy(s->links[i]);
 		s->links[i] = NULL;
 		/* Without its program, an enabled event would still interrupt
@@ -310,13 +442,14 @@ void samples__free(struct samples *s)
 	if (!s)
 		return;
 	samples__stop(s);
-	close_fds(s->sample_fds, s->nr_cpus);
-	close_fds(s->counter_fds, s->nr_cpus * SS_SAMPLE_COUNTERS);
+	close_fds(s->sample_fds, s->ncpus_possible);
+	close_fds(s->counter_fds, s->ncpus_possible * SS_SAMPLE_COUNTERS);
 	sampling__destroy(s->skel);
 	free(s->links);
 	free(s->sample_fds);
 	free(s->counter_fds);
-	free(s->cpus);
+	free(s->cpu_seen);
+	free(s->online);
 	free(s);
 }
 
@@ -499,6 +632,27 @@ static int read_threads(struct samples *s, struct samples_result *r)
 	return err == -ENOENT ? 0 : err;
 }
 
+/* CPUs sampled at some time, and those online only part of the trace. */
+static int cpus_offline(struct samples *s, struct samples_result *r)
+{
+	const __u8 both = CPU_SEEN_ONLINE | CPU_SEEN_OFFLINE;
+
+	for (int cpu = 0; s->cpu_seen && cpu < s->ncpus_possible; cpu++) {
+		r->cpus += !!(s->cpu_seen[cpu] & CPU_SAMPLED);
+		r->nr_cpus_offline += (s->cpu_seen[cpu] & both) == both;
+	}
+	if (!r->nr_cpus_offline)
+		return 0;
+	r->cpus_offline = calloc(r->nr_cpus_offline, sizeof(*r->cpus_offline));
+	if (!r->cpus_offline)
+		return -ENOMEM;
+	r->nr_cpus_offline = 0;
+	for (int cpu = 0; cpu < s->ncpus_possible; cpu++)
+		if ((s->cpu_seen[cpu] & both) == both)
+			r->cpus_offline[r->nr_cpus_offline++] = cpu;
+	return 0;
+}
+
 int samples__read(struct samples *s, struct samples_result *r)
 {
 	int err;
@@ -511,8 +665,9 @@ int samples__read(struct samples *s, struct samples_result *r)
 	snprintf(r->reason, sizeof(r->reason), "%s", s->reason);
 	r->period = s->freq ? 0 : s->period;
 	r->freq = s->freq;
-	for (int i = 0; i < s->nr_cpus; i++)
-		r->cpus += s->sample_fds[i] >= 0;
+	err = cpus_offline(s, r);
+	if (err)
+		return err;
 	r->counters_available = s->counters_available;
 	snprintf(r->counters_reason, sizeof(r->counters_reason), "%s", s->counters_reason);
 	for (int k = 0; k < SS_SAMPLE_COUNTERS; k++)

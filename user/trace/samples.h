@@ -55,6 +55,11 @@ struct samples;
 struct samples *samples__open(const struct samples_opts *o, char *why, size_t whylen);
 /* Attaches: samples are counted from here. 0 or -errno (why in errno). */
 int samples__start(struct samples *s);
+/* Follows CPU hotplug (the online list again): a CPU that came online gets
+ * its events, attached at once after samples__start; one that went offline
+ * loses them and is named in the result. Call it every fraction of a
+ * second during the trace. Returns how many CPUs changed, or -errno. */
+int samples__update_cpus(struct samples *s);
 /* Detaches the programs; the counts stay readable. */
 void samples__stop(struct samples *s);
 bool samples__available(const struct samples *s);

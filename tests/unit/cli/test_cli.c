@@ -349,9 +349,23 @@ static void test_help_text(void **state)
 	free(buf);
 }
 
+/* Errors found before a parser ran honour --json too; "--" ends options. */
+static void test_argv_wants_json(void **state)
+{
+	char *with[] = { "spinscope", "demo", "--bogus", "--json", NULL };
+	char *after_dashdash[] = { "spinscope", "demo", "--", "--json", NULL };
+	char *without[] = { "spinscope", "-p", "1", "-j", NULL };
+
+	assert_true(ss_argv_wants_json(4, with));
+	assert_false(ss_argv_wants_json(4, after_dashdash));
+	assert_false(ss_argv_wants_json(4, without));
+	assert_false(ss_argv_wants_json(1, with));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_argv_wants_json),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_init_matches_parse_defaults),
 		cmocka_unit_test(test_every_short_option),

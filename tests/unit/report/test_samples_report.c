@@ -337,9 +337,40 @@ static void test_text(void **state)
 	free(out);
 }
 
+/* CPUs online for part of the trace: named in JSON and text; an empty
+ * list when none. */
+static void test_cpus_offline(void **state)
+{
+	int offline[] = { 1, 3 };
+	struct samples_result r;
+	json_object *o, *a;
+	char *out;
+
+	make_result(&r);
+	o = samples__to_json(&r, NULL, NULL);
+	assert_int_equal(json_object_array_length(get(o, "cpus_offline")), 0);
+	json_object_put(o);
+	out = text(&r, 2);
+	assert_null(strstr(out, "hotplug"));
+	free(out);
+
+	r.cpus_offline = offline;
+	r.nr_cpus_offline = 2;
+	o = samples__to_json(&r, NULL, NULL);
+	a = get(o, "cpus_offline");
+	assert_int_equal(json_object_array_length(a), 2);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(a, 0)), 1);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(a, 1)), 3);
+	json_object_put(o);
+	out = text(&r, 2);
+	assert_non_null(strstr(out, "  CPU hotplug: CPU 1,3 offline for part of the trace"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpus_offline),
 		cmocka_unit_test(test_rank_leaves),
 		cmocka_unit_test(test_top_by_function),
 		cmocka_unit_test(test_json),

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What an unprivileged user, a full disk or a closed pipe can do to a
+ * trace run as root (issue 13), reproduced as the hostile case did:
+ *
+ *   1  a symlink planted by nobody (setpriv) in a non-sticky folder anyone
+ *      can write, before and during the trace: never followed, its target
+ *      keeps its content, and files written are mode 0600
+ *   2  a FIFO planted there as --folded: refused at once, no hang
+ *   3  -o on a full tmpfs (4 KiB, in a private mount namespace), -o naming
+ *      a directory or /proc: the report still reaches stdout, the error
+ *      line names the file, exit 1 (or exit 2 when known before the trace)
+ *   4  -i into `| head -1`: no SIGPIPE death, the -o file is written
+ *   8  --json with an argument error: the {"error": ...} object on stdout
+ *   9  -t TID: the trace ends when that thread exits, the process lives on
+ *  10  stdout on /dev/full: "No space left on device"; stdout closed: EBADF
+ *  12  a target run by nobody in its own user and mount namespace
+ *      bind-mounts a root-only file over its /tmp/perf-PID.map: not opened
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "tracetest.h"
+#include "report/recording.h"
+#include "syms/syms.h"
+
+#define RUN_TIMEOUT_MS 30000
+#define END_TIMEOUT_MS 15000
+#define WORK_TIMEOUT_MS 20000
+#define SETPRIV "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"
+
+static char shared_dir[64];	/* mode 0777, not sticky: anyone may plant */
+static char victim[96];		/* root's file a planted link points at */
+
+static const char *in_shared(const char *name)
+{
+	static char path[4][160];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(path[k], sizeof(path[k]), "%s/%s", shared_dir, name);
+	return path[k];
+}
+
+static int make_dirs(void **state)
+{
+	FILE *f;
+
+	snprintf(shared_dir, sizeof(shared_dir), "/tmp/ss-hostile-XXXXXX");
+	if (!mkdtemp(shared_dir) || chmod(shared_dir, 0777))
+		return -1;
+	snprintf(victim, sizeof(victim), "/tmp/ss-hostile-victim-%d", getpid());
+	f = fopen(victim, "w");
+	if (!f)
+		return -1;
+	fputs("root's data\n", f);
+	return fclose(f) || chmod(victim, 0644);
+}
+
+static int remove_dirs(void **state)
+{
+	char cmd[256];
+
+	unlink(victim);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", shared_dir);
+	return system(cmd);
+}
+
+static void assert_victim_intact(void)
+{
+	char buf[64] = "";
+	FILE *f = fopen(victim, "r");
+	struct stat st;
+
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "root's data\n");
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_size, 12);
+}
+
+/* What nobody does in the shared folder: "ln -s" or "mkfifo". */
+static void plant_as_nobody(const char *const cmd[])
+{
+	const char *argv[16] = { SETPRIV };
+	char *out, *err;
+	int n = 4, rc;
+
+	while (*cmd && n < 15)
+		argv[n++] = *cmd++;
+	argv[n] = NULL;
+	rc = tt_run(argv, &out, &err, RUN_TIMEOUT_MS);
+	if (rc)
+		fail_msg("setpriv %s failed (%d): %s", argv[4], rc, err);
+	free(out);
+	free(err);
+}
+
+/* The last line of s (the error line after the "tracing" one). */
+static const char *last_line(char *s)
+{
+	size_t n = strlen(s);
+	char *p;
+
+	while (n && s[n - 1] == '\n')
+		s[--n] = 0;
+	p = strrchr(s, '\n');
+	return p ? p + 1 : s;
+}
+
+static void assert_mode_0600(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	if ((st.st_mode & 07777) != 0600)
+		fail_msg("%s has mode %o, expected 0600", path, st.st_mode & 07777);
+	assert_int_equal(st.st_uid, geteuid());
+}
+
+/* Runs spinscope with args, expecting exit `want` and a last stderr line
+ * with every needle; returns stdout (caller frees). */
+static char *run_expect(const char *const args[], int want, const char *const needles[])
+{
+	const char *argv[40] = { tl_path("spinscope") };
+	char *out, *err;
+	const char *line;
+	int n = 1, rc;
+
+	while (*args && n < 39)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	rc = tt_run(argv, &out, &err, RUN_TIMEOUT_MS);
+	if (rc != want)
+		fail_msg("exit %d, expected %d; stderr: %s", rc, want, err);
+	line = last_line(err);
+	if (strncmp(line, "spinscope: ", 11))
+		fail_msg("last stderr line is not spinscope's: %s", err);
+	for (; needles && *needles; needles++)
+		if (!strstr(line, *needles))
+			fail_msg("the error does not mention \"%s\": %s", *needles, line);
+	free(err);
+	return out;
+}
+
+/* ---- 1, 2: planted names --------------------------------------------------- */
+
+static void test_planted_symlink_refused(void **state)
+{
+	const char *link = in_shared("stacks.folded");
+	struct tt_bpf_mark mark;
+	struct tt_workload w;
+
+	TL_REQUIRE_BPF();
+	tt_bpf_mark(&mark);
+	plant_as_nobody(TT_ARGS("/bin/ln", "-s", victim, link));
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	free(run_expect(TT_ARGS("-p", tt_num(w.proc.pid), "-d", "1", "--no-calibrate", "--folded", link),
+			2, TT_ARGS(link, "symbolic link")));
+	free(run_expect(TT_ARGS("-p", tt_num(w.proc.pid), "-d", "1", "--no-calibrate", "-o", link),
+			2, TT_ARGS(link, "symbolic link")));
+	assert_victim_intact();
+	tt_workload_end(&w);
+	tt_assert_nothing_left(&mark);
+}
+
+/* Planted after the check, while the trace runs: still not followed, the
+ * other files are written 0600, the report reaches stdout, exit 1. */
+static void test_symlink_planted_during_trace(void **state)
+{
+	const char *link = in_shared("late.folded"), *report = in_shared("r.json");
+	const char *mine = in_shared("mine.folded");
+	struct tt_workload w;
+	struct tt_trace t;
+	json_object *doc;
+	mode_t old;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("50", "1"));
+	old = umask(0);	/* 0600 must not depend on the caller's umask */
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--json", "--no-calibrate",
+				   "--folded", link, "-o", report));
+	umask(old);
+	plant_as_nobody(TT_ARGS("/bin/ln", "-s", victim, link));
+	tt_workload_go(&w);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc != 1)
+		fail_msg("exit %d, expected 1; stderr: %s", t.rc, t.err);
+	if (!strstr(t.err, "cannot write folded stacks to") || !strstr(t.err, link) ||
+	    !strstr(t.err, "symbolic link"))
+		fail_msg("no line about the planted link: %s", t.err);
+	doc = tt_parse_report(t.out);	/* the whole report, on stdout */
+	assert_int_equal(tt_u64(doc, "target.pid"), w.proc.pid);
+	json_object_put(doc);
+	assert_victim_intact();
+	assert_mode_0600(report);
+	tt_trace_free(&t);
+	/* --folded itself, when nobody interferes: 0600 too (it was 0644) */
+	free(run_expect(TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0.5", "--no-calibrate", "--folded",
+				mine), 0, NULL));
+	assert_mode_0600(mine);
+	tt_workload_end(&w);
+}
+
+static void test_planted_fifo_refused_at_once(void **state)
+{
+	const char *fifo = in_shared("fifo.folded");
+	struct tt_workload w;
+
+	TL_REQUIRE_BPF();
+	plant_as_nobody(TT_ARGS("/usr/bin/mkfifo", "-m", "0666", fifo));
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	/* tt_run fails the test rather than hang: before, open() blocked */
+	free(run_expect(TT_ARGS("-p", tt_num(w.proc.pid), "-d", "1", "--no-calibrate", "--folded", fifo),
+			2, TT_ARGS(fifo, "FIFO")));
+	tt_workload_end(&w);
+}
+
+/* ---- 3: the final write fails ---------------------------------------------- */
+
+/* A 4 KiB tmpfs, filled by another file, in a mount namespace of the run's
+ * own: the trace runs, the -o write fails with ENOSPC at the end. */
+static void test_full_disk_keeps_report_on_stdout(void **state)
+{
+	const char *mnt = in_shared("full"), *report = in_shared("full/r.json");
+	const char *script = "mount -t tmpfs -o size=4k none \"$0\";"
+			     " dd if=/dev/zero of=\"$0/filler\" bs=4096 count=4 2>/dev/null || true;"
+			     " exec \"$@\"";
+	char *out, *err;
+	const char *line;
+	json_object *doc;
+	struct tt_workload w;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	assert_int_equal(mkdir(mnt, 0755), 0);
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	rc = tt_run(TT_ARGS("/usr/bin/unshare", "-m", "--propagation", "private", "--", "/bin/sh", "-c",
+			    script, mnt, tl_path("spinscope"), "-p",
+			    tt_num(w.proc.pid), "-d", "1", "--json", "--no-calibrate", "-o", report),
+		    &out, &err, RUN_TIMEOUT_MS);
+	if (rc != 1)
+		fail_msg("exit %d, expected 1; stderr: %s", rc, err);
+	doc = tt_parse_report(out);	/* before: only the error object */
+	assert_int_equal(tt_u64(doc, "target.pid"), w.proc.pid);
+	assert_true(json_object_object_get_ex(doc, "totals", NULL));
+	json_object_put(doc);
+	line = last_line(err);
+	if (!strstr(line, report) || !strstr(line, "No space left on device"))
+		fail_msg("the error line does not say where and why: %s", err);
+	free(out);
+	free(err);
+	tt_workload_end(&w);
+}
+
+/* What is known before the trace is said before it: exit 2. */
+static void test_unwritable_targets_refused_before_trace(void **state)
+{
+	struct tt_workload w;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	free(run_expect(TT_ARGS("-p", tt_num(w.proc.pid), "-d", "1", "--no-calibrate", "-o", shared_dir),
+			2, TT_ARGS(shared_dir, "directory")));
+	free(run_expect(TT_ARGS("-p", tt_num(w.proc.pid), "-d", "1", "--no-calibrate", "-o",
+				"/proc/self/r.json"),
+			2, TT_ARGS("/proc/self/r.json", "/proc/self")));
+	tt_workload_end(&w);
+}
+
+/* ---- 4, 10: stdout --------------------------------------------------------- */
+
+static void test_head_pipe_keeps_output_file(void **state)
+{
+	const char *report = in_shared("piped.json");
+	char script[1024], *out, *err;
+	json_object *doc;
+	struct tt_workload w;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	snprintf(script, sizeof(script),
+		 "\"$0\" -p %d -d 3 -i 0.2 --no-calibrate -o %s | head -1 >/dev/null; exit ${PIPESTATUS[0]}",
+		 w.proc.pid, report);
+	rc = tt_run(TT_ARGS("/bin/bash", "-c", script, tl_path("spinscope")), &out, &err,
+		    RUN_TIMEOUT_MS);
+	if (rc == 128 + SIGPIPE)
+		fail_msg("killed by SIGPIPE; stderr: %s", err);
+	if (rc != 1)	/* the final report could not reach stdout either */
+		fail_msg("exit %d, expected 1; stderr: %s", rc, err);
+	if (!strstr(err, "Broken pipe") || !strstr(err, "report saved to"))
+		fail_msg("stderr does not say what happened: %s", err);
+	assert_int_equal(recording__load(report, &doc), 0);
+	assert_int_equal(tt_u64(doc, "target.pid"), w.proc.pid);
+	assert_true(tt_u64(doc, "duration_ns") >= 3000000000ULL);	/* the trace went on */
+	json_object_put(doc);
+	assert_mode_0600(report);
+	free(out);
+	free(err);
+	tt_workload_end(&w);
+}
+
+static void test_dev_full_says_no_space(void **state)
+{
+	struct tt_workload w;
+	char *out, *err;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	for (int json = 0; json < 2; json++) {
+		rc = tt_run(TT_ARGS("/bin/sh", "-c", "exec \"$@\" >/dev/full", "sh", tl_path("spinscope"),
+				    "-p", tt_num(w.proc.pid), "-d", "0.5", "--no-calibrate",
+				    json ? "--json" : "--no-calibrate"),
+			    &out, &err, RUN_TIMEOUT_MS);
+		assert_int_equal(rc, 1);
+		if (strcmp(last_line(err), "spinscope: cannot write the report to stdout: No space left on device"))
+			fail_msg("expected the ENOSPC line last: %s", err);
+		/* one line about it, not a second one at exit */
+		assert_null(strstr(err, "cannot write the report to stdout\n"));
+		free(out);
+		free(err);
+	}
+	tt_workload_end(&w);
+}
+
+/* stdout closed at start (>&-): before, the first fd spinscope opened took
+ * its place and the report went into it ("Input/output error", twice). */
+static void test_closed_stdout_says_so(void **state)
+{
+	struct tt_workload w;
+	char *out, *err;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	rc = tt_run(TT_ARGS("/bin/sh", "-c", "exec \"$@\" >&-", "sh", tl_path("spinscope"), "-p",
+			    tt_num(w.proc.pid), "-d", "0.5", "--no-calibrate"),
+		    &out, &err, RUN_TIMEOUT_MS);
+	assert_int_equal(rc, 1);
+	if (strcmp(last_line(err), "spinscope: cannot write the report to stdout: Bad file descriptor"))
+		fail_msg("expected the EBADF line last: %s", err);
+	assert_null(strstr(err, "cannot write the report to stdout\n"));
+	free(out);
+	free(err);
+	tt_workload_end(&w);
+}
+
+/* ---- 8: --json argument errors --------------------------------------------- */
+
+static void test_json_argument_errors(void **state)
+{
+	const char *const cases[][4] = {
+		{ "--json", "-p", "abc", NULL },
+		{ "-p", "1", "--json", "--bogus" },
+		{ "demo", "--json", "--bogus", NULL },
+		{ "calibrate", "--bogus", "--json", NULL },
+		{ "nosuchcommand", "--json", NULL, NULL },
+		{ "-p", "1", "-d", "soon" },	/* no --json: no object */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[8] = { tl_path("spinscope") };
+		char *out, *err;
+		json_object *o;
+		int n = 1;
+
+		for (int k = 0; k < 4 && cases[i][k]; k++)
+			argv[n++] = cases[i][k];
+		assert_int_equal(tt_run(argv, &out, &err, RUN_TIMEOUT_MS), 2);
+		if (!strcmp(cases[i][3] ? cases[i][3] : "", "soon")) {
+			assert_string_equal(out, "");
+		} else {
+			o = tt_parse_report(out);
+			assert_int_equal(tt_u64(o, "exit_code"), 2);
+			assert_non_null(strstr(err, json_object_get_string(tt_get(o, "error"))));
+			json_object_put(o);
+		}
+		free(out);
+		free(err);
+	}
+}
+
+/* ---- 9: -t and its thread's exit ------------------------------------------- */
+
+static void test_tid_exit_ends_trace(void **state)
+{
+	enum { N = 400 };
+	struct tt_workload w;
+	struct tt_trace t;
+	json_object *doc;
+	long long tid;
+	char done[64];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "thread_exit", TT_ARGS(tt_num(N)));
+	assert_int_equal(tt_field_list(w.ready, "tids", &tid, 1), 1);
+	/* -d 0: before, only Ctrl-C ended it */
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-t", tt_num(tid), "-d", "0", "--json",
+				   "--no-calibrate"));
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	tt_trace_end(&t, 0, END_TIMEOUT_MS);
+	if (t.rc != 0)
+		fail_msg("exit %d; stderr: %s", t.rc, t.err);
+	doc = tt_parse_report(t.out);
+	assert_true(json_object_get_boolean(tt_get(doc, "target.exited")));
+	assert_int_equal(tt_u64(doc, "target.tid"), tid);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), N);
+	assert_non_null(strstr(t.err, "exited after"));
+	json_object_put(doc);
+	assert_int_equal(kill(w.proc.pid, 0), 0);	/* the process lives on */
+	tt_trace_free(&t);
+	tt_workload_end(&w);
+}
+
+/* ---- 12: the perf map of a target in a user namespace ---------------------- */
+
+/* Starts `sh -c script` as nobody in new user and mount namespaces; its
+ * first line is "ready PID". */
+static int start_userns_target(struct tl_proc *p, const char *script)
+{
+	char *argv[] = { SETPRIV, "/usr/bin/unshare", "-Urm", "/bin/sh", "-c", (char *)script, NULL };
+	char line[128];
+	int pid;
+
+	assert_int_equal(tl_spawn(p, argv), 0);
+	if (!tl_read_line(p, line, sizeof(line), 10000) || sscanf(line, "ready %d", &pid) != 1)
+		fail_msg("the user-namespace target did not start: %s", tl_read_all(p->err_fd));
+	return pid;
+}
+
+static uint32_t perfmap_entries_of(int pid)
+{
+	struct syms *s = syms__new(pid);
+	struct syms_stats st;
+
+	assert_non_null(s);
+	syms__stats(s, &st);
+	syms__free(s);
+	return st.perfmap_entries;
+}
+
+static void stop_target(struct tl_proc *p, int pid)
+{
+	char path[64];
+
+	tl_kill(p, SIGKILL);
+	tl_wait(p);
+	close(p->out_fd);
+	close(p->err_fd);
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pid);
+	unlink(path);	/* the empty file the bind mount covered */
+}
+
+static void test_perfmap_bind_mount_of_root_file_not_opened(void **state)
+{
+	char secret_dir[128], secret[160], script[512];
+	struct tl_proc p;
+	int pid;
+	FILE *f;
+
+	TL_REQUIRE_BPF();
+	/* root's file, mode 0600 in a folder nobody may only pass through,
+	 * like /etc/shadow; it parses as a perf map, so reading it shows */
+	snprintf(secret_dir, sizeof(secret_dir), "%s/root-only", shared_dir);
+	assert_int_equal(mkdir(secret_dir, 0711), 0);
+	snprintf(secret, sizeof(secret), "%s/secret.map", secret_dir);
+	f = fopen(secret, "w");
+	assert_non_null(f);
+	fputs("7e0000001000 100 root_secret_a\n7e0000002000 100 root_secret_b\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(secret, 0600), 0);
+
+	/* the control: the target's own perf map is read */
+	pid = start_userns_target(&p, "printf '7e0000001000 100 own_fn\\n' > /tmp/perf-$$.map;"
+				      " echo ready $$; exec sleep 60");
+	assert_int_equal(perfmap_entries_of(pid), 1);
+	stop_target(&p, pid);
+
+	snprintf(script, sizeof(script),
+		 "touch /tmp/perf-$$.map && mount --bind %s /tmp/perf-$$.map && echo ready $$;"
+		 " exec sleep 60", secret);
+	pid = start_userns_target(&p, script);
+	/* before: 2, root had opened and read its own file for the target */
+	assert_int_equal(perfmap_entries_of(pid), 0);
+	stop_target(&p, pid);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_planted_symlink_refused, tt_teardown),
+		cmocka_unit_test_teardown(test_symlink_planted_during_trace, tt_teardown),
+		cmocka_unit_test_teardown(test_planted_fifo_refused_at_once, tt_teardown),
+		cmocka_unit_test_teardown(test_full_disk_keeps_report_on_stdout, tt_teardown),
+		cmocka_unit_test_teardown(test_unwritable_targets_refused_before_trace, tt_teardown),
+		cmocka_unit_test_teardown(test_head_pipe_keeps_output_file, tt_teardown),
+		cmocka_unit_test_teardown(test_dev_full_says_no_space, tt_teardown),
+		cmocka_unit_test_teardown(test_closed_stdout_says_so, tt_teardown),
+		cmocka_unit_test_teardown(test_json_argument_errors, tt_teardown),
+		cmocka_unit_test_teardown(test_tid_exit_ends_trace, tt_teardown),
+		cmocka_unit_test_teardown(test_perfmap_bind_mount_of_root_file_not_opened, tt_teardown),
+	};
+	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
+}
