@@ -1,6 +1,6 @@
-# Symbolization: test binaries built from one source in many variants,
-# the libFuzzer target for the ELF symbol loader (`make fuzz`, not part of
-# `make test`) and the resolution benchmark (`make bench-syms`).
+# Symbolization: test binaries built from one source in many variants
+# and the resolution benchmark (`make bench-syms`). The ELF loader's
+# fuzz target is in mk/fuzz.mk.
 
 DEB_DEPS += binutils libstdc++-12-dev g++
 
@@ -108,28 +108,10 @@ $(SYMS_FIX)/syms_shlib: $(SYMS_FIX_SRC) $(SYMS_FIX)/libsyms_fixture.so
 	  -L$(SYMS_FIX) -lsyms_fixture -Wl,-rpath,'$$ORIGIN' -o $@
 
 syms-fixtures: $(SYMS_FIXTURES)
-.PHONY: syms-fixtures fuzz bench-syms
+.PHONY: syms-fixtures bench-syms
 
 # The symbolization tests run the fixtures.
 $(patsubst tests/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/syms/test_syms_*.c tests/integration/test_syms_*.c)): $(SYMS_FIXTURES)
-
-# --- fuzzing: clang's libFuzzer with ASan and UBSan --------------------------
-FUZZ_TIME ?= 20
-FUZZ_OUT := $(OUTPUT)/fuzz
-FUZZ_SYMTAB_SRCS := $(addprefix user/syms/,elf_symtab.c demangle.c frame_ptr.c strpool.c)
-
-$(FUZZ_OUT)/fuzz_elf_symtab: tests/fuzz/fuzz_elf_symtab.c $(FUZZ_SYMTAB_SRCS) $(wildcard user/syms/*.h)
-	$(call msg,FUZZ-CC,$@)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CLANG) -std=gnu11 -g -O1 -D_GNU_SOURCE -Iuser -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=undefined $< $(FUZZ_SYMTAB_SRCS) -lelf -lz -lstdc++ -o $@
-
-# Runs briefly from the committed seeds; new inputs go to a scratch corpus
-# in the build folder so the committed one stays small.
-fuzz: $(FUZZ_OUT)/fuzz_elf_symtab
-	$(Q)mkdir -p $(FUZZ_OUT)/corpus_elf_symtab
-	$(Q)$(FUZZ_OUT)/fuzz_elf_symtab -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
-	  -rss_limit_mb=2048 $(FUZZ_OUT)/corpus_elf_symtab tests/fuzz/corpus/elf_symtab
 
 # --- benchmark ---------------------------------------------------------------
 $(OUTPUT)/bench/syms_resolve: bench/syms_resolve.c $(LIB_OBJS)

@@ -80,6 +80,15 @@ static int get_int(const json_object *o, const char *key, int *dst, bool need)
 	return 0;
 }
 
+/* A size from the file; negative, NaN or past 32 bits reads as unknown (0)
+ * rather than an undefined conversion (found by fuzz_calib_load). */
+static uint32_t get_size(const json_object *o, const char *key)
+{
+	double v = calib_json__double(o, key, 0);
+
+	return v >= 0 && v <= UINT32_MAX ? (uint32_t)v : 0;
+}
+
 int calib_store__host_from_json(const json_object *host, struct ss_fingerprint *fp)
 {
 	json_object *arr, *v;
@@ -115,8 +124,8 @@ int calib_store__host_from_json(const json_object *host, struct ss_fingerprint *
 
 			get_int(c, "level", &fc->level, false);
 			get_str(c, "type", fc->type, sizeof(fc->type), false);
-			fc->size_kb = (uint32_t)calib_json__double(c, "size_kb", 0);
-			fc->line = (uint32_t)calib_json__double(c, "line", 0);
+			fc->size_kb = get_size(c, "size_kb");
+			fc->line = get_size(c, "line");
 		}
 	}
 	if (json_object_object_get_ex(host, "vulnerabilities", &v) &&

@@ -1,0 +1,61 @@
+# Fuzzing (`make fuzz`): clang's libFuzzer with ASan and UBSan, one target
+# per parser of input spinscope does not control (tests/fuzz/fuzz_*.c):
+# the ELF symbol loader, the perf map, /proc/PID/maps lines, /proc/PID/status
+# and stat, the calibration file, a recording (-o FILE[.zst]) read back. Each runs for FUZZ_TIME seconds from its
+# committed seeds (tests/fuzz/corpus/NAME, plus FUZZ_SEEDS_NAME); new inputs
+# go to a scratch corpus in the build folder, so the committed one stays
+# small. Any crash, leak, sanitizer report or slow input fails the target,
+# and libFuzzer leaves the input as $(FUZZ_OUT)/crash-* to reproduce with
+# `$(FUZZ_OUT)/fuzz_NAME FILE`. .ci/run calls it after `make test`.
+
+# libFuzzer's runtime: only a Recommends of Debian 12's clang-14.
+DEB_DEPS += libclang-rt-14-dev
+
+FUZZ_TIME ?= 20
+FUZZ_OUT := $(OUTPUT)/fuzz
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -I$(OUTPUT) -Iuser -Ibpf -I. \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+# name -> the sources it links besides tests/fuzz/fuzz_NAME.c, and libraries
+FUZZ_SRCS_elf_symtab := $(addprefix user/syms/,elf_symtab.c demangle.c frame_ptr.c strpool.c)
+FUZZ_LIBS_elf_symtab := -lelf -lz -lstdc++
+FUZZ_SRCS_perfmap := $(addprefix user/syms/,perfmap.c strpool.c proc_root.c)
+FUZZ_SRCS_proc_maps := user/syms/proc_maps.c
+FUZZ_SRCS_proc_status := user/common/procfs.c user/common/errors.c
+FUZZ_LIBS_proc_status := -ljson-c
+FUZZ_SRCS_calib_load := $(addprefix user/calib/,calib_host.c calib_store.c calib_json.c) \
+	user/calib/kern/calib_util.c user/calib/kern/fingerprint.c \
+	user/common/cpulist.c
+FUZZ_LIBS_calib_load := -ljson-c -lm
+FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
+FUZZ_LIBS_recording := -lzstd -ljson-c
+# (calib_hints.c's inline asm is gcc's: the harness stands in for the one
+# function of it that fingerprint.c links, which no loader path calls.)
+# Real calibration files are seeds too.
+FUZZ_SEEDS_calib_load := tests/fixtures/advice
+
+FUZZ_NAMES := elf_symtab perfmap proc_maps proc_status calib_load recording
+FUZZ_BINS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_NAMES))
+
+$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_memfd.h $(USER_HDRS) mk/fuzz.mk
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -Itests/fuzz $< $(FUZZ_SRCS_$*) $(FUZZ_LIBS_$*) -o $@
+
+# Each target's sources are prerequisites too.
+$(foreach n,$(FUZZ_NAMES),$(eval $(FUZZ_OUT)/fuzz_$(n): $(FUZZ_SRCS_$(n))))
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(addprefix fuzz-run-,$(FUZZ_NAMES))
+
+fuzz-run-%: $(FUZZ_OUT)/fuzz_%
+	$(call msg,FUZZ,$* for $(FUZZ_TIME) s)
+	$(Q)mkdir -p $(FUZZ_OUT)/corpus_$* tests/fuzz/corpus/$*
+	$(Q)cd $(FUZZ_OUT) && ./fuzz_$* -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
+	  -rss_limit_mb=2048 corpus_$* $(addprefix $(CURDIR)/,tests/fuzz/corpus/$* $(FUZZ_SEEDS_$*)) \
+	  >fuzz_$*.log 2>&1 || { tail -40 fuzz_$*.log; \
+	  echo "fuzz: fuzz_$* found a bug (input and log in $(FUZZ_OUT)/)" >&2; exit 1; }
+	$(Q)grep -E '^Done [0-9]+ runs' $(FUZZ_OUT)/fuzz_$*.log | sed 's/^/           /' || true
+
+.PHONY: fuzz fuzz-build
