@@ -7,5 +7,7 @@
 int cmd_trace(int argc, char **argv);		/* spinscope -p PID ... */
 int cmd_demo(int argc, char **argv);		/* spinscope demo */
 int cmd_calibrate(int argc, char **argv);	/* spinscope calibrate ... */
+int cmd_report(int argc, char **argv);		/* spinscope report FILE */
+int cmd_diff(int argc, char **argv);		/* spinscope diff BEFORE AFTER */
 
 #endif

@@ -18,6 +18,8 @@ struct command {
 static const struct command commands[] = {
 	{ "demo", cmd_demo },
 	{ "calibrate", cmd_calibrate },
+	{ "report", cmd_report },
+	{ "diff", cmd_diff },
 };
 
 int main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include "calib/calib_host.h"
 #include "common/errors.h"
 #include "common/procfs.h"
@@ -51,36 +52,35 @@ static void calibrate_host(const char *families, const struct ss_report *rep,
 }
 
 int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sigset_t *mask,
-		 struct adv_report **out)
+		 struct advice_input *in, struct adv_report **out)
 {
 	struct advice_target tgt = {
 		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
 		.is_jvm = proc_maps_has("/proc", rep->pid, "/libjvm.so"),
 		.ncpus = proc_allowed_cpus(rep->pid),
 	};
-	struct advice_input in;
 	struct adv_host host;
 	char wanted[128];
 	int err;
 
 	*out = NULL;
+	memset(in, 0, sizeof(*in));
 	if (tgt.ncpus <= 0)	/* exited: the host's CPUs are what it had */
 		tgt.ncpus = rep->host->cpus;
 	if (!tgt.duration_ns)
 		return 0;
-	err = advice__build_profile(&in, &tgt, rep->profile, rep->stacks, rep->samples, rep->name,
+	err = advice__build_profile(in, &tgt, rep->profile, rep->stacks, rep->samples, rep->name,
 				    rep->name_arg);
 	if (err)
 		return err;
 	calib_host__load(&host, o->calibration_path, rep->host->machine);
-	if (!o->no_calibrate && calibration_wanted(&in.profile, &host, wanted, sizeof(wanted))[0])
+	if (!o->no_calibrate && calibration_wanted(&in->profile, &host, wanted, sizeof(wanted))[0])
 		calibrate_host(wanted, rep, o, mask, &host);
 	*out = calloc(1, sizeof(**out));
-	err = *out ? advisor__run(&in.profile, &host, *out) : -ENOMEM;
+	err = *out ? advisor__run(&in->profile, &host, *out) : -ENOMEM;
 	if (err) {
 		free(*out);
 		*out = NULL;
 	}
-	advice__free_input(&in);
 	return err;
 }

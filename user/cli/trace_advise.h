@@ -6,6 +6,7 @@
 #include <signal.h>
 #include "advisor/advisor.h"
 #include "cli.h"
+#include "report/advice.h"
 #include "report/report.h"
 
 /* Fills the advisor's input from the report's model (profile, stacks,
@@ -13,8 +14,10 @@
  * host must be measured first and measures just that (unless
  * o->no_calibrate; mask is restored in the calibrating child), then runs
  * the advisor once. *out is NULL when there is nothing to advise on (an
- * empty trace) or on failure. Returns 0 or -errno. */
+ * empty trace) or on failure. in keeps the advisor's input (the recording
+ * holds it); the caller frees it with advice__free_input(). Returns 0 or
+ * -errno. */
 int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sigset_t *mask,
-		 struct adv_report **out);
+		 struct advice_input *in, struct adv_report **out);
 
 #endif

@@ -33,6 +33,7 @@
 #include "model/stacks.h"
 #include "syms/syms.h"
 #include "trace_advise.h"
+#include "trace_record.h"
 #include "trace_cmd.h"
 #include "trace/tracer.h"
 
@@ -240,7 +241,7 @@ static int fill_interval_text(FILE *f, void *arg)
 
 /* Returns a BPF read error; a failed write to stdout goes to *out_err. */
 static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_profile *prev,
-			  __u64 start_ns, int *out_err)
+			  __u64 start_ns, int *out_err, json_object *series)
 {
 	struct ss_profile cur, diff;
 	int err = tracer__read(t, &cur);
@@ -251,6 +252,9 @@ static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_p
 	if (!err) {
 		double t_s = (cur.now_ns - start_ns) / 1e9;
 
+		/* The series the recording keeps: diff's noise estimate. */
+		if (series)
+			json_object_array_add(series, report_interval_json(&diff, t_s));
 		if (o->json) {
 			json_object *j = report_interval_json(&diff, t_s);
 
@@ -289,7 +293,8 @@ static bool exe_changed(int pid, dev_t *dev, ino_t *ino)
 #define EXEC_CHECK_MS 250
 
 static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_state *rs,
-		      struct syms *syms, struct samples *smp, __u64 start_ns)
+		      struct syms *syms, struct samples *smp, __u64 start_ns,
+		      json_object *series)
 {
 	struct ss_profile prev = {0};
 	dev_t exe_dev = 0;
@@ -320,7 +325,7 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 		if (next_ns && now >= next_ns) {
 			int out_err = 0;
 
-			err = print_interval(o, t, &prev, start_ns, &out_err);
+			err = print_interval(o, t, &prev, start_ns, &out_err, series);
 			if (err)
 				break;
 			next_ns += step_ns;
@@ -359,7 +364,9 @@ struct trace_session {
 	bool have_sres;
 	struct tracer_features feat;
 	struct ss_report rep;
+	struct advice_input advice_in;	/* what the advisor was given */
 	struct adv_report *advice;	/* NULL: no advice */
+	json_object *intervals;		/* the -i series, for the recording */
 };
 
 /* Checks the target, our privileges, the kernel's BTF and the output
@@ -482,11 +489,15 @@ static int trace_collect(struct trace_session *s)
 	int err;
 
 	announce(s);
-	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->smp, s->start_ns);
+	if (s->o->interval_s > 0)
+		s->intervals = json_object_new_array();
+	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->smp, s->start_ns, s->intervals);
 	if (err)
 		return ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 	err = tracer__read(s->t, &s->prof);
-	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path != NULL, &s->stacks);
+	/* A recording keeps every stack: folded stacks and diff want them. */
+	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path || s->o->output_path || s->o->json,
+				    &s->stacks);
 	tracer__features(s->t, &s->feat);
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
@@ -522,6 +533,8 @@ static int trace_symbolize(struct trace_session *s)
 	if (s->syms)
 		syms__refresh(s->syms);
 	err = stacks__symbolize(&s->stacks, format_frame, s->syms);
+	if (!err && (o->output_path || o->json))
+		err = trace_record__locate(&s->stacks, s->syms, o->pid);
 	if (err)
 		return ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
 	/* A CPU that came online during the trace is the host's too. */
@@ -574,8 +587,13 @@ static int trace_render(struct trace_session *s)
 	if (o->folded_path && folded__save(o->folded_path, sym_name, s->syms, &s->prof, &s->stacks,
 					   &s->sres, why, sizeof(why)))
 		file_code = file_failed(o, "folded stacks", o->folded_path, why);
-	if (o->json || o->output_path)
+	if (o->json || o->output_path) {
+		s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
+		s->rep.fingerprint = trace_record__fingerprint();
+		s->rep.calibration = trace_record__calibration(o->calibration_path, s->host.machine);
+		s->rep.intervals = s->intervals;
 		doc = report_to_json(&s->rep);
+	}
 	if (o->output_path && recording__save(o->output_path, doc, why, sizeof(why)))
 		file_code = file_failed(o, "the report", o->output_path, why);
 	else if (o->output_path && !o->json)
@@ -591,6 +609,10 @@ static int trace_render(struct trace_session *s)
 static void trace_session__free(struct trace_session *s)
 {
 	free(s->advice);
+	advice__free_input(&s->advice_in);
+	json_object_put(s->rep.fingerprint);
+	json_object_put(s->rep.calibration);
+	json_object_put(s->intervals);
 	syms__free(s->syms);
 	if (s->have_sres)
 		samples_result__free(&s->sres);
@@ -617,7 +639,7 @@ int trace_run(const struct ss_opts *o)
 	code = trace_check(&s) ?: trace_open(&s) ?: trace_attach(&s) ?: trace_collect(&s) ?:
 	       trace_detach(&s) ?: trace_symbolize(&s);
 	if (!code) {
-		err = trace_advise(&s.rep, o, &s.rs.old_mask, &s.advice);
+		err = trace_advise(&s.rep, o, &s.rs.old_mask, &s.advice_in, &s.advice);
 		if (err)
 			ss_warn("no advice: the advisor failed: %s", strerror(-err));
 		s.rep.advice = s.advice;

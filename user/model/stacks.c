@@ -77,6 +77,10 @@ void stacks__free(struct ss_stacks *s)
 			for (int d = 0; d < s->v[i].depth; d++)
 				free(s->v[i].frames[d]);
 		free(s->v[i].frames);
+		if (s->v[i].where)
+			for (int d = 0; d < s->v[i].depth; d++)
+				free(s->v[i].where[d].module);
+		free(s->v[i].where);
 		free(s->v[i].ips);
 	}
 	free(s->v);

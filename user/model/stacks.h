@@ -10,11 +10,21 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+/* Where a frame's code lives, independent of the process's address space:
+ * what a recording keeps so that another machine can name it. */
+#define SS_BUILD_ID_HEX 129	/* 64 bytes as hex, and the NUL */
+struct ss_frame_where {
+	char *module;			/* mapping's path; NULL: unknown */
+	char build_id[SS_BUILD_ID_HEX];	/* "": none read */
+	__u64 offset;			/* file offset of the (call) address */
+};
+
 struct ss_stack {
 	__s32 id;
 	int depth;
 	__u64 *ips;		/* innermost first */
 	char **frames;		/* depth strings once symbolized */
+	struct ss_frame_where *where;	/* depth entries, or NULL */
 };
 
 struct ss_stacks {

@@ -55,6 +55,13 @@ struct ss_report {
 	void *name_arg;
 	const struct adv_report *advice;	/* NULL: no advice (JSON: "advice": []) */
 	const struct kernel_features *kernel_features;	/* NULL: not probed */
+	/* What a recording keeps besides (report/recording_json.c); each may
+	 * be NULL. The advisor's input holds what the model does not: the
+	 * target's CPUs, whether it is a JVM, the samples' hot code. */
+	const struct adv_profile *advisor_input;
+	json_object *calibration;	/* {present, matches, ..., results} */
+	json_object *fingerprint;	/* the host's, as calibrate stores it */
+	json_object *intervals;		/* the -i series, oldest first */
 };
 
 /* Text report: the trace's sections, then the samples' and the advice's

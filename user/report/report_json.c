@@ -6,6 +6,7 @@
 #include "common/version.h"
 #include "advice.h"
 #include "report.h"
+#include "recording_json.h"
 #include "samples_report.h"
 
 #define U64(v) json_object_new_uint64(v)
@@ -205,6 +206,7 @@ json_object *report_to_json(const struct ss_report *r)
 	if (r->samples)
 		add(root, "samples", samples__to_json(r->samples, r->name, r->name_arg));
 	add(root, "advice", r->advice ? advice__to_json(r->advice) : json_object_new_array());
+	recording__add_sections(root, r);
 	return root;
 }
 

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `spinscope report FILE`: the report of a recording, on any machine,
+ * without root or BPF. The recording is read into the model, the advisor
+ * runs on it with the calibration it was made with (or --calibration's,
+ * "what would this mean there"), and the same renderers print it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "calib/calib_host.h"
+#include "calib/calib_store.h"
+#include "commands.h"
+#include "common/errors.h"
+#include "report/advice.h"
+#include "report/folded.h"
+#include "report/recording_read.h"
+#include "report_advise.h"
+#include "syms/build_id.h"
+
+static const char report_usage[] =
+	"usage: spinscope report FILE [--json] [--folded FILE] [--calibration FILE] [--symbols DIR]\n";
+
+struct report_opts {
+	const char *path;
+	bool json;
+	const char *folded_path;
+	const char *calibration_path;
+	const char *symbols_dir;
+};
+
+static int parse(int argc, char **argv, struct report_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "folded", required_argument, NULL, 'f' },
+		{ "calibration", required_argument, NULL, 'c' },
+		{ "symbols", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': o->json = true; break;
+		case 'f': o->folded_path = optarg; break;
+		case 'c': o->calibration_path = optarg; break;
+		case 's': o->symbols_dir = optarg; break;
+		case 'h': fputs(report_usage, stdout); return -1;
+		default:
+			ss_error(SS_EXIT_USAGE, "report: unknown or incomplete option '%s'", argv[optind - 1]);
+			fputs(report_usage, stderr);
+			return SS_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		ss_error(SS_EXIT_USAGE, "report: expected one recording FILE (spinscope -p PID -o FILE makes one)");
+		fputs(report_usage, stderr);
+		return SS_EXIT_USAGE;
+	}
+	o->path = argv[optind];
+	return 0;
+}
+
+/* A frame trace time could not name: "[unknown]" or "module+0x..". */
+static bool unnamed(const char *frame)
+{
+	return !strcmp(frame, "[unknown]") || !strstr(frame, " (");
+}
+
+/* Names the frames that were unnamed at trace time from the binaries or
+ * debug files below dir that carry their build-ids. Returns frames named. */
+static size_t rename_frames(struct ss_stacks *s, const char *dir)
+{
+	size_t named = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct ss_stack *st = &s->v[i];
+
+		for (int d = 0; st->where && d < st->depth; d++) {
+			const struct ss_frame_where *w = &st->where[d];
+			const char *base;
+			char buf[512], *copy;
+			int fd;
+
+			if (!w->module || !w->build_id[0] || !unnamed(st->frames[d]))
+				continue;
+			fd = build_id__open_in(dir, w->build_id);
+			if (fd < 0)
+				continue;
+			base = strrchr(w->module, '/');
+			if (!build_id__name_offset(fd, w->offset, base ? base + 1 : w->module, buf,
+						   sizeof(buf)) && (copy = strdup(buf))) {
+				free(st->frames[d]);
+				st->frames[d] = copy;
+				named++;
+			}
+			close(fd);
+		}
+	}
+	return named;
+}
+
+static int emit(const struct report_opts *o, struct ss_recording *rec, struct report_advice *ra)
+{
+	int err = 0;
+
+	rec->rep.advice = ra->advice;
+	rec->rep.advisor_input = ra->advice ? &ra->in.profile : NULL;
+	rec->rep.calibration = ra->calibration;
+	rec->rep.fingerprint = json_object_object_get(json_object_object_get(rec->doc, "host"),
+						      "fingerprint");
+	rec->rep.intervals = rec->intervals;
+	if (o->folded_path) {
+		FILE *f = fopen(o->folded_path, "we");
+
+		if (!f)
+			return ss_error(SS_EXIT_USAGE, "cannot write folded stacks to %s: %s",
+					o->folded_path, strerror(errno));
+		err = folded__write(f, recording__sym_name, rec, &rec->prof, &rec->stacks,
+				    rec->rep.samples);
+		if (fclose(f) || err)
+			return ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", o->folded_path);
+	}
+	if (o->json) {
+		json_object *doc = report_to_json(&rec->rep);
+
+		err = puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) == EOF;
+		json_object_put(doc);
+	} else {
+		report_print_text(&rec->rep, stdout);
+	}
+	if (err || fflush(stdout) == EOF)
+		return ss_error(SS_EXIT_ERROR, "cannot write the report to stdout");
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	struct ss_recording rec;
+	struct report_advice ra;
+	char why[512];
+	int code = parse(argc, argv, &o);
+
+	if (code)
+		return code < 0 ? 0 : code;
+	ss_set_json_errors(o.json);
+	code = recording__read(o.path, &rec, why, sizeof(why));
+	if (code) {
+		recording__free(&rec);
+		return ss_error(code, "%s", why);
+	}
+	if (o.symbols_dir) {
+		size_t n = rename_frames(&rec.stacks, o.symbols_dir);
+
+		ss_notice("--symbols %s: %zu frame%s named by build-id", o.symbols_dir, n, n == 1 ? "" : "s");
+	}
+	code = report_advise(&rec, o.calibration_path, &ra, why, sizeof(why));
+	if (code)
+		ss_error(code, "%s", why);
+	else
+		code = emit(&o, &rec, &ra);
+	report_advise__free(&ra);
+	recording__free(&rec);
+	return code;
+}

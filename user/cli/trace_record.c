@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The trace-time parts of a recording (see trace_record.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "calib/calib_host.h"
+#include "calib/calib_store.h"
+#include "syms/build_id.h"
+#include "syms/proc_root.h"
+#include "trace_record.h"
+
+/* Build-ids by module path: a handful of modules serve every frame. */
+#define BUILD_ID_CACHE 64
+struct build_id_cache {
+	char *path[BUILD_ID_CACHE];
+	char hex[BUILD_ID_CACHE][SS_BUILD_ID_HEX];
+	size_t n;
+	int root_fd;
+};
+
+static const char *build_id_of(struct build_id_cache *c, const char *module)
+{
+	int fd;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->path[i], module))
+			return c->hex[i];
+	if (c->n == BUILD_ID_CACHE || module[0] != '/' || !(c->path[c->n] = strdup(module)))
+		return "";
+	c->hex[c->n][0] = 0;
+	fd = c->root_fd >= 0 ? proc_root__open(c->root_fd, module, O_RDONLY) : -1;
+	if (fd >= 0) {
+		build_id__read_fd(fd, c->hex[c->n], SS_BUILD_ID_HEX);
+		close(fd);
+	}
+	return c->hex[c->n++];
+}
+
+static int locate_stack(struct ss_stack *st, struct syms *syms, struct build_id_cache *c)
+{
+	st->where = calloc(st->depth ? st->depth : 1, sizeof(*st->where));
+	if (!st->where)
+		return -ENOMEM;
+	for (int d = 0; d < st->depth; d++) {
+		struct sym_info si;
+		/* Callers' frames hold return addresses: the call is at ip - 1. */
+		__u64 addr = d ? st->ips[d] - 1 : st->ips[d];
+
+		if (!syms || syms__resolve(syms, addr, &si) || !si.module)
+			continue;
+		st->where[d].module = strdup(si.module);
+		if (!st->where[d].module)
+			return -ENOMEM;
+		st->where[d].offset = si.module_offset;
+		snprintf(st->where[d].build_id, SS_BUILD_ID_HEX, "%s", build_id_of(c, si.module));
+	}
+	return 0;
+}
+
+int trace_record__locate(struct ss_stacks *s, struct syms *syms, int pid)
+{
+	struct build_id_cache c = { .n = 0 };
+	char root[64];
+	int err = 0;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", pid);
+	c.root_fd = open(root, O_PATH | O_CLOEXEC);
+	for (size_t i = 0; i < s->n && !err; i++)
+		if (!s->v[i].where)
+			err = locate_stack(&s->v[i], syms, &c);
+	for (size_t i = 0; i < c.n; i++)
+		free(c.path[i]);
+	if (c.root_fd >= 0)
+		close(c.root_fd);
+	return err;
+}
+
+json_object *trace_record__fingerprint(void)
+{
+	struct ss_fingerprint fp;
+
+	if (fingerprint__read(NULL, &fp))
+		return NULL;
+	return calib_store__host_json(&fp);
+}
+
+json_object *trace_record__calibration(const char *path, const char *machine)
+{
+	json_object *o = json_object_new_object(), *res = NULL;
+	struct adv_host h;
+	char why[256];
+
+	if (!o)
+		return NULL;
+	calib_host__load(&h, path, machine);
+	json_object_object_add(o, "present", json_object_new_boolean(h.present));
+	json_object_object_add(o, "matches", json_object_new_boolean(h.matches));
+	if (h.mismatch_reason[0])
+		json_object_object_add(o, "mismatch_reason", json_object_new_string(h.mismatch_reason));
+	if (h.matches && !calib__load_matching(path, &res, why, sizeof(why)))
+		json_object_object_add(o, "results", res);
+	return o;
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The recording's sections of the JSON report (see recording_json.h). */
+#include <stdio.h>
+#include <string.h>
+#include "model/counters.h"
+#include "recording_json.h"
+
+#define U64(v) json_object_new_uint64(v)
+
+static void add(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static json_object *hex(__u64 v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+static json_object *frame_json(const struct ss_stack *st, int d)
+{
+	json_object *f = json_object_new_object();
+	const struct ss_frame_where *w = st->where ? &st->where[d] : NULL;
+
+	add(f, "ip", hex(st->ips[d]));
+	if (st->frames)
+		add(f, "name", json_object_new_string(st->frames[d]));
+	if (w && w->module) {
+		add(f, "module", json_object_new_string(w->module));
+		add(f, "offset", hex(w->offset));
+		if (w->build_id[0])
+			add(f, "build_id", json_object_new_string(w->build_id));
+	}
+	return f;
+}
+
+/* Every stack the model holds, each frame normalized (module, build-id,
+ * file offset) and named as it was at trace time. */
+static json_object *stacks_json(const struct ss_stacks *s)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; s && i < s->n; i++) {
+		json_object *o = json_object_new_object(), *frames = json_object_new_array();
+
+		add(o, "id", json_object_new_int(s->v[i].id));
+		for (int d = 0; d < s->v[i].depth; d++)
+			json_object_array_add(frames, frame_json(&s->v[i], d));
+		add(o, "frames", frames);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* The counters the report leaves out (json NONE), so the model reads back
+ * whole. */
+#define EXTRA_SCALAR(name, kind, unit, json)					\
+	if (SS_JSON_##json == SS_JSON_NONE)					\
+		add(o, #name, U64(t->name));
+#define EXTRA_ARRAY(name, slots, kind, unit, json)
+static void thread_extras(json_object *o, const struct ss_thread *t)
+{
+	SS_THREAD_COUNTERS(EXTRA_SCALAR, EXTRA_ARRAY)
+	add(o, "flags", U64(t->flags));
+}
+
+/* A futex's every waiter stack ([id, count, wait_ns]) and waiter tid: the
+ * report shows the top ones, folded stacks and the advice use them all. */
+static void futex_extras(json_object *o, const struct ss_futex_rec *r)
+{
+	json_object *a = json_object_new_array(), *tids = json_object_new_array();
+
+	for (size_t k = 0; k < r->nstacks; k++) {
+		json_object *e = json_object_new_array();
+
+		json_object_array_add(e, json_object_new_int(r->stacks[k].stack_id));
+		json_object_array_add(e, U64(r->stacks[k].count));
+		json_object_array_add(e, U64(r->stacks[k].wait_ns));
+		json_object_array_add(a, e);
+	}
+	add(o, "waiter_stacks", a);
+	for (__u32 k = 0; r->tids && k < r->waiters; k++)
+		json_object_array_add(tids, json_object_new_int64(r->tids[k]));
+	add(o, "waiter_tids", tids);
+}
+
+static void profile_extras(json_object *root, const struct ss_report *r)
+{
+	const struct ss_profile *p = r->profile;
+	json_object *a, *o;
+
+	if (json_object_object_get_ex(root, "threads", &a))
+		for (size_t i = 0; i < p->nthreads && i < json_object_array_length(a); i++)
+			thread_extras(json_object_array_get_idx(a, i), &p->threads[i]);
+	if (json_object_object_get_ex(root, "futexes", &a))
+		for (size_t i = 0; i < p->nfutexes && i < json_object_array_length(a); i++)
+			futex_extras(json_object_array_get_idx(a, i), &p->futexes[i]);
+	if (json_object_object_get_ex(root, "symbols", &o)) {
+		a = json_object_new_array();
+		for (size_t i = 0; i < r->symbols.nno_fp; i++)
+			json_object_array_add(a, json_object_new_boolean(r->symbols.no_fp_partial[i]));
+		add(o, "frame_pointers_partial", a);
+	}
+	o = json_object_new_object();
+	add(o, "start_ns", U64(p->start_ns));
+	add(o, "now_ns", U64(p->now_ns));
+	add(root, "clock", o);
+}
+
+/* What the advisor saw that the model does not hold. */
+static json_object *advisor_input_json(const struct adv_profile *ap)
+{
+	json_object *o = json_object_new_object(), *a;
+
+	add(o, "ncpus", json_object_new_int64(ap->ncpus));
+	add(o, "is_jvm", json_object_new_boolean(ap->target.is_jvm));
+	a = json_object_new_array();
+	for (size_t i = 0; i < ap->samples.ntop; i++) {
+		json_object *s = json_object_new_object();
+
+		add(s, "symbol", json_object_new_string(ap->samples.top[i].symbol));
+		add(s, "count", U64(ap->samples.top[i].count));
+		add(s, "writes_shared", json_object_new_boolean(ap->samples.top[i].writes_shared));
+		json_object_array_add(a, s);
+	}
+	add(o, "samples_top", a);
+	a = json_object_new_array();
+	for (size_t i = 0; i < ap->nfences; i++) {
+		json_object *s = json_object_new_object();
+
+		add(s, "symbol", json_object_new_string(ap->fences[i].symbol));
+		add(s, "share", json_object_new_double(ap->fences[i].share));
+		json_object_array_add(a, s);
+	}
+	add(o, "fences", a);
+	a = json_object_new_array();
+	for (__u32 n = 0; n < ap->numa.nodes && n < ADV_MAX_NODES; n++) {
+		json_object *s = json_object_new_array();
+
+		json_object_array_add(s, U64(ap->numa.pages[n]));
+		json_object_array_add(s, U64(ap->numa.cpus_used[n]));
+		json_object_array_add(a, s);
+	}
+	add(o, "numa_nodes", a);
+	return o;
+}
+
+void recording__add_sections(json_object *root, const struct ss_report *r)
+{
+	char version[16];
+	json_object *host;
+
+	snprintf(version, sizeof(version), "%d.%d", SS_RECORDING_MAJOR, SS_RECORDING_MINOR);
+	add(root, "recording", json_object_new_string(version));
+	if (r->fingerprint && json_object_object_get_ex(root, "host", &host))
+		add(host, "fingerprint", json_object_get(r->fingerprint));
+	profile_extras(root, r);
+	add(root, "stacks", stacks_json(r->stacks));
+	if (r->advisor_input)
+		add(root, "advisor_input", advisor_input_json(r->advisor_input));
+	if (r->calibration)
+		add(root, "calibration", json_object_get(r->calibration));
+	add(root, "intervals", r->intervals ? json_object_get(r->intervals) : json_object_new_array());
+}

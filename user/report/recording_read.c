@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A recording back into the model (see recording_read.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/errors.h"
+#include "model/counters.h"
+#include "recording.h"
+#include "recording_json.h"
+#include "recording_read.h"
+
+/* ---- typed, bounded access to untrusted JSON ----------------------------- */
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+static json_object *get_type(json_object *o, const char *key, json_type t)
+{
+	json_object *v = get(o, key);
+
+	return v && json_object_is_type(v, t) ? v : NULL;
+}
+
+/* An array's length, capped; 0 for anything else. */
+static size_t arr_len(json_object *a)
+{
+	size_t n;
+
+	if (!a || !json_object_is_type(a, json_type_array))
+		return 0;
+	n = json_object_array_length(a);
+	return n < SS_RECORDING_MAX_ITEMS ? n : SS_RECORDING_MAX_ITEMS;
+}
+
+/* A count: a non-negative integer, or a "0x..." string (addresses). */
+static __u64 num(json_object *v)
+{
+	if (!v)
+		return 0;
+	if (json_object_is_type(v, json_type_int)) {
+		if (json_object_get_int64(v) < 0)
+			return 0;
+		return json_object_get_uint64(v);
+	}
+	if (json_object_is_type(v, json_type_string)) {
+		const char *s = json_object_get_string(v);
+
+		return s && s[0] == '0' && s[1] == 'x' ? strtoull(s, NULL, 16) : 0;
+	}
+	return 0;
+}
+
+static __u64 get_u64(json_object *o, const char *key)
+{
+	return num(get(o, key));
+}
+
+static bool get_bool(json_object *o, const char *key)
+{
+	json_object *v = get_type(o, key, json_type_boolean);
+
+	return v && json_object_get_boolean(v);
+}
+
+/* A string field, or NULL; it lives as long as the document. */
+static const char *get_str(json_object *o, const char *key)
+{
+	json_object *v = get_type(o, key, json_type_string);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
+static void copy_str(char *dst, size_t len, json_object *o, const char *key)
+{
+	const char *s = get_str(o, key);
+
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+static void *alloc_n(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
+/* ---- counters, through the lists of bpf/trace.h -------------------------- */
+
+static void read_hist(json_object *a, __u64 *slots, size_t n)
+{
+	for (size_t i = 0; i < n && i < arr_len(a); i++)
+		slots[i] = num(json_object_array_get_idx(a, i));
+}
+
+static void read_outcomes(json_object *o, __u64 *v, size_t n)
+{
+	for (size_t i = 0; i < n && i < SS_FUTEX_OUTCOMES; i++)
+		v[i] = get_u64(o, ss_outcome_names[i]);
+}
+
+#define READ_HIST(o, key, v, n) read_hist(get(o, key), v, n)
+#define READ_OUTCOMES(o, key, v, n) read_outcomes(get(o, key), v, n)
+#define READ_KEY(key, form) #key
+#define READ_FORM(key, form) READ_##form
+#define READ_SCALAR(name, kind, unit, json) c->name = get_u64(o, #name);
+#define READ_ARRAY(name, slots, kind, unit, json) READ_FORM json(o, READ_KEY json, c->name, slots);
+#define DEFINE_COUNTERS_READ(fn, type, list)					\
+	static void fn(json_object *o, type *c)				\
+	{									\
+		list(READ_SCALAR, READ_ARRAY)					\
+	}
+DEFINE_COUNTERS_READ(thread_counters_read, struct ss_thread, SS_THREAD_COUNTERS)
+DEFINE_COUNTERS_READ(futex_counters_read, struct ss_futex, SS_FUTEX_COUNTERS)
+
+/* ---- the profile --------------------------------------------------------- */
+
+static int read_threads(struct ss_recording *rec)
+{
+	json_object *a = get(rec->doc, "threads");
+	struct ss_profile *p = &rec->prof;
+
+	p->threads = alloc_n(arr_len(a), sizeof(*p->threads));
+	if (!p->threads)
+		return -ENOMEM;
+	for (size_t i = 0; i < arr_len(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct ss_thread *t = &p->threads[p->nthreads++];
+
+		thread_counters_read(o, t);
+		t->tid = (__u32)get_u64(o, "tid");
+		copy_str(t->comm, sizeof(t->comm), o, "comm");
+		if (get_bool(o, "exited"))
+			t->flags |= SS_THREAD_EXITED;
+	}
+	return 0;
+}
+
+/* Waiter stacks: [id, count, wait_ns] since 1.0, else the top ones shown. */
+static int read_waiters(json_object *o, struct ss_futex_rec *r)
+{
+	json_object *all = get_type(o, "waiter_stacks", json_type_array), *tids;
+	json_object *shown = get(o, "stacks");
+	size_t n = all ? arr_len(all) : arr_len(shown);
+
+	r->stacks = alloc_n(n, sizeof(*r->stacks));
+	if (!r->stacks)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		json_object *e = json_object_array_get_idx(all ? all : shown, k);
+		struct ss_waiter_stack *w = &r->stacks[r->nstacks++];
+
+		if (all) {
+			json_object *id = arr_len(e) == 3 ? json_object_array_get_idx(e, 0) : NULL;
+
+			w->stack_id = id && json_object_is_type(id, json_type_int) ?
+				      json_object_get_int(id) : -1;
+			w->count = num(arr_len(e) == 3 ? json_object_array_get_idx(e, 1) : NULL);
+			w->wait_ns = num(arr_len(e) == 3 ? json_object_array_get_idx(e, 2) : NULL);
+		} else {
+			w->stack_id = (__s32)get_u64(e, "stack_id");
+			w->count = get_u64(e, "count");
+			w->wait_ns = get_u64(e, "wait_ns");
+		}
+	}
+	tids = get(o, "waiter_tids");
+	r->waiters = (__u32)get_u64(o, "waiter_threads");
+	r->tids = alloc_n(r->waiters, sizeof(*r->tids));
+	if (!r->tids)
+		return -ENOMEM;
+	for (size_t k = 0; k < r->waiters && k < arr_len(tids); k++)
+		r->tids[k] = (__u32)num(json_object_array_get_idx(tids, k));
+	return 0;
+}
+
+static int read_futexes(struct ss_recording *rec)
+{
+	json_object *a = get(rec->doc, "futexes");
+	struct ss_profile *p = &rec->prof;
+
+	p->futexes = alloc_n(arr_len(a), sizeof(*p->futexes));
+	if (!p->futexes)
+		return -ENOMEM;
+	for (size_t i = 0; i < arr_len(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct ss_futex_rec *r = &p->futexes[p->nfutexes++];
+
+		r->uaddr = get_u64(o, "uaddr");
+		futex_counters_read(o, &r->f);
+		if (read_waiters(o, r))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int read_yields(struct ss_recording *rec)
+{
+	json_object *a = get(rec->doc, "yield_sites");
+	struct ss_profile *p = &rec->prof;
+
+	p->yields = alloc_n(arr_len(a), sizeof(*p->yields));
+	if (!p->yields)
+		return -ENOMEM;
+	for (size_t i = 0; i < arr_len(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+
+		p->yields[p->nyields].stack_id = (__s32)get_u64(o, "stack_id");
+		p->yields[p->nyields++].count = get_u64(o, "count");
+	}
+	return 0;
+}
+
+static void read_drops(json_object *o, __u64 *drops)
+{
+	for (int i = 0; i < SS_DROPS; i++)
+		drops[i] = get_u64(o, ss_drop_names[i]);
+}
+
+/* ---- stacks -------------------------------------------------------------- */
+
+static struct ss_stack *new_stack(struct ss_stacks *s, __s32 id, size_t depth)
+{
+	struct ss_stack *st;
+
+	if (depth > SS_MAX_STACK_DEPTH)
+		depth = SS_MAX_STACK_DEPTH;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 32;
+		struct ss_stack *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	st = &s->v[s->n];
+	memset(st, 0, sizeof(*st));
+	st->id = id;
+	st->ips = alloc_n(depth, sizeof(*st->ips));
+	st->frames = alloc_n(depth, sizeof(*st->frames));
+	st->where = alloc_n(depth, sizeof(*st->where));
+	s->n++;
+	if (!st->ips || !st->frames || !st->where)
+		return NULL;
+	st->depth = (int)depth;
+	return st;
+}
+
+/* One frame: {ip, name, module, offset, build_id} since 1.0, a name before. */
+static int read_frame(json_object *f, struct ss_stack *st, int d)
+{
+	const char *name = json_object_is_type(f, json_type_string) ? json_object_get_string(f) :
+			   get_str(f, "name");
+	const char *module = get_str(f, "module");
+
+	st->ips[d] = get_u64(f, "ip");
+	st->frames[d] = strdup(name ? name : "[unknown]");
+	if (!st->frames[d])
+		return -ENOMEM;
+	if (module) {
+		st->where[d].module = strdup(module);
+		if (!st->where[d].module)
+			return -ENOMEM;
+		st->where[d].offset = get_u64(f, "offset");
+		copy_str(st->where[d].build_id, sizeof(st->where[d].build_id), f, "build_id");
+	}
+	return 0;
+}
+
+static int add_stack(struct ss_recording *rec, __s32 id, json_object *frames)
+{
+	struct ss_stack *st;
+
+	if (id < 0 || stacks__find(&rec->stacks, id))
+		return 0;
+	st = new_stack(&rec->stacks, id, arr_len(frames));
+	if (!st)
+		return -ENOMEM;
+	for (int d = 0; d < st->depth; d++)
+		if (read_frame(json_object_array_get_idx(frames, d), st, d))
+			return -ENOMEM;
+	return 0;
+}
+
+/* The stack table since 1.0; before it, the frames the report showed. */
+static int read_stacks(struct ss_recording *rec)
+{
+	json_object *table = get_type(rec->doc, "stacks", json_type_array), *a;
+	int err = 0;
+
+	for (size_t i = 0; i < arr_len(table) && !err; i++) {
+		json_object *o = json_object_array_get_idx(table, i);
+
+		err = add_stack(rec, (__s32)get_u64(o, "id"), get(o, "frames"));
+	}
+	if (table)
+		return err;
+	a = get(rec->doc, "futexes");
+	for (size_t i = 0; i < arr_len(a) && !err; i++) {
+		json_object *st = get(json_object_array_get_idx(a, i), "stacks");
+
+		for (size_t k = 0; k < arr_len(st) && !err; k++) {
+			json_object *o = json_object_array_get_idx(st, k);
+
+			err = add_stack(rec, (__s32)get_u64(o, "stack_id"), get(o, "frames"));
+		}
+	}
+	a = get(rec->doc, "yield_sites");
+	for (size_t i = 0; i < arr_len(a) && !err; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+
+		err = add_stack(rec, (__s32)get_u64(o, "stack_id"), get(o, "frames"));
+	}
+	return err;
+}
+
+/* ---- report fields, samples, advisor input ------------------------------- */
+
+static void read_header(struct ss_recording *rec)
+{
+	json_object *d = rec->doc, *h = get(d, "host"), *t = get(d, "target");
+	json_object *tr = get(d, "traced"), *sy = get(d, "symbols"), *clock = get(d, "clock");
+	json_object *nofp = get(sy, "modules_without_frame_pointers");
+	json_object *partial = get(sy, "frame_pointers_partial");
+	struct ss_report *r = &rec->rep;
+	const char *sched = get_str(tr, "sched");
+
+	copy_str(rec->host.hostname, sizeof(rec->host.hostname), h, "hostname");
+	copy_str(rec->host.kernel, sizeof(rec->host.kernel), h, "kernel");
+	copy_str(rec->host.machine, sizeof(rec->host.machine), h, "machine");
+	copy_str(rec->host.cpu_model, sizeof(rec->host.cpu_model), h, "cpu_model");
+	rec->host.cpus = (int)(get_u64(h, "cpus") & 0xffff);
+	r->host = &rec->host;
+	r->pid = (int)(get_u64(t, "pid") & 0x7fffffff);
+	r->tid = (int)(get_u64(t, "tid") & 0x7fffffff);
+	copy_str(r->comm, sizeof(r->comm), t, "comm");
+	r->exited = get_bool(t, "exited");
+	r->duration_ns = get_u64(d, "duration_ns");
+	rec->prof.start_ns = get_u64(clock, "start_ns");
+	rec->prof.now_ns = clock ? get_u64(clock, "now_ns") : r->duration_ns;
+	r->futex_waitv_traced = get_bool(tr, "futex_waitv");
+	r->futex2_traced = get_bool(tr, "futex2");
+	r->sched_btf = sched && !strcmp(sched, "tp_btf");
+	for (size_t i = 0; i < arr_len(nofp) && r->symbols.nno_fp < SS_REPORT_MAX_NOFP; i++) {
+		json_object *m = json_object_array_get_idx(nofp, i), *pt;
+
+		if (!json_object_is_type(m, json_type_string))
+			continue;
+		pt = i < arr_len(partial) ? json_object_array_get_idx(partial, i) : NULL;
+		r->symbols.no_fp_partial[r->symbols.nno_fp] = pt && json_object_get_boolean(pt);
+		r->symbols.no_fp[r->symbols.nno_fp++] = json_object_get_string(m);
+	}
+	r->symbols.stacks = get_u64(sy, "stacks");
+	r->symbols.stacks_truncated = get_u64(sy, "stacks_truncated");
+	r->symbols.stacks_unnamed_end = get_u64(sy, "stacks_unnamed_end");
+	r->symbols.resolved = get_u64(sy, "addresses_resolved");
+	r->symbols.module_only = get_u64(sy, "addresses_module_only");
+	r->symbols.unknown = get_u64(sy, "addresses_unknown");
+	rec->calibration = get_type(d, "calibration", json_type_object);
+	rec->intervals = get_type(d, "intervals", json_type_array);
+}
+
+static int read_advisor_input(struct ss_recording *rec)
+{
+	json_object *in = get_type(rec->doc, "advisor_input", json_type_object);
+	json_object *top = get(in, "samples_top"), *fences = get(in, "fences");
+	json_object *numa = get(in, "numa_nodes");
+
+	rec->have_input = in != NULL;
+	rec->ncpus = (__u32)(get_u64(in, "ncpus") & 0xffff);
+	rec->is_jvm = get_bool(in, "is_jvm");
+	rec->samples_top = alloc_n(arr_len(top), sizeof(*rec->samples_top));
+	rec->fences = alloc_n(arr_len(fences), sizeof(*rec->fences));
+	if (!rec->samples_top || !rec->fences)
+		return -ENOMEM;
+	for (size_t i = 0; i < arr_len(top); i++) {
+		json_object *o = json_object_array_get_idx(top, i);
+		struct adv_sample_sym *s = &rec->samples_top[rec->nsamples_top++];
+
+		copy_str(s->symbol, sizeof(s->symbol), o, "symbol");
+		s->count = get_u64(o, "count");
+		s->writes_shared = get_bool(o, "writes_shared");
+	}
+	for (size_t i = 0; i < arr_len(fences); i++) {
+		json_object *o = json_object_array_get_idx(fences, i);
+		json_object *sh = get_type(o, "share", json_type_double);
+		struct adv_fence_spot *f = &rec->fences[rec->nfences++];
+
+		copy_str(f->symbol, sizeof(f->symbol), o, "symbol");
+		f->share = sh ? json_object_get_double(sh) : 0;
+	}
+	for (size_t n = 0; n < arr_len(numa) && n < ADV_MAX_NODES; n++) {
+		json_object *e = json_object_array_get_idx(numa, n);
+
+		rec->numa.pages[n] = num(arr_len(e) == 2 ? json_object_array_get_idx(e, 0) : NULL);
+		rec->numa.cpus_used[n] = num(arr_len(e) == 2 ? json_object_array_get_idx(e, 1) : NULL);
+		rec->numa.nodes = (__u32)n + 1;
+	}
+	return 0;
+}
+
+/* What the samples section needs: the stacks themselves stay out of the
+ * recording (their named functions are in "top"). */
+static int read_samples(struct ss_recording *rec)
+{
+	json_object *s = get_type(rec->doc, "samples", json_type_object), *a, *c;
+	struct samples_result *r = &rec->sres;
+
+	if (!s)
+		return 0;
+	rec->have_sres = true;
+	r->event = get_str(s, "event");
+	r->available = get_bool(s, "available");
+	copy_str(r->reason, sizeof(r->reason), s, "reason");
+	r->period = get_u64(s, "period");
+	r->freq = (__u32)get_u64(s, "frequency_hz");
+	r->cpus = (int)(get_u64(s, "cpus") & 0xffff);
+	r->total = get_u64(s, "total");
+	c = get(s, "counters");
+	r->counters_available = get_bool(c, "available");
+	copy_str(r->counters_reason, sizeof(r->counters_reason), c, "reason");
+	a = get(c, "events");
+	for (size_t k = 0; k < SS_SAMPLE_COUNTERS && k < arr_len(a); k++) {
+		json_object *n = json_object_array_get_idx(a, k);
+
+		r->counter_names[k] = json_object_is_type(n, json_type_string) ?
+				      json_object_get_string(n) : NULL;
+	}
+	a = get(s, "threads");
+	r->threads = alloc_n(arr_len(a), sizeof(*r->threads));
+	if (!r->threads)
+		return -ENOMEM;
+	for (size_t i = 0; i < arr_len(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i), *ctr = get(o, "counters");
+		struct samples_thread *t = &r->threads[r->nr_threads++];
+
+		t->tid = (__u32)get_u64(o, "tid");
+		t->samples = get_u64(o, "samples");
+		t->has_counters = ctr != NULL;
+		t->slices = get_u64(o, "slices");
+		for (int k = 0; k < SS_SAMPLE_COUNTERS && ctr; k++)
+			if (r->counter_names[k])
+				t->counter[k] = (double)get_u64(ctr, r->counter_names[k]);
+	}
+	return 0;
+}
+
+/* ---- the whole document -------------------------------------------------- */
+
+/* "MAJOR.MINOR"; absent: 0.0, a report from before recordings. */
+static int read_version(struct ss_recording *rec, char *why, size_t whylen)
+{
+	json_object *schema = get_type(rec->doc, "schema", json_type_int);
+	const char *v = get_str(rec->doc, "recording");
+
+	if (!schema || json_object_get_int(schema) != SS_JSON_SCHEMA) {
+		snprintf(why, whylen, "not a spinscope recording of schema %d", SS_JSON_SCHEMA);
+		return SS_EXIT_USAGE;
+	}
+	if (get(rec->doc, "recording") && (!v || sscanf(v, "%d.%d", &rec->major, &rec->minor) != 2 ||
+					   rec->major < 0 || rec->minor < 0)) {
+		snprintf(why, whylen, "its recording version is not MAJOR.MINOR");
+		return SS_EXIT_USAGE;
+	}
+	if (rec->major > SS_RECORDING_MAJOR) {
+		snprintf(why, whylen,
+			 "recording version %d.%d is newer than this spinscope reads (%d.x): use spinscope %s or later",
+			 rec->major, rec->minor, SS_RECORDING_MAJOR, "of the recording's version");
+		return SS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, size_t whylen)
+{
+	int code, err;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->doc = doc;
+	if (!doc || !json_object_is_type(doc, json_type_object)) {
+		snprintf(why, whylen, "not a JSON object");
+		return SS_EXIT_USAGE;
+	}
+	code = read_version(rec, why, whylen);
+	if (code)
+		return code;
+	read_header(rec);
+	read_drops(get(doc, "dropped"), rec->prof.drops);
+	err = read_threads(rec) ?: read_futexes(rec) ?: read_yields(rec) ?: read_stacks(rec) ?:
+	      read_advisor_input(rec) ?: read_samples(rec);
+	if (err) {
+		snprintf(why, whylen, "%s", strerror(-err));
+		return SS_EXIT_ERROR;
+	}
+	/* Totals are the threads' sums: computed, never trusted. */
+	profile_finish(&rec->prof);
+	rec->rep.profile = &rec->prof;
+	rec->rep.stacks = &rec->stacks;
+	rec->rep.samples = rec->have_sres ? &rec->sres : NULL;
+	rec->rep.name = recording__sym_name;
+	rec->rep.name_arg = rec;
+	return 0;
+}
+
+int recording__read(const char *path, struct ss_recording *rec, char *why, size_t whylen)
+{
+	json_object *doc = NULL;
+	char inner[256];
+	int err = recording__load(path, &doc), code;
+
+	memset(rec, 0, sizeof(*rec));
+	if (err) {
+		snprintf(why, whylen, "cannot read the recording %s: %s", path,
+			 err == -EINVAL ? "truncated, corrupt, too large or not a spinscope report" :
+			 strerror(-err));
+		return err == -ENOMEM ? SS_EXIT_ERROR : SS_EXIT_USAGE;
+	}
+	code = recording__from_json(doc, rec, inner, sizeof(inner));
+	if (code)
+		snprintf(why, whylen, "cannot read the recording %s: %s", path, inner);
+	return code;
+}
+
+void recording__free(struct ss_recording *rec)
+{
+	if (!rec)
+		return;
+	profile_free(&rec->prof);
+	stacks__free(&rec->stacks);
+	free(rec->sres.threads);
+	free(rec->addrs);
+	free(rec->samples_top);
+	free(rec->fences);
+	json_object_put(rec->doc);
+	memset(rec, 0, sizeof(*rec));
+}
+
+const char *recording__sym_name(void *arg, __u64 ip, const char **module)
+{
+	const struct ss_recording *rec = arg;
+	size_t lo = 0, hi = rec ? rec->naddrs : 0;
+
+	*module = NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rec->addrs[mid].ip == ip) {
+			*module = rec->addrs[mid].module;
+			return rec->addrs[mid].name;
+		}
+		if (rec->addrs[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

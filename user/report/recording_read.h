@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a recording (docs/RECORDING.md) back into the model: profile,
+ * stacks, samples and what the report says about the target and host, so
+ * that the renderers and the advisor run on it as on a live trace. No BPF,
+ * no root, nothing read from this host. The file is untrusted: every field
+ * is type- and range-checked, a missing one reads as 0 or empty, and what
+ * cannot be a recording is refused with one line.
+ */
+#ifndef SPINSCOPE_RECORDING_READ_H
+#define SPINSCOPE_RECORDING_READ_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+#include "advisor/advisor.h"
+#include "common/procfs.h"
+#include "report.h"
+
+/* Threads, futexes, stacks, frames: more than this is not one of ours. */
+#define SS_RECORDING_MAX_ITEMS 1000000
+
+struct recording_addr {			/* one named sample address */
+	__u64 ip;
+	const char *name, *module;	/* in the document; NULL: unknown */
+};
+
+struct ss_recording {
+	json_object *doc;		/* owned; strings below point into it */
+	int major, minor;		/* 0.0: a schema 1 report from before */
+	struct host_info host;
+	struct ss_profile prof;
+	struct ss_stacks stacks;
+	struct samples_result sres;
+	bool have_sres;
+	struct recording_addr *addrs;	/* sorted by ip */
+	size_t naddrs;
+	struct ss_report rep;		/* points into the above */
+	/* The advisor's input besides the model ("advisor_input"). */
+	bool have_input;
+	__u32 ncpus;
+	bool is_jvm;
+	struct adv_sample_sym *samples_top;
+	size_t nsamples_top;
+	struct adv_fence_spot *fences;
+	size_t nfences;
+	struct adv_numa numa;
+	json_object *calibration;	/* borrowed from doc, or NULL */
+	json_object *intervals;		/* borrowed from doc, or NULL */
+};
+
+/* Reads path (zstd or plain JSON). Returns 0, or an SS_EXIT_* code with
+ * why set to one line: SS_EXIT_USAGE for a file that is not a readable
+ * recording (missing, truncated, corrupt, too large, a newer major). */
+int recording__read(const char *path, struct ss_recording *rec, char *why, size_t whylen);
+/* The same from a parsed document, which rec takes over (also on failure). */
+int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, size_t whylen);
+void recording__free(struct ss_recording *rec);
+
+/* Names a sample address from the recording (samples_symbolize_fn). */
+const char *recording__sym_name(void *rec, __u64 ip, const char **module);
+
+#endif
