@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recordings end to end, through the real spinscope binary and the hot_lock
+ * workload (T threads on one mutex, or on one each when sharded):
+ *   - `spinscope report` of a recording prints the JSON document the live
+ *     trace printed, key by key (the document holds no timestamps);
+ *   - a recording of a stripped binary has its frames named by
+ *     `report --symbols DIR` from the unstripped copy's build-id;
+ *   - `diff` of the hot lock against the sharded one: the lock's wait time
+ *     falls beyond noise and the verdict says so; `diff` of two runs of the
+ *     same build finds the lock unchanged within noise.
+ * Each trace lasts 4 s with -i 1; about 30 s in all.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "tracetest.h"
+
+#define TRACE_S "4"
+#define RUN_TIMEOUT_MS 60000
+
+static char workdir[64];
+
+static const char *wpath(const char *name)
+{
+	static char buf[4][256];
+	static int k;
+
+	if (!workdir[0]) {
+		snprintf(workdir, sizeof(workdir), "/tmp/ss-recording-XXXXXX");
+		if (!mkdtemp(workdir))
+			fail_msg("mkdtemp failed");
+	}
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", workdir, name);
+	return buf[k];
+}
+
+/* Traces workload NAME (hot_lock's arguments: 4 threads, shards) into
+ * path with -i 1; returns what the live trace printed on stdout. */
+static char *record(const char *name, const char *shards, const char *path)
+{
+	struct tt_workload w;
+	struct tt_trace t;
+	char *out;
+
+	tt_workload_start(&w, name, TT_ARGS("4", shards, "20", "30"));
+	tt_workload_go(&w);
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", TRACE_S, "-i", "1", "--no-calibrate",
+				   "--json", "-o", path));
+	tt_trace_end(&t, 0, RUN_TIMEOUT_MS);
+	tt_workload_end(&w);
+	if (t.rc != 0)
+		fail_msg("spinscope exited with %d: %s", t.rc, t.err);
+	out = t.out;
+	t.out = NULL;
+	tt_trace_free(&t);
+	return out;
+}
+
+/* spinscope ARGS..., which must exit with rc; returns stdout. */
+static char *spinscope(int want_rc, const char *const args[], char **err_out)
+{
+	const char *argv[16];
+	char *out, *err;
+	int n = 0, rc;
+
+	argv[n++] = tl_path("spinscope");
+	while (*args && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	rc = tt_run(argv, &out, &err, RUN_TIMEOUT_MS);
+	if (rc != want_rc)
+		fail_msg("spinscope %s exited with %d, not %d: %s", argv[1], rc, want_rc, err);
+	if (err_out)
+		*err_out = err;
+	else
+		free(err);
+	return out;
+}
+
+/* The first path where a and b differ, or NULL when they are equal. */
+static const char *json_diff(json_object *a, json_object *b, char *path, size_t len)
+{
+	size_t at = strlen(path);
+
+	if (json_object_get_type(a) != json_object_get_type(b))
+		return path;
+	if (json_object_is_type(a, json_type_object)) {
+		if (json_object_object_length(a) != json_object_object_length(b))
+			return path;
+		json_object_object_foreach(a, key, va) {
+			json_object *vb;
+
+			snprintf(path + at, len - at, ".%s", key);
+			if (!json_object_object_get_ex(b, key, &vb) || json_diff(va, vb, path, len))
+				return path;
+		}
+	} else if (json_object_is_type(a, json_type_array)) {
+		if (json_object_array_length(a) != json_object_array_length(b))
+			return path;
+		for (size_t i = 0; i < json_object_array_length(a); i++) {
+			snprintf(path + at, len - at, "[%zu]", i);
+			if (json_diff(json_object_array_get_idx(a, i), json_object_array_get_idx(b, i), path, len))
+				return path;
+		}
+	} else if (strcmp(json_object_to_json_string(a), json_object_to_json_string(b))) {
+		return path;
+	}
+	path[at] = 0;
+	return NULL;
+}
+
+/* The last line of the live output: the report after the -i lines. */
+static json_object *last_doc(char *out)
+{
+	char *end = out + strlen(out), *line;
+
+	while (end > out && end[-1] == '\n')
+		*--end = 0;
+	line = strrchr(out, '\n');
+	return tt_parse_report(line ? line + 1 : out);
+}
+
+static void test_report_equals_live(void **state)
+{
+	char *live_out, *out, path[4096] = "";
+	json_object *live, *replay;
+	const char *where;
+
+	TL_REQUIRE_BPF();
+	live_out = record("hot_lock", "1", wpath("live.json.zst"));
+	live = last_doc(live_out);
+	assert_true(json_object_array_length(tt_get(live, "intervals")) >= 2);
+	assert_true(json_object_array_length(tt_get(live, "stacks")) >= 1);
+	out = spinscope(0, TT_ARGS("report", wpath("live.json.zst"), "--json"), NULL);
+	replay = tt_parse_report(out);
+	where = json_diff(live, replay, path, sizeof(path));
+	if (where)
+		fail_msg("report --json differs from the live report at '%s'", where[0] ? where : "(root)");
+	/* The text names the lock and the finding the live advice had. */
+	free(out);
+	out = spinscope(0, TT_ARGS("report", wpath("live.json.zst")), NULL);
+	assert_non_null(strstr(out, "HOT FUTEXES"));
+	assert_non_null(strstr(out, "futex-contention"));
+	free(out);
+	free(live_out);
+	json_object_put(live);
+	json_object_put(replay);
+}
+
+/* The frames of the stacks table in module base, as one string. */
+static char *frames_of(json_object *doc, const char *base)
+{
+	json_object *stacks = tt_get(doc, "stacks");
+	static char buf[8192];
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < json_object_array_length(stacks); i++) {
+		json_object *fr = tt_get(json_object_array_get_idx(stacks, i), "frames");
+
+		for (size_t d = 0; d < json_object_array_length(fr); d++) {
+			json_object *f = json_object_array_get_idx(fr, d), *m;
+
+			if (json_object_object_get_ex(f, "module", &m) && strstr(json_object_get_string(m), base) &&
+			    n < sizeof(buf) - 256)
+				n += snprintf(buf + n, sizeof(buf) - n, "%s;",
+					      json_object_get_string(tt_get(f, "name")));
+		}
+	}
+	return buf;
+}
+
+static void test_symbols_from_build_id(void **state)
+{
+	char stripped[4096], cmd[8192], *out, *err, *live;
+	json_object *before, *after;
+
+	TL_REQUIRE_BPF();
+	/* The stripped copy runs where the workloads are; the unstripped one
+	 * is the "developer's machine" copy, in a folder of its own. */
+	snprintf(stripped, sizeof(stripped), "%s_stripped", tl_path("workloads/hot_lock"));
+	mkdir(wpath("debug"), 0700);
+	snprintf(cmd, sizeof(cmd), "strip -o '%s' '%s' && cp '%s' '%s/app.full'", stripped,
+		 tl_path("workloads/hot_lock"), tl_path("workloads/hot_lock"), wpath("debug"));
+	assert_int_equal(system(cmd), 0);
+	live = record("hot_lock_stripped", "1", wpath("stripped.json"));
+	unlink(stripped);
+	out = spinscope(0, TT_ARGS("report", wpath("stripped.json"), "--json"), NULL);
+	before = tt_parse_report(out);
+	free(out);
+	assert_null(strstr(frames_of(before, "hot_lock_stripped"), "worker+"));
+	out = spinscope(0, TT_ARGS("report", wpath("stripped.json"), "--json", "--symbols", wpath("debug")),
+			&err);
+	after = tt_parse_report(out);
+	if (!strstr(frames_of(after, "hot_lock_stripped"), "worker+0x"))
+		fail_msg("--symbols named no frame worker+0x...: frames %s; stderr %s",
+			 frames_of(after, "hot_lock_stripped"), err);
+	assert_non_null(strstr(err, "named by build-id"));
+	free(out);
+	free(err);
+	free(live);
+	json_object_put(before);
+	json_object_put(after);
+}
+
+/* The diff's row of a section with this name and metric, or NULL. */
+static json_object *row(json_object *diff, const char *section, const char *name, const char *metric)
+{
+	json_object *rows = tt_get(diff, section);
+
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		json_object *r = json_object_array_get_idx(rows, i), *n;
+
+		if ((!name || (json_object_object_get_ex(r, "name", &n) &&
+			       strstr(json_object_get_string(n), name))) &&
+		    !strcmp(json_object_get_string(tt_get(r, "metric")), metric))
+			return r;
+	}
+	return NULL;
+}
+
+static const char *verdict(json_object *diff)
+{
+	static char buf[4096];
+	json_object *v = tt_get(diff, "verdict");
+	size_t n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(v) && n < sizeof(buf) - 1; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s\n", json_object_get_string(json_object_array_get_idx(v, i)));
+	return buf;
+}
+
+static void test_diff_of_sharded_lock(void **state)
+{
+	json_object *diff, *wait, *total;
+	char *out;
+
+	TL_REQUIRE_BPF();
+	free(record("hot_lock", "1", wpath("before.json.zst")));
+	free(record("hot_lock", "4", wpath("after.json.zst")));
+	out = spinscope(0, TT_ARGS("diff", wpath("before.json.zst"), wpath("after.json.zst"), "--json"), NULL);
+	diff = tt_parse_report(out);
+	total = row(diff, "totals", NULL, "futex_wait_ns");
+	assert_non_null(total);
+	/* Waiting is most of a hot_lock thread's time: well over 100 ms/s. */
+	assert_true(json_object_get_double(tt_get(total, "before_per_s")) > 1e8);
+	assert_true(json_object_get_double(tt_get(total, "after_per_s")) <
+		    json_object_get_double(tt_get(total, "before_per_s")) / 10);
+	assert_true(json_object_get_boolean(tt_get(total, "significant")));
+	wait = row(diff, "locks", "worker (hot_lock", "wait_ns");
+	if (!wait || !json_object_get_boolean(tt_get(wait, "significant")))
+		fail_msg("the hot lock's wait time did not fall beyond noise: %s", out);
+	if (!strstr(verdict(diff), "wait time fell"))
+		fail_msg("verdict does not say the lock's wait fell: %s", verdict(diff));
+	free(out);
+	json_object_put(diff);
+}
+
+static void test_diff_of_same_build(void **state)
+{
+	json_object *diff, *wait, *findings;
+	char *out;
+
+	TL_REQUIRE_BPF();
+	free(record("hot_lock", "1", wpath("run1.json.zst")));
+	free(record("hot_lock", "1", wpath("run2.json.zst")));
+	out = spinscope(0, TT_ARGS("diff", wpath("run1.json.zst"), wpath("run2.json.zst"), "--json"), NULL);
+	diff = tt_parse_report(out);
+	wait = row(diff, "locks", "worker (hot_lock", "wait_ns");
+	assert_non_null(wait);
+	if (json_object_get_boolean(tt_get(wait, "significant")))
+		fail_msg("two runs of one build: the lock's wait changed beyond noise: %s", out);
+	assert_null(strstr(verdict(diff), "wait time fell"));
+	assert_null(strstr(verdict(diff), "wait time rose"));
+	findings = tt_get(diff, "findings");
+	for (size_t i = 0; i < json_object_array_length(findings); i++) {
+		json_object *f = json_object_array_get_idx(findings, i);
+
+		if (!strcmp(json_object_get_string(tt_get(f, "id")), "futex-contention"))
+			assert_string_equal(json_object_get_string(tt_get(f, "change")), "same");
+	}
+	free(out);
+	json_object_put(diff);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_report_equals_live, tt_teardown),
+		cmocka_unit_test_teardown(test_symbols_from_build_id, tt_teardown),
+		cmocka_unit_test_teardown(test_diff_of_sharded_lock, tt_teardown),
+		cmocka_unit_test_teardown(test_diff_of_same_build, tt_teardown),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	char cmd[128];
+
+	if (workdir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
+		if (system(cmd))
+			return 1;
+	}
+	return rc;
+}
