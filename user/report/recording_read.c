@@ -168,12 +168,15 @@ static int read_waiters(json_object *o, struct ss_futex_rec *r)
 			w->wait_ns = get_u64(e, "wait_ns");
 		}
 	}
-	tids = get(o, "waiter_tids");
+	/* The count as reported; the tids only as far as they were kept. */
+	tids = get_type(o, "waiter_tids", json_type_array);
 	r->waiters = (__u32)get_u64(o, "waiter_threads");
-	r->tids = alloc_n(r->waiters, sizeof(*r->tids));
+	if (!tids || arr_len(tids) != r->waiters)
+		return 0;
+	r->tids = alloc_n(arr_len(tids), sizeof(*r->tids));
 	if (!r->tids)
 		return -ENOMEM;
-	for (size_t k = 0; k < r->waiters && k < arr_len(tids); k++)
+	for (size_t k = 0; k < arr_len(tids); k++)
 		r->tids[k] = (__u32)num(json_object_array_get_idx(tids, k));
 	return 0;
 }
@@ -258,8 +261,12 @@ static int read_frame(json_object *f, struct ss_stack *st, int d)
 			   get_str(f, "name");
 	const char *module = get_str(f, "module");
 
+	char hex[32];
+
 	st->ips[d] = get_u64(f, "ip");
-	st->frames[d] = strdup(name ? name : "[unknown]");
+	/* Unnamed at trace time: the address, as the report shows it. */
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)st->ips[d]);
+	st->frames[d] = strdup(name ? name : hex);
 	if (!st->frames[d])
 		return -ENOMEM;
 	if (module) {

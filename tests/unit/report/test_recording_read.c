@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recording_read.c: a model written by report_to_json() reads back into
+ * the same document; a recording from before the recording sections (a
+ * real one, tests/fixtures/recording/report-0.x.json) still reads; a newer
+ * major version, truncated, corrupt or oversized files are refused with
+ * one line; hostile field types read as empty, never crash. And the pure
+ * parts of diff: names matched across runs, noise, verdicts.
+ */
+#include "testlib.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include <zstd.h>
+#include "common/errors.h"
+#include "report/recording_diff.h"
+#include "report/recording_json.h"
+#include "report/recording_read.h"
+
+static const struct host_info host = {
+	.hostname = "testhost", .kernel = "6.1.0-test", .machine = "x86_64",
+	.cpu_model = "Test CPU", .cpus = 2,
+};
+
+static __u64 ips7[3] = { 0x7f0000001234, 0x401100, 0x401200 };
+static char *frames7[3] = { "__lll_lock_wait+0x2b (libc.so.6)", "worker+0x38 (app)",
+			    "start_thread+0x304 (libc.so.6)" };
+static struct ss_frame_where where7[3] = {
+	{ .module = "/lib/libc.so.6", .build_id = "93ac", .offset = 0x8612b },
+	{ .module = "/srv/app", .build_id = "88b4", .offset = 0x13fe },
+	{ .module = NULL },
+};
+static __u64 ips8[2] = { 0x7f0000005678, 0x401500 };
+static char *frames8[2] = { "sched_yield+0x7 (libc.so.6)", "spin+0x12 (app)" };
+
+struct fixture {
+	struct ss_thread threads[3];
+	struct ss_futex_rec futex;
+	struct ss_waiter_stack wstacks[2];
+	__u32 tids[2];
+	struct ss_yield_site yield;
+	struct ss_stack stack_v[2];
+	struct ss_stacks stacks;
+	struct ss_profile prof;
+	struct adv_sample_sym top[1];
+	struct adv_profile input;
+	struct ss_report rep;
+};
+
+static struct fixture *fixture(void)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	assert_non_null(fx);
+	fx->threads[0] = (struct ss_thread){
+		.tid = 11, .comm = "worker-1", .futex_wait = 3, .futex_wait_ns = 3000000,
+		.futex_wait_ns_max = 2000000, .futex_other = 4, .runq_hist = { [9] = 1 },
+		.futex_outcome = { [SS_FUTEX_WOKEN] = 2, [SS_FUTEX_TIMEDOUT] = 1 }, .oncpu_ns = 5,
+	};
+	fx->threads[1] = (struct ss_thread){ .tid = 12, .comm = "worker-2", .sched_yield = 40,
+					     .flags = SS_THREAD_EXITED };
+	fx->threads[2] = (struct ss_thread){ .tid = 13, .comm = "main" };
+	fx->wstacks[0] = (struct ss_waiter_stack){ .stack_id = 7, .count = 2, .wait_ns = 2500000 };
+	fx->wstacks[1] = (struct ss_waiter_stack){ .stack_id = 9, .count = 1, .wait_ns = 500000 };
+	fx->tids[0] = 11;
+	fx->tids[1] = 12;
+	fx->futex = (struct ss_futex_rec){
+		.uaddr = 0x7f00dead1000ull, .f = { .waits = 3, .wait_ns = 3000000, .hist = { [20] = 3 } },
+		.stacks = fx->wstacks, .nstacks = 2, .waiters = 2, .tids = fx->tids,
+	};
+	fx->yield = (struct ss_yield_site){ .stack_id = 8, .count = 40 };
+	fx->stack_v[0] = (struct ss_stack){ .id = 7, .depth = 3, .ips = ips7, .frames = frames7,
+					    .where = where7 };
+	fx->stack_v[1] = (struct ss_stack){ .id = 8, .depth = 2, .ips = ips8, .frames = frames8 };
+	fx->stacks = (struct ss_stacks){ .v = fx->stack_v, .n = 2, .cap = 2 };
+	fx->prof = (struct ss_profile){
+		.start_ns = 1000, .now_ns = 2000001000, .threads = fx->threads, .nthreads = 3,
+		.futexes = &fx->futex, .nfutexes = 1, .yields = &fx->yield, .nyields = 1,
+		.drops = { [SS_DROP_STACK_FAIL] = 2 },
+	};
+	profile_finish(&fx->prof);
+	snprintf(fx->top[0].symbol, sizeof(fx->top[0].symbol), "spin (app)");
+	fx->top[0].count = 9;
+	fx->input = (struct adv_profile){ .ncpus = 2, .target = { .is_jvm = true } };
+	fx->input.samples.top = fx->top;
+	fx->input.samples.ntop = 1;
+	fx->rep = (struct ss_report){
+		.host = &host, .pid = 11, .comm = "app", .duration_ns = 2000000000,
+		.profile = &fx->prof, .stacks = &fx->stacks, .sched_btf = true,
+		.symbols = { .no_fp = { "/lib/libc.so.6" }, .no_fp_partial = { true }, .nno_fp = 1,
+			     .stacks = 2, .resolved = 5 },
+		.advisor_input = &fx->input,
+	};
+	return fx;
+}
+
+static const char *plain(json_object *o)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+}
+
+static void test_round_trip(void **state)
+{
+	struct fixture *fx = fixture();
+	json_object *doc = report_to_json(&fx->rep), *again;
+	char *first = strdup(plain(doc)), why[256];
+	struct ss_recording rec;
+
+	assert_int_equal(recording__from_json(doc, &rec, why, sizeof(why)), 0);
+	assert_int_equal(rec.major, SS_RECORDING_MAJOR);
+	/* The counter the report leaves out, the waiter tids, the frame's
+	 * where, the advisor's extras: all back. */
+	assert_int_equal(rec.prof.threads[0].futex_other, 4);
+	assert_int_equal(rec.prof.futexes[0].tids[1], 12);
+	assert_string_equal(stacks__find(&rec.stacks, 7)->where[1].module, "/srv/app");
+	assert_int_equal(stacks__find(&rec.stacks, 7)->where[1].offset, 0x13fe);
+	assert_null(stacks__find(&rec.stacks, 7)->where[2].module);
+	assert_true(rec.is_jvm);
+	assert_int_equal(rec.nsamples_top, 1);
+	rec.rep.advisor_input = &fx->input;
+	again = report_to_json(&rec.rep);
+	assert_string_equal(plain(again), first);
+	json_object_put(again);
+	recording__free(&rec);
+	free(first);
+	free(fx);
+}
+
+static int read_text(const char *text, struct ss_recording *rec, char *why, size_t len)
+{
+	return recording__from_json(json_tokener_parse(text), rec, why, len);
+}
+
+static void test_newer_major_refused(void **state)
+{
+	struct ss_recording rec;
+	char why[256];
+
+	assert_int_equal(read_text("{\"schema\":1,\"recording\":\"2.0\"}", &rec, why, sizeof(why)),
+			 SS_EXIT_USAGE);
+	assert_non_null(strstr(why, "recording version 2.0 is newer"));
+	assert_null(strchr(why, '\n'));
+	recording__free(&rec);
+	/* A newer minor only added keys. */
+	assert_int_equal(read_text("{\"schema\":1,\"recording\":\"1.99\",\"future\":[1]}", &rec, why,
+				   sizeof(why)), 0);
+	recording__free(&rec);
+	assert_int_equal(read_text("{\"schema\":1,\"recording\":\"one\"}", &rec, why, sizeof(why)),
+			 SS_EXIT_USAGE);
+	recording__free(&rec);
+	assert_int_equal(read_text("{\"schema\":7}", &rec, why, sizeof(why)), SS_EXIT_USAGE);
+	recording__free(&rec);
+	assert_int_equal(read_text("[1,2]", &rec, why, sizeof(why)), SS_EXIT_USAGE);
+	recording__free(&rec);
+}
+
+static void test_older_recording_reads(void **state)
+{
+	struct ss_recording rec;
+	char why[256];
+	json_object *doc;
+
+	assert_int_equal(recording__read("tests/fixtures/recording/report-0.x.json", &rec, why,
+					 sizeof(why)), 0);
+	assert_int_equal(rec.major, 0);
+	/* Its totals, from its threads, are what it said they were. */
+	doc = report_to_json(&rec.rep);
+	assert_int_equal(json_object_get_uint64(json_object_object_get(
+				 json_object_object_get(doc, "totals"), "futex_wait_ns")),
+			 json_object_get_uint64(json_object_object_get(
+				 json_object_object_get(rec.doc, "totals"), "futex_wait_ns")));
+	assert_int_equal(rec.prof.nfutexes, json_object_array_length(json_object_object_get(rec.doc, "futexes")));
+	/* The shown frames became the stacks. */
+	assert_true(rec.stacks.n >= 1);
+	assert_non_null(strstr(rec.stacks.v[0].frames[0], "__lll_lock_wait"));
+	/* Its futexes as it showed them, plus the recording's keys. */
+	{
+		json_object *f = json_object_array_get_idx(json_object_object_get(doc, "futexes"), 0);
+
+		json_object_object_del(f, "waiter_stacks");
+		json_object_object_del(f, "waiter_tids");
+		assert_string_equal(plain(json_object_object_get(doc, "futexes")),
+				    plain(json_object_object_get(rec.doc, "futexes")));
+	}
+	json_object_put(doc);
+	recording__free(&rec);
+}
+
+static char *write_tmp(const void *data, size_t n, const char *suffix)
+{
+	static char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/ss-recread-%d%s", getpid(), suffix);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+	return path;
+}
+
+/* One line, exit code 2, no crash, for every way a file is not one. */
+static void test_bad_files_refused(void **state)
+{
+	struct fixture *fx = fixture();
+	json_object *doc = report_to_json(&fx->rep);
+	const char *text = plain(doc);
+	size_t n = strlen(text), zn;
+	void *z = malloc(ZSTD_compressBound(n));
+	struct ss_recording rec;
+	char why[512], *path;
+	int code;
+
+	assert_non_null(z);
+	zn = ZSTD_compress(z, ZSTD_compressBound(n), text, n, 3);
+	assert_false(ZSTD_isError(zn));
+	path = write_tmp(z, zn / 2, ".json.zst");	/* truncated zstd */
+	assert_int_equal(recording__read(path, &rec, why, sizeof(why)), SS_EXIT_USAGE);
+	assert_non_null(strstr(why, "cannot read the recording"));
+	assert_null(strchr(why, '\n'));
+	recording__free(&rec);
+	unlink(path);
+	path = write_tmp(text, n / 2, ".json");		/* truncated JSON */
+	assert_int_equal(recording__read(path, &rec, why, sizeof(why)), SS_EXIT_USAGE);
+	recording__free(&rec);
+	unlink(path);
+	((char *)z)[zn / 2] ^= 0x5a;			/* a flipped byte */
+	path = write_tmp(z, zn, ".json.zst");
+	/* zstd's frame checksum is off: a flip may still decompress. */
+	code = recording__read(path, &rec, why, sizeof(why));
+	assert_true(code == 0 || code == SS_EXIT_USAGE);
+	recording__free(&rec);
+	unlink(path);
+	assert_int_equal(recording__read("/nonexistent/x.json", &rec, why, sizeof(why)), SS_EXIT_USAGE);
+	recording__free(&rec);
+	free(z);
+	json_object_put(doc);
+	free(fx);
+}
+
+/* Every field of the wrong type reads as empty. */
+static void test_hostile_types(void **state)
+{
+	static const char *const docs[] = {
+		"{\"schema\":1,\"threads\":\"x\",\"futexes\":{},\"stacks\":7}",
+		"{\"schema\":1,\"recording\":\"1.0\",\"threads\":[1,null,{\"tid\":-5,\"comm\":3}],"
+		"\"futexes\":[{\"waiter_stacks\":[[1],[\"a\",2,3],7],\"waiter_threads\":99999999999,"
+		"\"waiter_tids\":\"x\"}],\"stacks\":[{\"id\":1,\"frames\":[5,{\"module\":4},"
+		"{\"module\":\"/m\",\"offset\":\"0xzz\",\"build_id\":[]}]}],"
+		"\"yield_sites\":[{\"stack_id\":\"0x10\"}],\"intervals\":{},\"samples\":[],"
+		"\"advisor_input\":{\"samples_top\":[1,{\"symbol\":[]}],\"numa_nodes\":[[1,2],[3]]}}",
+		"{\"schema\":1,\"futexes\":[{\"stacks\":[{\"stack_id\":3,\"frames\":[\"a\",1,null]}]}]}",
+	};
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		struct ss_recording rec;
+		char why[256];
+		json_object *out;
+
+		assert_int_equal(read_text(docs[i], &rec, why, sizeof(why)), 0);
+		out = report_to_json(&rec.rep);
+		assert_non_null(out);
+		json_object_put(out);
+		recording__free(&rec);
+	}
+}
+
+static void test_diff_names(void **state)
+{
+	char buf[64];
+
+	diff__group_name("worker-12", buf, sizeof(buf));
+	assert_string_equal(buf, "worker-#");
+	diff__group_name("pool3-t45", buf, sizeof(buf));
+	assert_string_equal(buf, "pool#-t#");
+	diff__site_name("spin+0x12 (app)", buf, sizeof(buf));
+	assert_string_equal(buf, "spin (app)");
+	diff__site_name("app+0x40", buf, sizeof(buf));
+	assert_string_equal(buf, "app+0x40");
+}
+
+/* A recording with futex_wait_ns per interval as given (1 s each). */
+static void with_intervals(struct ss_recording *rec, const double *wait_ns, int n)
+{
+	rec->intervals = json_object_new_array();
+	for (int i = 0; i < n; i++) {
+		json_object *iv = json_object_new_object(), *t = json_object_new_object();
+
+		json_object_object_add(t, "futex_wait_ns", json_object_new_uint64((__u64)wait_ns[i]));
+		json_object_object_add(iv, "duration_ns", json_object_new_uint64(1000000000));
+		json_object_object_add(iv, "totals", t);
+		json_object_array_add(rec->intervals, iv);
+	}
+	json_object_object_add(rec->doc, "intervals", rec->intervals);
+}
+
+static const struct diff_row *find_row(const struct recording_diff *d, enum diff_section s,
+				       const char *metric)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		if (d->rows[i].section == s && !strcmp(d->rows[i].metric, metric))
+			return &d->rows[i];
+	return NULL;
+}
+
+static void test_diff_noise_and_findings(void **state)
+{
+	static const double noisy[] = { 0.6e6, 1.6e6, 1.1e6 }, quiet[] = { 1.4e6, 1.5e6, 1.45e6 };
+	struct fixture *fx = fixture();
+	struct ss_recording b, a;
+	struct recording_diff d;
+	const struct diff_row *r;
+	char why[256];
+
+	assert_int_equal(recording__from_json(report_to_json(&fx->rep), &b, why, sizeof(why)), 0);
+	/* After: half the lock's wait, and the advice changed. */
+	fx->futex.f.wait_ns = 1500000;
+	assert_int_equal(recording__from_json(report_to_json(&fx->rep), &a, why, sizeof(why)), 0);
+	json_object_array_add(json_object_object_get(b.doc, "advice"),
+			      json_tokener_parse("{\"id\":\"futex-contention\",\"severity\":\"critical\",\"title\":\"t\"}"));
+	json_object_array_add(json_object_object_get(a.doc, "advice"),
+			      json_tokener_parse("{\"id\":\"futex-contention\",\"severity\":\"warning\",\"title\":\"t\"}"));
+	json_object_array_add(json_object_object_get(a.doc, "advice"),
+			      json_tokener_parse("{\"id\":\"spin-yield\",\"severity\":\"info\",\"title\":\"u\"}"));
+
+	/* No -i series: significance unknown. */
+	assert_int_equal(recording_diff__compute(&b, &a, &d), 0);
+	r = find_row(&d, DIFF_LOCKS, "wait_ns");
+	assert_non_null(r);
+	assert_string_equal(r->name, "worker (app) via __lll_lock_wait");
+	assert_true(r->before > 2.9e6 / 2 && r->before < 3.1e6 / 2);	/* per second of 2 s */
+	assert_int_equal(r->significant, DIFF_SIG_UNKNOWN);
+	assert_int_equal(d.nfindings, 2);
+	assert_int_equal(d.findings[0].change, DIFF_BETTER);
+	assert_int_equal(d.findings[1].change, DIFF_APPEARED);
+	recording_diff__free(&d);
+
+	/* A quiet series: the halving is beyond its noise... */
+	with_intervals(&b, quiet, 3);
+	with_intervals(&a, quiet, 3);
+	assert_int_equal(recording_diff__compute(&b, &a, &d), 0);
+	assert_int_equal(find_row(&d, DIFF_LOCKS, "wait_ns")->significant, DIFF_SIG_YES);
+	recording_diff__free(&d);
+	/* ... a noisy one (stdev 0.5 ms/s against a 0.75 ms/s change) is not. */
+	with_intervals(&a, noisy, 3);
+	assert_int_equal(recording_diff__compute(&b, &a, &d), 0);
+	assert_int_equal(find_row(&d, DIFF_LOCKS, "wait_ns")->significant, DIFF_SIG_NO);
+	recording_diff__free(&d);
+	recording__free(&b);
+	recording__free(&a);
+	free(fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_newer_major_refused),
+		cmocka_unit_test(test_older_recording_reads),
+		cmocka_unit_test(test_bad_files_refused),
+		cmocka_unit_test(test_hostile_types),
+		cmocka_unit_test(test_diff_names),
+		cmocka_unit_test(test_diff_noise_and_findings),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
