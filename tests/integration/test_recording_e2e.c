@@ -9,6 +9,10 @@
  *   - `diff` of the hot lock against the sharded one: the lock's wait time
  *     falls beyond noise and the verdict says so; `diff` of two runs of the
  *     same build finds the lock unchanged within noise.
+ *   - without BPF, on committed recordings: report re-runs the advice with
+ *     the recording's own calibration (the advice it holds comes back) or
+ *     with --calibration's; a newer major version, a truncated file and a
+ *     missing one are refused with one line and exit code 2.
  * Each trace lasts 4 s with -i 1; about 30 s in all.
  */
 #include <signal.h>
@@ -288,6 +292,85 @@ static void test_diff_of_same_build(void **state)
 	json_object_put(diff);
 }
 
+#define FIXTURE "tests/fixtures/recording/hot-lock-1.0.json.zst"
+
+/* The value of the evidence line labelled label of finding id, or "". */
+static const char *evidence(json_object *doc, const char *id, const char *label)
+{
+	json_object *advice = tt_get(doc, "advice");
+
+	for (size_t i = 0; i < json_object_array_length(advice); i++) {
+		json_object *f = json_object_array_get_idx(advice, i), *ev;
+
+		if (strcmp(json_object_get_string(tt_get(f, "id")), id))
+			continue;
+		ev = tt_get(f, "evidence");
+		for (size_t e = 0; e < json_object_array_length(ev); e++)
+			if (!strcmp(json_object_get_string(tt_get(json_object_array_get_idx(ev, e), "label")),
+				    label))
+				return json_object_get_string(tt_get(json_object_array_get_idx(ev, e), "value"));
+	}
+	return "";
+}
+
+static void test_report_with_other_calibration(void **state)
+{
+	char *out, *zout, cmd[512];
+	json_object *own, *other, *recorded;
+
+	snprintf(cmd, sizeof(cmd), "zstd -dc %s", FIXTURE);
+	out = spinscope(0, TT_ARGS("report", FIXTURE, "--json"), NULL);
+	own = tt_parse_report(out);
+	free(out);
+	assert_int_equal(tt_run(TT_ARGS("/bin/sh", "-c", cmd), &zout, &out, RUN_TIMEOUT_MS), 0);
+	free(out);
+	recorded = tt_parse_report(zout);
+	free(zout);
+	/* Its own calibration: the advice it recorded, word for word. */
+	assert_string_equal(json_object_to_json_string(tt_get(own, "advice")),
+			    json_object_to_json_string(tt_get(recorded, "advice")));
+	/* calib-x86-vm.json measured a 28.2 us handoff: the advice now says so. */
+	out = spinscope(0, TT_ARGS("report", FIXTURE, "--json", "--calibration",
+				   "tests/fixtures/advice/calib-x86-vm.json"), NULL);
+	other = tt_parse_report(out);
+	free(out);
+	if (strncmp(evidence(other, "futex-contention", "futex handoff"), "28.2 us", 7))
+		fail_msg("with another host's calibration the handoff reads '%s'",
+			 evidence(other, "futex-contention", "futex handoff"));
+	assert_string_not_equal(evidence(own, "futex-contention", "futex handoff"),
+				evidence(other, "futex-contention", "futex handoff"));
+	json_object_put(own);
+	json_object_put(other);
+	json_object_put(recorded);
+}
+
+/* spinscope report PATH: exit 2 and one line on stderr naming PATH. */
+static void refused(const char *path, const char *words)
+{
+	char *out, *err;
+
+	out = spinscope(2, TT_ARGS("report", path), &err);
+	assert_string_equal(out, "");
+	if (!strstr(err, words) || strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("report %s: want one line with '%s', got '%s'", path, words, err);
+	free(out);
+	free(err);
+}
+
+static void test_bad_recordings_refused(void **state)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "zstd -dc %s | sed 's/\"recording\": *\"1\\.0\"/\"recording\":\"2.0\"/' > %s",
+		 FIXTURE, wpath("newer.json"));
+	assert_int_equal(system(cmd), 0);
+	refused(wpath("newer.json"), "recording version 2.0 is newer than this spinscope reads");
+	snprintf(cmd, sizeof(cmd), "head -c 5000 %s > %s", FIXTURE, wpath("cut.json.zst"));
+	assert_int_equal(system(cmd), 0);
+	refused(wpath("cut.json.zst"), "truncated, corrupt");
+	refused(wpath("none.json"), "No such file");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +378,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_symbols_from_build_id, tt_teardown),
 		cmocka_unit_test_teardown(test_diff_of_sharded_lock, tt_teardown),
 		cmocka_unit_test_teardown(test_diff_of_same_build, tt_teardown),
+		cmocka_unit_test_teardown(test_report_with_other_calibration, tt_teardown),
+		cmocka_unit_test_teardown(test_bad_recordings_refused, tt_teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[128];

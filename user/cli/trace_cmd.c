@@ -590,7 +590,8 @@ static int trace_render(struct trace_session *s)
 	if (o->json || o->output_path) {
 		s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 		s->rep.fingerprint = trace_record__fingerprint();
-		s->rep.calibration = trace_record__calibration(o->calibration_path, s->host.machine);
+		s->rep.calibration = trace_record__calibration(o->calibration_path, s->host.machine,
+								 s->advice);
 		s->rep.intervals = s->intervals;
 		doc = report_to_json(&s->rep);
 	}

@@ -87,11 +87,12 @@ json_object *trace_record__fingerprint(void)
 	return calib_store__host_json(&fp);
 }
 
-json_object *trace_record__calibration(const char *path, const char *machine)
+json_object *trace_record__calibration(const char *path, const char *machine,
+				       const struct adv_report *advice)
 {
 	json_object *o = json_object_new_object(), *res = NULL;
-	struct adv_host h;
-	char why[256];
+	struct adv_host h, none = { .present = false };
+	char why[256], used[256] = "";
 
 	if (!o)
 		return NULL;
@@ -100,6 +101,11 @@ json_object *trace_record__calibration(const char *path, const char *machine)
 	json_object_object_add(o, "matches", json_object_new_boolean(h.matches));
 	if (h.mismatch_reason[0])
 		json_object_object_add(o, "mismatch_reason", json_object_new_string(h.mismatch_reason));
+	/* What the findings would need of a host with nothing measured is
+	 * what they rest on. */
+	if (advice)
+		calib_host__needed(advice, &none, used, sizeof(used));
+	json_object_object_add(o, "families_used", json_object_new_string(used));
 	if (h.matches && !calib__load_matching(path, &res, why, sizeof(why)))
 		json_object_object_add(o, "results", res);
 	return o;

@@ -9,6 +9,7 @@
 #define SPINSCOPE_TRACE_RECORD_H
 
 #include <json-c/json.h>
+#include "advisor/advisor.h"
 #include "model/stacks.h"
 #include "syms/syms.h"
 
@@ -20,8 +21,10 @@ int trace_record__locate(struct ss_stacks *s, struct syms *syms, int pid);
 /* This host's fingerprint as calibrate stores it, or NULL. */
 json_object *trace_record__fingerprint(void);
 
-/* {present, matches, mismatch_reason, results}: the stored calibration
- * (path NULL: the store) as the advice saw it. NULL on no memory. */
-json_object *trace_record__calibration(const char *path, const char *machine);
+/* {present, matches, mismatch_reason, families_used, results}: the stored
+ * calibration (path NULL: the store) as the advice saw it, and the
+ * families its findings rest on. NULL on no memory. */
+json_object *trace_record__calibration(const char *path, const char *machine,
+				       const struct adv_report *advice);
 
 #endif
