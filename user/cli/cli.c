@@ -15,7 +15,9 @@
 const char ss_usage_line[] =
 	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json] [-o FILE] [-v]\n"
 	"       spinscope demo [-d SECONDS] [--json]\n"
-	"       spinscope calibrate [--quick|--full] [--only FAMILY,...] [--json]\n";
+	"       spinscope calibrate [--quick|--full] [--only FAMILY,...] [--json]\n"
+	"       spinscope report FILE [--json] [--folded FILE] [--calibration FILE] [--symbols DIR]\n"
+	"       spinscope diff BEFORE AFTER [--json]\n";
 
 enum {
 	OPT_BTF = 256,
@@ -248,6 +250,8 @@ void ss_print_help(FILE *out)
 	      "Commands:\n"
 	      "  demo                 trace a built-in workload with planted problems\n"
 	      "  calibrate            measure what spinning, padding, NUMA and ordering cost here\n"
+	      "  report FILE          the report of a recording (-o FILE), on any machine\n"
+	      "  diff BEFORE AFTER    compare two recordings: locks, yield sites, threads, findings\n"
 	      "\n"
 	      "SIGINT, SIGTERM and SIGHUP stop the trace, print the report and exit 0.\n"
 	      "\n", out);

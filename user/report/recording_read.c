@@ -411,8 +411,39 @@ static int read_advisor_input(struct ss_recording *rec)
 	return 0;
 }
 
-/* What the samples section needs: the stacks themselves stay out of the
- * recording (their named functions are in "top"). */
+/* The sampled functions ("top") as one-frame stacks on addresses named
+ * from the recording: the same top list, text and advice come back. The
+ * samples' whole stacks are not kept, so their folded lines are leaves. */
+static int read_sample_top(struct ss_recording *rec, json_object *top)
+{
+	struct samples_result *r = &rec->sres;
+	size_t n = arr_len(top);
+
+	r->stacks = alloc_n(n, sizeof(*r->stacks));
+	r->ip_pool = alloc_n(n, sizeof(*r->ip_pool));
+	rec->addrs = alloc_n(n, sizeof(*rec->addrs));
+	if (!r->stacks || !r->ip_pool || !rec->addrs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(top, i);
+		const char *sym = get_str(o, "symbol"), *mod = get_str(o, "module");
+		struct samples_stack *st = &r->stacks[r->nr_stacks++];
+
+		st->stack_id = (__s32)i;
+		st->count = get_u64(o, "count");
+		if (sym && !mod && !strcmp(sym, "[no user stack]"))
+			continue;	/* depth 0: named so by the renderers */
+		r->ip_pool[i] = i + 1;	/* any distinct address will do */
+		st->ips = &r->ip_pool[i];
+		st->depth = 1;
+		rec->addrs[rec->naddrs].ip = i + 1;
+		rec->addrs[rec->naddrs].name = sym && strcmp(sym, "[unknown]") ? sym : NULL;
+		rec->addrs[rec->naddrs++].module = mod;
+	}
+	return 0;
+}
+
+/* What the samples section needs, from what it showed. */
 static int read_samples(struct ss_recording *rec)
 {
 	json_object *s = get_type(rec->doc, "samples", json_type_object), *a, *c;
@@ -438,6 +469,8 @@ static int read_samples(struct ss_recording *rec)
 		r->counter_names[k] = json_object_is_type(n, json_type_string) ?
 				      json_object_get_string(n) : NULL;
 	}
+	if (read_sample_top(rec, get(s, "top")))
+		return -ENOMEM;
 	a = get(s, "threads");
 	r->threads = alloc_n(arr_len(a), sizeof(*r->threads));
 	if (!r->threads)
@@ -540,6 +573,8 @@ void recording__free(struct ss_recording *rec)
 	profile_free(&rec->prof);
 	stacks__free(&rec->stacks);
 	free(rec->sres.threads);
+	free(rec->sres.stacks);
+	free(rec->sres.ip_pool);
 	free(rec->addrs);
 	free(rec->samples_top);
 	free(rec->fences);

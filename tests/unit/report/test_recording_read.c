@@ -102,6 +102,12 @@ static const char *plain(json_object *o)
 	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 }
 
+static const char *fake_name(void *arg, __u64 ip, const char **module)
+{
+	*module = ip == 0x401000 ? "/srv/app" : NULL;
+	return ip == 0x401000 ? "hot_loop" : NULL;
+}
+
 static void test_round_trip(void **state)
 {
 	struct fixture *fx = fixture();
@@ -125,6 +131,53 @@ static void test_round_trip(void **state)
 	assert_string_equal(plain(again), first);
 	json_object_put(again);
 	recording__free(&rec);
+	free(first);
+	free(fx);
+}
+
+/* Samples with a top list: it, the threads' counters and the text come back. */
+static void test_samples_round_trip(void **state)
+{
+	static const __u64 ip_a = 0x401000, ip_b = 0x402000;
+	static struct samples_stack st[3] = {
+		{ .tid = 11, .stack_id = 1, .count = 7, .depth = 1, .ips = &ip_a },
+		{ .tid = 12, .stack_id = 2, .count = 3, .depth = 1, .ips = &ip_b },
+		{ .tid = 12, .stack_id = -14, .count = 2 },
+	};
+	static struct samples_thread th[1] = {
+		{ .tid = 11, .has_counters = true, .samples = 7, .slices = 4, .counter = { 10, 100, 1000 } },
+	};
+	struct samples_result sr = {
+		.event = "cache-misses", .available = true, .period = 10007, .cpus = 2, .total = 12,
+		.stacks = st, .nr_stacks = 3, .threads = th, .nr_threads = 1, .counters_available = true,
+		.counter_names = { "cache-misses", "cache-references", "instructions" },
+	};
+	struct fixture *fx = fixture();
+	json_object *doc;
+	char *first, *text_a, *text_b, why[256];
+	size_t la, lb;
+	struct ss_recording rec;
+	FILE *f;
+
+	fx->rep.samples = &sr;
+	fx->rep.name = fake_name;
+	doc = report_to_json(&fx->rep);
+	first = strdup(plain(doc));
+	f = open_memstream(&text_a, &la);
+	report_print_text(&fx->rep, f);
+	fclose(f);
+	assert_int_equal(recording__from_json(doc, &rec, why, sizeof(why)), 0);
+	rec.rep.advisor_input = &fx->input;
+	doc = report_to_json(&rec.rep);
+	assert_string_equal(plain(doc), first);
+	json_object_put(doc);
+	f = open_memstream(&text_b, &lb);
+	report_print_text(&rec.rep, f);
+	fclose(f);
+	assert_string_equal(text_b, text_a);
+	recording__free(&rec);
+	free(text_a);
+	free(text_b);
 	free(first);
 	free(fx);
 }
@@ -358,6 +411,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_samples_round_trip),
 		cmocka_unit_test(test_newer_major_refused),
 		cmocka_unit_test(test_older_recording_reads),
 		cmocka_unit_test(test_bad_files_refused),
