@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the recording reader (`make fuzz`): `spinscope
- * report` and `diff` read files from another machine, so a recording is
- * untrusted. The input is read as a recording file (through a memory file,
- * as recording__read reads a path: zstd or plain JSON), and the same bytes
+ * libFuzzer target for the recording reader, recording_read.c (`make
+ * fuzz`; fuzz_recording.c fuzzes the file loader alone): `spinscope report`
+ * and `diff` read files from another machine, so a recording is untrusted.
+ * The input is read as a recording file (through a memory file, as
+ * recording__read reads a path: zstd or plain JSON), and the same bytes
  * parsed as bare JSON are read as a document, so the model builder sees
  * odd types, absurd counts and missing fields whatever the header says;
  * every document that reads is then diffed against itself.

@@ -252,9 +252,14 @@ static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_p
 	if (!err) {
 		double t_s = (cur.now_ns - start_ns) / 1e9;
 
-		/* The series the recording keeps: diff's noise estimate. */
-		if (series)
-			json_object_array_add(series, report_interval_json(&diff, t_s));
+		/* The series the recording keeps for diff's noise estimate: the
+		 * totals; per-thread lines would grow it by threads x seconds. */
+		if (series) {
+			json_object *iv = report_interval_json(&diff, t_s);
+
+			json_object_object_del(iv, "threads");
+			json_object_array_add(series, iv);
+		}
 		if (o->json) {
 			json_object *j = report_interval_json(&diff, t_s);
 

@@ -14,6 +14,21 @@
 
 /* A report larger than this is not one of ours. */
 #define RECORDING_MAX_BYTES (256u << 20)
+/* Nor one of more JSON values: each costs the parser ~100 bytes, so this
+ * bounds what a hostile file of small values can make it allocate. */
+#define RECORDING_MAX_VALUES (4u << 20)
+
+/* An upper bound on the values in a JSON text: one per separator or
+ * opener, wherever they stand (in strings too: it only overcounts). */
+static bool too_many_values(const char *text)
+{
+	size_t n = 0;
+
+	for (const char *c = text; *c; c++)
+		if ((*c == ',' || *c == '[' || *c == '{' || *c == ':') && ++n > RECORDING_MAX_VALUES)
+			return true;
+	return false;
+}
 #define ZSTD_LEVEL 3
 
 static bool compressed(const char *path)
@@ -90,6 +105,8 @@ int recording__load(const char *path, json_object **doc)
 			err = -EINVAL;
 		text[size] = 0;
 	}
+	if (!err && too_many_values(text))
+		err = -E2BIG;
 	if (!err) {
 		*doc = json_tokener_parse(text);
 		if (!*doc || !json_object_is_type(*doc, json_type_object) ||

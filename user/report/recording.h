@@ -15,7 +15,9 @@
  * ends in ".zst". 0 or -errno (-EIO for a compression error), why filled. */
 int recording__save(const char *path, json_object *doc, char *why, size_t whylen);
 
-/* Reads a report saved by recording__save (compressed or not). */
+/* Reads a report saved by recording__save (compressed or not). 0, -EINVAL
+ * (not a report, or over 256 MiB), -E2BIG (over 4 Mi JSON values: what a
+ * hostile file could make the parser allocate is bounded) or -errno. */
 int recording__load(const char *path, json_object **doc);
 
 #endif

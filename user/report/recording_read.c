@@ -557,7 +557,7 @@ int recording__read(const char *path, struct ss_recording *rec, char *why, size_
 	if (err) {
 		snprintf(why, whylen, "cannot read the recording %s: %s", path,
 			 err == -EINVAL ? "truncated, corrupt, too large or not a spinscope report" :
-			 strerror(-err));
+			 err == -E2BIG ? "more JSON values than a recording holds (4 Mi)" : strerror(-err));
 		return err == -ENOMEM ? SS_EXIT_ERROR : SS_EXIT_USAGE;
 	}
 	code = recording__from_json(doc, rec, inner, sizeof(inner));

@@ -289,6 +289,23 @@ static void test_bad_files_refused(void **state)
 	unlink(path);
 	assert_int_equal(recording__read("/nonexistent/x.json", &rec, why, sizeof(why)), SS_EXIT_USAGE);
 	recording__free(&rec);
+	{
+		/* 5 Mi tiny values in 10 MiB: refused before parsing. */
+		size_t big = 10u << 20;
+		char *many = malloc(big + 1);
+
+		assert_non_null(many);
+		memcpy(many, "{\"schema\":1,\"x\":[", 17);
+		for (size_t i = 17; i + 2 < big - 1; i += 2)
+			memcpy(many + i, "0,", 2);
+		memcpy(many + big - 2, "0]", 2);
+		path = write_tmp(many, big, ".json");
+		free(many);
+		assert_int_equal(recording__read(path, &rec, why, sizeof(why)), SS_EXIT_USAGE);
+		assert_non_null(strstr(why, "more JSON values"));
+		unlink(path);
+	}
+	recording__free(&rec);
 	free(z);
 	json_object_put(doc);
 	free(fx);
