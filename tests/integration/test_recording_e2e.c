@@ -239,16 +239,24 @@ static const char *verdict(json_object *diff)
 	return buf;
 }
 
+/* Records hot_lock with the shard counts before and after and diffs them;
+ * *out gets the diff's text for messages. */
+static json_object *diff_runs(const char *shards_before, const char *shards_after, char **out)
+{
+	free(record("hot_lock", shards_before, wpath("before.json.zst")));
+	free(record("hot_lock", shards_after, wpath("after.json.zst")));
+	*out = spinscope(0, TT_ARGS("diff", wpath("before.json.zst"), wpath("after.json.zst"), "--json"),
+			 NULL);
+	return tt_parse_report(*out);
+}
+
 static void test_diff_of_sharded_lock(void **state)
 {
 	json_object *diff, *wait, *total;
 	char *out;
 
 	TL_REQUIRE_BPF();
-	free(record("hot_lock", "1", wpath("before.json.zst")));
-	free(record("hot_lock", "4", wpath("after.json.zst")));
-	out = spinscope(0, TT_ARGS("diff", wpath("before.json.zst"), wpath("after.json.zst"), "--json"), NULL);
-	diff = tt_parse_report(out);
+	diff = diff_runs("1", "4", &out);
 	total = row(diff, "totals", NULL, "futex_wait_ns");
 	assert_non_null(total);
 	/* Waiting is most of a hot_lock thread's time: well over 100 ms/s. */
@@ -271,10 +279,7 @@ static void test_diff_of_same_build(void **state)
 	char *out;
 
 	TL_REQUIRE_BPF();
-	free(record("hot_lock", "1", wpath("run1.json.zst")));
-	free(record("hot_lock", "1", wpath("run2.json.zst")));
-	out = spinscope(0, TT_ARGS("diff", wpath("run1.json.zst"), wpath("run2.json.zst"), "--json"), NULL);
-	diff = tt_parse_report(out);
+	diff = diff_runs("1", "1", &out);
 	wait = row(diff, "locks", "worker (hot_lock", "wait_ns");
 	assert_non_null(wait);
 	if (json_object_get_boolean(tt_get(wait, "significant")))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/grow.h"
 #include "advice.h"
 #include "recording_diff.h"
 
@@ -54,15 +55,8 @@ static struct keyed *keyed_get(struct keyed_list *l, const char *name)
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i].name, name))
 			return &l->v[i];
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct keyed *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (ss_grow((void **)&l->v, l->n, &l->cap, sizeof(*l->v), 16))
+		return NULL;
 	memset(&l->v[l->n], 0, sizeof(l->v[l->n]));
 	snprintf(l->v[l->n].name, sizeof(l->v[l->n].name), "%s", name);
 	return &l->v[l->n++];
@@ -200,15 +194,8 @@ static enum diff_sig judge(double before, double after, double noise)
 
 static int add_row(struct recording_diff *d, size_t *cap, const struct diff_row *row)
 {
-	if (d->nrows == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 32;
-		struct diff_row *v = realloc(d->rows, ncap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		d->rows = v;
-		*cap = ncap;
-	}
+	if (ss_grow((void **)&d->rows, d->nrows, cap, sizeof(*d->rows), 32))
+		return -ENOMEM;
 	d->rows[d->nrows++] = *row;
 	d->significant += row->significant == DIFF_SIG_YES;
 	return 0;

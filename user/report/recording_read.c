@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/errors.h"
+#include "common/grow.h"
 #include "model/counters.h"
 #include "recording.h"
 #include "recording_json.h"
@@ -232,15 +233,8 @@ static struct ss_stack *new_stack(struct ss_stacks *s, __s32 id, size_t depth)
 
 	if (depth > SS_MAX_STACK_DEPTH)
 		depth = SS_MAX_STACK_DEPTH;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 32;
-		struct ss_stack *v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (ss_grow((void **)&s->v, s->n, &s->cap, sizeof(*s->v), 32))
+		return NULL;
 	st = &s->v[s->n];
 	memset(st, 0, sizeof(*st));
 	st->id = id;
