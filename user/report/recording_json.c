@@ -55,15 +55,18 @@ static json_object *stacks_json(const struct ss_stacks *s)
 	return a;
 }
 
-/* The counters the report leaves out (json NONE), so the model reads back
- * whole. */
+/* The counters the report leaves out (json NONE), kept apart under
+ * "unreported_counters" so that the model reads back whole. */
 #define EXTRA_SCALAR(name, kind, unit, json)					\
 	if (SS_JSON_##json == SS_JSON_NONE)					\
-		add(o, #name, U64(t->name));
+		add(x, #name, U64(t->name));
 #define EXTRA_ARRAY(name, slots, kind, unit, json)
 static void thread_extras(json_object *o, const struct ss_thread *t)
 {
+	json_object *x = json_object_new_object();
+
 	SS_THREAD_COUNTERS(EXTRA_SCALAR, EXTRA_ARRAY)
+	add(o, "unreported_counters", x);
 	add(o, "flags", U64(t->flags));
 }
 

@@ -109,7 +109,9 @@ static void read_outcomes(json_object *o, __u64 *v, size_t n)
 #define READ_OUTCOMES(o, key, v, n) read_outcomes(get(o, key), v, n)
 #define READ_KEY(key, form) #key
 #define READ_FORM(key, form) READ_##form
-#define READ_SCALAR(name, kind, unit, json) c->name = get_u64(o, #name);
+/* Counters the report leaves out (json NONE) sit in "unreported_counters". */
+#define READ_SCALAR(name, kind, unit, json)					\
+	c->name = get_u64(SS_JSON_##json == SS_JSON_NONE ? get(o, "unreported_counters") : o, #name);
 #define READ_ARRAY(name, slots, kind, unit, json) READ_FORM json(o, READ_KEY json, c->name, slots);
 #define DEFINE_COUNTERS_READ(fn, type, list)					\
 	static void fn(json_object *o, type *c)				\
