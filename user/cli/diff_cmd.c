@@ -42,8 +42,11 @@ static double ratio(const struct diff_row *r)
  * per lock whose wait time moved beyond noise, then the overall word. */
 static void verdict_lines(const struct recording_diff *d, void (*line)(void *, const char *), void *arg)
 {
-	char buf[512], a[48], b[48];
+	char buf[640], a[48], b[48];
 	size_t nf = 0;
+	/* Nothing moved beyond noise: a severity change is a figure near a
+	 * rule's threshold, not a change of the program. */
+	bool quiet = d->intervals_before >= 2 && d->intervals_after >= 2 && !d->significant;
 
 	for (size_t i = 0; i < d->nfindings; i++) {
 		const struct diff_finding *f = &d->findings[i];
@@ -56,8 +59,10 @@ static void verdict_lines(const struct recording_diff *d, void (*line)(void *, c
 		else if (f->change == DIFF_DISAPPEARED)
 			snprintf(buf, sizeof(buf), "disappeared: [%s] %s (%s)", f->before, f->title, f->id);
 		else
-			snprintf(buf, sizeof(buf), "%s: %s went from %s to %s: %s",
-				 diff__change_name(f->change), f->id, f->before, f->after, f->title);
+			snprintf(buf, sizeof(buf), "%s: %s went from %s to %s%s: %s",
+				 diff__change_name(f->change), f->id, f->before, f->after,
+				 quiet ? " while its figures moved within run-to-run noise (a threshold crossed)" : "",
+				 f->title);
 		line(arg, buf);
 	}
 	if (!nf)
@@ -99,7 +104,7 @@ static void print_text(const struct recording_diff *d, const struct ss_recording
 	printf("spinscope diff: %s (pid %d %s, %.1f s) -> %s (pid %d %s, %.1f s)\n", pb, b->rep.pid,
 	       b->rep.comm, b->rep.duration_ns / 1e9, pa, a->rep.pid, a->rep.comm,
 	       a->rep.duration_ns / 1e9);
-	printf("noise: %zu and %zu intervals; a change counts beyond %.0fx the larger interval spread and %.0f%%\n",
+	printf("noise: %zu and %zu intervals; a change counts beyond %.0fx their pooled spread and %.0f%%\n",
 	       d->intervals_before, d->intervals_after, DIFF_NOISE_SPREADS, DIFF_MIN_SHARE * 100);
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct diff_row *r = &d->rows[i];

@@ -96,8 +96,8 @@ static size_t rename_frames(struct ss_stacks *s, const char *dir)
 			if (fd < 0)
 				continue;
 			base = strrchr(w->module, '/');
-			if (!build_id__name_offset(fd, w->offset, base ? base + 1 : w->module, buf,
-						   sizeof(buf)) && (copy = strdup(buf))) {
+			if (!build_id__name_offset(fd, w->offset, w->vaddr, base ? base + 1 : w->module,
+						   buf, sizeof(buf)) && (copy = strdup(buf))) {
 				free(st->frames[d]);
 				st->frames[d] = copy;
 				named++;

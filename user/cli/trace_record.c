@@ -12,40 +12,41 @@
 #include "syms/proc_root.h"
 #include "trace_record.h"
 
-/* Build-ids by module path: a handful of modules serve every frame. */
-#define BUILD_ID_CACHE 64
-struct build_id_cache {
-	char *path[BUILD_ID_CACHE];
-	char hex[BUILD_ID_CACHE][SS_BUILD_ID_HEX];
+/* The modules' files by path, open while the stacks are placed: a handful
+ * of modules serve every frame. */
+#define MODULE_CACHE 64
+struct module_cache {
+	char *path[MODULE_CACHE];
+	char hex[MODULE_CACHE][SS_BUILD_ID_HEX];
+	int fd[MODULE_CACHE];		/* -1: not readable */
 	size_t n;
 	int root_fd;
 };
 
-static const char *build_id_of(struct build_id_cache *c, const char *module)
+/* The module's slot, opened through the target's root; NULL when full. */
+static size_t module_of(struct module_cache *c, const char *module)
 {
-	int fd;
-
 	for (size_t i = 0; i < c->n; i++)
 		if (!strcmp(c->path[i], module))
-			return c->hex[i];
-	if (c->n == BUILD_ID_CACHE || module[0] != '/' || !(c->path[c->n] = strdup(module)))
-		return "";
+			return i;
+	if (c->n == MODULE_CACHE || module[0] != '/' || !(c->path[c->n] = strdup(module)))
+		return MODULE_CACHE;
 	c->hex[c->n][0] = 0;
-	fd = c->root_fd >= 0 ? proc_root__open(c->root_fd, module, O_RDONLY) : -1;
-	if (fd >= 0) {
-		build_id__read_fd(fd, c->hex[c->n], SS_BUILD_ID_HEX);
-		close(fd);
-	}
-	return c->hex[c->n++];
+	c->fd[c->n] = c->root_fd >= 0 ? proc_root__open(c->root_fd, module, O_RDONLY) : -1;
+	if (c->fd[c->n] >= 0)
+		build_id__read_fd(c->fd[c->n], c->hex[c->n], SS_BUILD_ID_HEX);
+	return c->n++;
 }
 
-static int locate_stack(struct ss_stack *st, struct syms *syms, struct build_id_cache *c)
+static int locate_stack(struct ss_stack *st, struct syms *syms, struct module_cache *c)
 {
 	st->where = calloc(st->depth ? st->depth : 1, sizeof(*st->where));
 	if (!st->where)
 		return -ENOMEM;
 	for (int d = 0; d < st->depth; d++) {
 		struct sym_info si;
+		uint64_t vaddr;
+		size_t m;
 		/* Callers' frames hold return addresses: the call is at ip - 1. */
 		__u64 addr = d ? st->ips[d] - 1 : st->ips[d];
 
@@ -55,14 +56,19 @@ static int locate_stack(struct ss_stack *st, struct syms *syms, struct build_id_
 		if (!st->where[d].module)
 			return -ENOMEM;
 		st->where[d].offset = si.module_offset;
-		snprintf(st->where[d].build_id, SS_BUILD_ID_HEX, "%s", build_id_of(c, si.module));
+		m = module_of(c, si.module);
+		if (m == MODULE_CACHE)
+			continue;
+		snprintf(st->where[d].build_id, SS_BUILD_ID_HEX, "%s", c->hex[m]);
+		if (c->fd[m] >= 0 && !build_id__vaddr_of(c->fd[m], si.module_offset, &vaddr))
+			st->where[d].vaddr = vaddr;
 	}
 	return 0;
 }
 
 int trace_record__locate(struct ss_stacks *s, struct syms *syms, int pid)
 {
-	struct build_id_cache c = { .n = 0 };
+	struct module_cache c = { .n = 0 };
 	char root[64];
 	int err = 0;
 
@@ -71,8 +77,11 @@ int trace_record__locate(struct ss_stacks *s, struct syms *syms, int pid)
 	for (size_t i = 0; i < s->n && !err; i++)
 		if (!s->v[i].where)
 			err = locate_stack(&s->v[i], syms, &c);
-	for (size_t i = 0; i < c.n; i++)
+	for (size_t i = 0; i < c.n; i++) {
 		free(c.path[i]);
+		if (c.fd[i] >= 0)
+			close(c.fd[i]);
+	}
 	if (c.root_fd >= 0)
 		close(c.root_fd);
 	return err;

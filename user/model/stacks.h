@@ -17,6 +17,7 @@ struct ss_frame_where {
 	char *module;			/* mapping's path; NULL: unknown */
 	char build_id[SS_BUILD_ID_HEX];	/* "": none read */
 	__u64 offset;			/* file offset of the (call) address */
+	__u64 vaddr;			/* ... as a link-time address; 0: unknown */
 };
 
 struct ss_stack {

@@ -228,7 +228,7 @@ static int section_rows(struct recording_diff *d, size_t *cap, enum diff_section
 				row.after = ka ? ka->v[m] / dur[1] : 0;
 				interval_spread(rb, metrics[s][m].noise, &sb);
 				interval_spread(ra, metrics[s][m].noise, &sa);
-				row.noise = sb < 0 || sa < 0 ? -1 : sb > sa ? sb : sa;
+				row.noise = sb < 0 || sa < 0 ? -1 : sqrt((sb * sb + sa * sa) / 2);
 				row.significant = judge(row.before, row.after, row.noise);
 				if (add_row(d, cap, &row))
 					return -ENOMEM;

@@ -27,7 +27,7 @@ struct diff_row {
 	const char *metric;		/* "futex_wait_ns", "sched_yield", ... */
 	enum diff_unit unit;
 	double before, after;		/* per second of trace */
-	double noise;			/* larger interval spread (stdev) per second; < 0: unknown */
+	double noise;			/* the two interval spreads pooled, per second; < 0: unknown */
 	enum diff_sig significant;
 };
 
@@ -49,10 +49,13 @@ struct recording_diff {
 	size_t significant;		/* rows that changed beyond noise */
 };
 
-/* A change counts when it exceeds this many interval spreads... */
-#define DIFF_NOISE_SPREADS 2.0
+/* A change counts when it exceeds this many interval spreads (the stdev of
+ * one interval's rate, the two runs' pooled): a run's mean moves less than
+ * its intervals, but two runs on a loaded host differ by more than their
+ * intervals' spread says, so the margin is wide... */
+#define DIFF_NOISE_SPREADS 3.0
 /* ... and this share of the larger value (tiny counts move a lot). */
-#define DIFF_MIN_SHARE 0.10
+#define DIFF_MIN_SHARE 0.20
 
 int recording_diff__compute(const struct ss_recording *before, const struct ss_recording *after,
 			    struct recording_diff *out);

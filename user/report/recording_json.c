@@ -31,6 +31,8 @@ static json_object *frame_json(const struct ss_stack *st, int d)
 	if (w && w->module) {
 		add(f, "module", json_object_new_string(w->module));
 		add(f, "offset", hex(w->offset));
+		if (w->vaddr)
+			add(f, "vaddr", hex(w->vaddr));
 		if (w->build_id[0])
 			add(f, "build_id", json_object_new_string(w->build_id));
 	}

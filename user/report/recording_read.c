@@ -270,6 +270,7 @@ static int read_frame(json_object *f, struct ss_stack *st, int d)
 		if (!st->where[d].module)
 			return -ENOMEM;
 		st->where[d].offset = get_u64(f, "offset");
+		st->where[d].vaddr = get_u64(f, "vaddr");
 		copy_str(st->where[d].build_id, sizeof(st->where[d].build_id), f, "build_id");
 	}
 	return 0;

@@ -139,17 +139,44 @@ int build_id__open_in(const char *dir, const char *hex)
 	return fd >= 0 ? fd : -ENOENT;
 }
 
-int build_id__name_offset(int fd, uint64_t offset, const char *base, char *buf, size_t len)
+int build_id__vaddr_of(int fd, uint64_t offset, uint64_t *vaddr)
+{
+	Elf *e;
+	size_t n = 0;
+	int err = -ENOENT;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOEXEC;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n)) {
+		elf_end(e);
+		return -ENOEXEC;
+	}
+	for (size_t i = 0; i < n && i < ELF_SYMTAB_MAX_SEGS && err; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && offset >= ph.p_offset &&
+		    offset - ph.p_offset < ph.p_filesz) {
+			*vaddr = offset - ph.p_offset + ph.p_vaddr;
+			err = 0;
+		}
+	}
+	elf_end(e);
+	return err;
+}
+
+int build_id__name_offset(int fd, uint64_t offset, uint64_t vaddr, const char *base, char *buf,
+			  size_t len)
 {
 	struct elf_sym_hit hit;
-	uint64_t vaddr;
 	int err = 0;
 	struct elf_symtab *st = elf_symtab__load_fd(fd, &err);
 
 	if (!st)
 		return err ? err : -ENOENT;
 	err = -ENOENT;
-	if (!elf_symtab__file_to_vaddr(st, offset, &vaddr) && elf_symtab__lookup(st, vaddr, &hit)) {
+	if ((vaddr || !elf_symtab__file_to_vaddr(st, offset, &vaddr)) &&
+	    elf_symtab__lookup(st, vaddr, &hit)) {
 		snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", hit.name, hit.offset, base);
 		err = 0;
 	}

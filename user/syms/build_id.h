@@ -20,9 +20,17 @@ int build_id__read_fd(int fd, char *hex, size_t len);
  * subfolders (two levels). Returns an fd or -ENOENT. */
 int build_id__open_in(const char *dir, const char *hex);
 
-/* Names file offset `offset` of the image at fd: "func+0x12 (base)" into
- * buf, base being the module's file name. 0, or -ENOENT when no function
+/* The link-time address of file offset `offset` in the image at fd, through
+ * the PT_LOAD segment that holds it: what names an address in a separate
+ * debug file, whose segments hold no file bytes. 0 or -ENOENT. */
+int build_id__vaddr_of(int fd, uint64_t offset, uint64_t *vaddr);
+
+/* Names a code address of the image at fd: "func+0x12 (base)" into buf,
+ * base being the module's file name. vaddr is its link-time address (0:
+ * unknown, then file offset `offset` is placed through the image's
+ * segments, which a debug file lacks). 0, or -ENOENT when no function
  * covers it. */
-int build_id__name_offset(int fd, uint64_t offset, const char *base, char *buf, size_t len);
+int build_id__name_offset(int fd, uint64_t offset, uint64_t vaddr, const char *base, char *buf,
+			  size_t len);
 
 #endif

@@ -125,9 +125,16 @@ static void test_offset_named(void **state)
 {
 	char buf[256];
 	int fd = open("/proc/self/exe", O_RDONLY);
+	uint64_t vaddr;
 
 	build_id_test_marker();
-	assert_int_equal(build_id__name_offset(fd, marker_offset() + 1, "app", buf, sizeof(buf)), 0);
+	uint64_t vaddr;
+
+	assert_int_equal(build_id__name_offset(fd, marker_offset() + 1, 0, "app", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "build_id_test_marker+0x1 (app)");
+	/* Through the link-time address, as a debug file is read. */
+	assert_int_equal(build_id__vaddr_of(fd, marker_offset() + 1, &vaddr), 0);
+	assert_int_equal(build_id__name_offset(fd, 0, vaddr, "app", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "build_id_test_marker+0x1 (app)");
 	close(fd);
 }
