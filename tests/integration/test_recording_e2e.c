@@ -3,7 +3,8 @@
  * Recordings end to end, through the real spinscope binary and the hot_lock
  * workload (T threads on one mutex, or on one each when sharded):
  *   - `spinscope report` of a recording prints the JSON document the live
- *     trace printed, key by key (the document holds no timestamps);
+ *     trace printed, key by key (the document holds no timestamps), and
+ *     the same folded stacks;
  *   - a recording of a stripped binary has its frames named by
  *     `report --symbols DIR` from the unstripped copy's build-id, or from
  *     its debug file in DIR/.build-id/xx/rest.debug;
@@ -46,7 +47,8 @@ static const char *wpath(const char *name)
 
 /* Traces workload NAME (hot_lock's arguments: 4 threads, shards) into
  * path with -i 1; returns what the live trace printed on stdout. */
-static char *record(const char *name, const char *shards, const char *path)
+static char *record_folded(const char *name, const char *shards, const char *path,
+			   const char *folded)
 {
 	struct tt_workload w;
 	struct tt_trace t;
@@ -54,8 +56,12 @@ static char *record(const char *name, const char *shards, const char *path)
 
 	tt_workload_start(&w, name, TT_ARGS("4", shards, "20", "30"));
 	tt_workload_go(&w);
-	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", TRACE_S, "-i", "1", "--no-calibrate",
-				   "--json", "-o", path));
+	if (folded)
+		tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", TRACE_S, "-i", "1",
+					   "--no-calibrate", "--json", "-o", path, "--folded", folded));
+	else
+		tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", TRACE_S, "-i", "1",
+					   "--no-calibrate", "--json", "-o", path));
 	tt_trace_end(&t, 0, RUN_TIMEOUT_MS);
 	tt_workload_end(&w);
 	if (t.rc != 0)
@@ -64,6 +70,25 @@ static char *record(const char *name, const char *shards, const char *path)
 	t.out = NULL;
 	tt_trace_free(&t);
 	return out;
+}
+
+static char *record(const char *name, const char *shards, const char *path)
+{
+	return record_folded(name, shards, path, NULL);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
 }
 
 /* spinscope ARGS..., which must exit with rc; returns stdout. */
@@ -137,7 +162,7 @@ static void test_report_equals_live(void **state)
 	const char *where;
 
 	TL_REQUIRE_BPF();
-	live_out = record("hot_lock", "1", wpath("live.json.zst"));
+	live_out = record_folded("hot_lock", "1", wpath("live.json.zst"), wpath("live.folded"));
 	live = last_doc(live_out);
 	assert_true(json_object_array_length(tt_get(live, "intervals")) >= 2);
 	assert_true(json_object_array_length(tt_get(live, "stacks")) >= 1);
@@ -146,8 +171,18 @@ static void test_report_equals_live(void **state)
 	where = json_diff(live, replay, path, sizeof(path));
 	if (where)
 		fail_msg("report --json differs from the live report at '%s'", where[0] ? where : "(root)");
-	/* The text names the lock and the finding the live advice had. */
 	free(out);
+	/* The folded stacks too, line for line. */
+	free(spinscope(0, TT_ARGS("report", wpath("live.json.zst"), "--folded", wpath("replay.folded")), NULL));
+	{
+		char *a = slurp(wpath("live.folded")), *b = slurp(wpath("replay.folded"));
+
+		assert_non_null(strstr(a, "futex-wait-ns;"));
+		assert_string_equal(b, a);
+		free(a);
+		free(b);
+	}
+	/* The text names the lock and the finding the live advice had. */
 	out = spinscope(0, TT_ARGS("report", wpath("live.json.zst")), NULL);
 	assert_non_null(strstr(out, "HOT FUTEXES"));
 	assert_non_null(strstr(out, "futex-contention"));

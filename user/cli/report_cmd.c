@@ -162,6 +162,11 @@ int cmd_report(int argc, char **argv)
 	if (o.symbols_dir) {
 		size_t n = rename_frames(&rec.stacks, o.symbols_dir);
 
+		if (recording__index_names(&rec)) {
+			recording__free(&rec);
+			return ss_error(SS_EXIT_ERROR, "out of memory");
+		}
+
 		ss_notice("--symbols %s: %zu frame%s named by build-id", o.symbols_dir, n, n == 1 ? "" : "s");
 	}
 	code = report_advise(&rec, o.calibration_path, &ra, why, sizeof(why));

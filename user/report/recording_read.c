@@ -260,6 +260,11 @@ static int read_frame(json_object *f, struct ss_stack *st, int d)
 	char hex[32];
 
 	st->ips[d] = get_u64(f, "ip");
+	/* Odd and two apart: a caller's ip - 1, which is what names it, stays
+	 * distinct from every other frame's. */
+	if (!st->ips[d])
+		st->ips[d] = SS_RECORDING_NO_IP_BASE +
+			     2 * ((__u64)(__u32)st->id * SS_MAX_STACK_DEPTH + (__u64)d) + 1;
 	/* Unnamed at trace time: the address, as the report shows it. */
 	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)st->ips[d]);
 	st->frames[d] = strdup(name ? name : hex);
@@ -418,8 +423,8 @@ static int read_sample_top(struct ss_recording *rec, json_object *top)
 
 	r->stacks = alloc_n(n, sizeof(*r->stacks));
 	r->ip_pool = alloc_n(n, sizeof(*r->ip_pool));
-	rec->addrs = alloc_n(n, sizeof(*rec->addrs));
-	if (!r->stacks || !r->ip_pool || !rec->addrs)
+	rec->sample_addrs = alloc_n(n, sizeof(*rec->sample_addrs));
+	if (!r->stacks || !r->ip_pool || !rec->sample_addrs)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(top, i);
@@ -433,9 +438,9 @@ static int read_sample_top(struct ss_recording *rec, json_object *top)
 		r->ip_pool[i] = i + 1;	/* any distinct address will do */
 		st->ips = &r->ip_pool[i];
 		st->depth = 1;
-		rec->addrs[rec->naddrs].ip = i + 1;
-		rec->addrs[rec->naddrs].name = sym && strcmp(sym, "[unknown]") ? sym : NULL;
-		rec->addrs[rec->naddrs++].module = mod;
+		rec->sample_addrs[rec->nsample_addrs].ip = i + 1;
+		rec->sample_addrs[rec->nsample_addrs].name = sym && strcmp(sym, "[unknown]") ? sym : NULL;
+		rec->sample_addrs[rec->nsample_addrs++].module = mod;
 	}
 	return 0;
 }
@@ -487,6 +492,64 @@ static int read_samples(struct ss_recording *rec)
 	return 0;
 }
 
+/* ---- names of addresses --------------------------------------------------- */
+
+/* "func+0x12 (mod)" -> "func"; NULL for frames without a function. */
+static char *frame_function(const char *frame)
+{
+	const char *plus = strstr(frame, "+0x"), *paren = strstr(frame, " (");
+
+	if (!plus || !paren || plus > paren)
+		return NULL;
+	return strndup(frame, (size_t)(plus - frame));
+}
+
+static int addr_cmp(const void *a, const void *b)
+{
+	const struct recording_addr *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static void free_names(struct ss_recording *rec)
+{
+	for (size_t i = 0; i < rec->naddrs; i++)
+		free(rec->addrs[i].owned);
+	free(rec->addrs);
+	rec->addrs = NULL;
+	rec->naddrs = 0;
+}
+
+int recording__index_names(struct ss_recording *rec)
+{
+	size_t n = rec->nsample_addrs;
+
+	free_names(rec);
+	for (size_t i = 0; i < rec->stacks.n; i++)
+		n += (size_t)rec->stacks.v[i].depth;
+	rec->addrs = alloc_n(n, sizeof(*rec->addrs));
+	if (!rec->addrs)
+		return -ENOMEM;
+	memcpy(rec->addrs, rec->sample_addrs, rec->nsample_addrs * sizeof(*rec->addrs));
+	rec->naddrs = rec->nsample_addrs;
+	for (size_t i = 0; i < rec->stacks.n; i++) {
+		const struct ss_stack *st = &rec->stacks.v[i];
+
+		for (int d = 0; d < st->depth; d++) {
+			struct recording_addr *a = &rec->addrs[rec->naddrs++];
+
+			/* The renderers ask for a caller's return address - 1. */
+			a->ip = d ? st->ips[d] - 1 : st->ips[d];
+			a->owned = frame_function(st->frames[d]);
+			a->name = a->owned;
+			a->module = st->where && st->where[d].module ? st->where[d].module : NULL;
+		}
+	}
+	if (rec->naddrs > 1)
+		qsort(rec->addrs, rec->naddrs, sizeof(*rec->addrs), addr_cmp);
+	return 0;
+}
+
 /* ---- the whole document -------------------------------------------------- */
 
 /* "MAJOR.MINOR"; absent: 0.0, a report from before recordings. */
@@ -529,7 +592,7 @@ int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, 
 	read_header(rec);
 	read_drops(get(doc, "dropped"), rec->prof.drops);
 	err = read_threads(rec) ?: read_futexes(rec) ?: read_yields(rec) ?: read_stacks(rec) ?:
-	      read_advisor_input(rec) ?: read_samples(rec);
+	      read_advisor_input(rec) ?: read_samples(rec) ?: recording__index_names(rec);
 	if (err) {
 		snprintf(why, whylen, "%s", strerror(-err));
 		return SS_EXIT_ERROR;
@@ -572,7 +635,8 @@ void recording__free(struct ss_recording *rec)
 	free(rec->sres.threads);
 	free(rec->sres.stacks);
 	free(rec->sres.ip_pool);
-	free(rec->addrs);
+	free_names(rec);
+	free(rec->sample_addrs);
 	free(rec->samples_top);
 	free(rec->fences);
 	json_object_put(rec->doc);

@@ -19,9 +19,10 @@
 /* Threads, futexes, stacks, frames: more than this is not one of ours. */
 #define SS_RECORDING_MAX_ITEMS 1000000
 
-struct recording_addr {			/* one named sample address */
-	__u64 ip;
-	const char *name, *module;	/* in the document; NULL: unknown */
+struct recording_addr {			/* one named address */
+	__u64 ip;			/* as asked: a caller's return address - 1 */
+	const char *name, *module;	/* function and path; NULL: unknown */
+	char *owned;			/* name, when not in the document */
 };
 
 struct ss_recording {
@@ -32,8 +33,12 @@ struct ss_recording {
 	struct ss_stacks stacks;
 	struct samples_result sres;
 	bool have_sres;
-	struct recording_addr *addrs;	/* sorted by ip */
+	/* The names of every address the samples and stacks hold, sorted by
+	 * ip, for the renderers that name addresses (folded, samples). */
+	struct recording_addr *addrs;
 	size_t naddrs;
+	struct recording_addr *sample_addrs;	/* the samples' part of it */
+	size_t nsample_addrs;
 	struct ss_report rep;		/* points into the above */
 	/* The advisor's input besides the model ("advisor_input"). */
 	bool have_input;
@@ -56,7 +61,14 @@ int recording__read(const char *path, struct ss_recording *rec, char *why, size_
 int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, size_t whylen);
 void recording__free(struct ss_recording *rec);
 
-/* Names a sample address from the recording (samples_symbolize_fn). */
+/* Names an address from the recording (samples_symbolize_fn). */
 const char *recording__sym_name(void *rec, __u64 ip, const char **module);
+/* Rebuilds the names recording__sym_name gives from the stacks' frames, as
+ * after renaming them (report --symbols). 0 or -ENOMEM. */
+int recording__index_names(struct ss_recording *rec);
+
+/* Stacks of a 0.x recording kept no addresses: each frame gets one from
+ * here up (kernel half: never user code), so that names can be found. */
+#define SS_RECORDING_NO_IP_BASE 0xffff800000000000ull
 
 #endif

@@ -229,6 +229,15 @@ static void test_older_recording_reads(void **state)
 	/* The shown frames became the stacks. */
 	assert_true(rec.stacks.n >= 1);
 	assert_non_null(strstr(rec.stacks.v[0].frames[0], "__lll_lock_wait"));
+	/* Without addresses, its frames get placeholders that name them. */
+	{
+		const char *mod, *name;
+
+		assert_true(rec.stacks.v[0].ips[1] >= SS_RECORDING_NO_IP_BASE);
+		name = recording__sym_name(&rec, rec.stacks.v[0].ips[1] - 1, &mod);
+		assert_non_null(name);
+		assert_string_equal(name, "worker");
+	}
 	/* Its futexes as it showed them, plus the recording's keys. */
 	{
 		json_object *f = json_object_array_get_idx(json_object_object_get(doc, "futexes"), 0);

@@ -128,8 +128,6 @@ static void test_offset_named(void **state)
 	uint64_t vaddr;
 
 	build_id_test_marker();
-	uint64_t vaddr;
-
 	assert_int_equal(build_id__name_offset(fd, marker_offset() + 1, 0, "app", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "build_id_test_marker+0x1 (app)");
 	/* Through the link-time address, as a debug file is read. */
