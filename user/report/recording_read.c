@@ -530,7 +530,8 @@ int recording__index_names(struct ss_recording *rec)
 	rec->addrs = alloc_n(n, sizeof(*rec->addrs));
 	if (!rec->addrs)
 		return -ENOMEM;
-	memcpy(rec->addrs, rec->sample_addrs, rec->nsample_addrs * sizeof(*rec->addrs));
+	if (rec->nsample_addrs)
+		memcpy(rec->addrs, rec->sample_addrs, rec->nsample_addrs * sizeof(*rec->addrs));
 	rec->naddrs = rec->nsample_addrs;
 	for (size_t i = 0; i < rec->stacks.n; i++) {
 		const struct ss_stack *st = &rec->stacks.v[i];
