@@ -9,7 +9,7 @@ const char ss_exit_codes_help[] =
 	"Exit codes:\n"
 	"  0  success (also when the target exits during the trace)\n"
 	"  1  unexpected failure (I/O, memory)\n"
-	"  2  bad arguments\n"
+	"  2  bad arguments, or a recording (report, diff) that cannot be read\n"
 	"  3  target not traceable: no such process, a kernel thread or a zombie\n"
 	"  4  insufficient privileges: needs root or CAP_BPF and CAP_PERFMON\n"
 	"  5  kernel lacks support: older than Linux 5.8, no usable BTF (missing, empty,\n"
