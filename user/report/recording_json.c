@@ -153,6 +153,19 @@ static json_object *advisor_input_json(const struct adv_profile *ap)
 	return o;
 }
 
+/* Why each feature the kernel refused was refused: the errno its probe got. */
+static json_object *kernel_errno_json(const struct kernel_features *k)
+{
+	json_object *o = json_object_new_object();
+
+#define KF_ERRNO(name)								\
+	if (!k->name.ok)							\
+		add(o, #name, json_object_new_int(k->name.err));
+	SS_KFEATURES(KF_ERRNO)
+#undef KF_ERRNO
+	return o;
+}
+
 void recording__add_sections(json_object *root, const struct ss_report *r)
 {
 	char version[16];
@@ -163,6 +176,8 @@ void recording__add_sections(json_object *root, const struct ss_report *r)
 	if (r->fingerprint && json_object_object_get_ex(root, "host", &host))
 		add(host, "fingerprint", json_object_get(r->fingerprint));
 	profile_extras(root, r);
+	if (r->kernel_features)
+		add(root, "kernel_features_errno", kernel_errno_json(r->kernel_features));
 	add(root, "stacks", stacks_json(r->stacks));
 	if (r->advisor_input)
 		add(root, "advisor_input", advisor_input_json(r->advisor_input));

@@ -330,6 +330,22 @@ static int read_stacks(struct ss_recording *rec)
 
 /* ---- report fields, samples, advisor input ------------------------------- */
 
+/* What the kernel offered BPF: available, or the errno that said no. */
+static void read_kernel_features(struct ss_recording *rec)
+{
+	json_object *k = get_type(rec->doc, "kernel_features", json_type_object);
+	json_object *e = get(rec->doc, "kernel_features_errno");
+
+	if (!k)
+		return;
+#define READ_KF(name)								\
+	rec->kernel.name.ok = get_bool(k, #name);				\
+	rec->kernel.name.err = (int)(get_u64(e, #name) & 0xfff);
+	SS_KFEATURES(READ_KF)
+#undef READ_KF
+	rec->rep.kernel_features = &rec->kernel;
+}
+
 static void read_header(struct ss_recording *rec)
 {
 	json_object *d = rec->doc, *h = get(d, "host"), *t = get(d, "target");
@@ -370,6 +386,7 @@ static void read_header(struct ss_recording *rec)
 	r->symbols.resolved = get_u64(sy, "addresses_resolved");
 	r->symbols.module_only = get_u64(sy, "addresses_module_only");
 	r->symbols.unknown = get_u64(sy, "addresses_unknown");
+	read_kernel_features(rec);
 	rec->calibration = get_type(d, "calibration", json_type_object);
 	rec->intervals = get_type(d, "intervals", json_type_array);
 }

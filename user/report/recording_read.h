@@ -39,6 +39,7 @@ struct ss_recording {
 	size_t naddrs;
 	struct recording_addr *sample_addrs;	/* the samples' part of it */
 	size_t nsample_addrs;
+	struct kernel_features kernel;	/* when the recording has them */
 	struct ss_report rep;		/* points into the above */
 	/* The advisor's input besides the model ("advisor_input"). */
 	bool have_input;

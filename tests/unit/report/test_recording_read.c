@@ -47,6 +47,7 @@ struct fixture {
 	struct ss_profile prof;
 	struct adv_sample_sym top[1];
 	struct adv_profile input;
+	struct kernel_features kernel;
 	struct ss_report rep;
 };
 
@@ -85,6 +86,8 @@ static struct fixture *fixture(void)
 	snprintf(fx->top[0].symbol, sizeof(fx->top[0].symbol), "spin (app)");
 	fx->top[0].count = 9;
 	fx->input = (struct adv_profile){ .ncpus = 2, .target = { .is_jvm = true } };
+	fx->kernel.tp_btf.ok = fx->kernel.raw_tp.ok = true;
+	fx->kernel.fentry.err = EPERM;
 	fx->input.samples.top = fx->top;
 	fx->input.samples.ntop = 1;
 	fx->rep = (struct ss_report){
@@ -93,6 +96,7 @@ static struct fixture *fixture(void)
 		.symbols = { .no_fp = { "/lib/libc.so.6" }, .no_fp_partial = { true }, .nno_fp = 1,
 			     .stacks = 2, .resolved = 5 },
 		.advisor_input = &fx->input,
+		.kernel_features = &fx->kernel,
 	};
 	return fx;
 }
@@ -125,6 +129,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(stacks__find(&rec.stacks, 7)->where[1].offset, 0x13fe);
 	assert_null(stacks__find(&rec.stacks, 7)->where[2].module);
 	assert_true(rec.is_jvm);
+	assert_true(rec.kernel.tp_btf.ok);
+	assert_false(rec.kernel.fentry.ok);
+	assert_int_equal(rec.kernel.fentry.err, EPERM);
 	assert_int_equal(rec.nsamples_top, 1);
 	rec.rep.advisor_input = &fx->input;
 	again = report_to_json(&rec.rep);
