@@ -1,7 +1,8 @@
 # Fuzzing (`make fuzz`): clang's libFuzzer with ASan and UBSan, one target
 # per parser of input spinscope does not control (tests/fuzz/fuzz_*.c):
 # the ELF symbol loader, the perf map, /proc/PID/maps lines, /proc/PID/status
-# and stat, the calibration file, a recording (-o FILE[.zst]) read back. Each runs for FUZZ_TIME seconds from its
+# and stat, the calibration file, a recording (-o FILE[.zst]) read back,
+# and read into the model and diffed. Each runs for FUZZ_TIME seconds from its
 # committed seeds (tests/fuzz/corpus/NAME, plus FUZZ_SEEDS_NAME); new inputs
 # go to a scratch corpus in the build folder, so the committed one stays
 # small. Any crash, leak, sanitizer report or slow input fails the target,
@@ -29,12 +30,19 @@ FUZZ_SRCS_calib_load := $(addprefix user/calib/,calib_host.c calib_store.c calib
 FUZZ_LIBS_calib_load := -ljson-c -lm
 FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
 FUZZ_LIBS_recording := -lzstd -ljson-c
+# The recording read into the model and diffed (spinscope report, diff).
+FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording.c \
+	recording_diff.c advice.c samples_report.c) user/common/outfile.c \
+	$(addprefix user/model/,profile.c stacks.c samples_result.c) user/syms/hot_insns.c \
+	$(wildcard advisor/*.c)
+FUZZ_LIBS_recording_read := -ljson-c -lzstd -lm
+FUZZ_SEEDS_recording_read := tests/fixtures/recording
 # (calib_hints.c's inline asm is gcc's: the harness stands in for the one
 # function of it that fingerprint.c links, which no loader path calls.)
 # Real calibration files are seeds too.
 FUZZ_SEEDS_calib_load := tests/fixtures/advice
 
-FUZZ_NAMES := elf_symtab perfmap proc_maps proc_status calib_load recording
+FUZZ_NAMES := elf_symtab perfmap proc_maps proc_status calib_load recording recording_read
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_NAMES))
 
 $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_memfd.h $(USER_HDRS) mk/fuzz.mk

@@ -9,12 +9,8 @@
  * odd types, absurd counts and missing fields whatever the header says;
  * every document that reads is then diffed against itself.
  */
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <unistd.h>
-#include <sys/mman.h>
 #include <json-c/json.h>
+#include "fuzz_memfd.h"
 #include "report/recording_diff.h"
 #include "report/recording_read.h"
 
@@ -30,19 +26,14 @@ static void diff_self(const struct ss_recording *rec)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("recording", MFD_CLOEXEC);
 	struct ss_recording rec;
 	struct json_tokener *tok;
 	json_object *doc;
 	char path[64], why[512];
+	int fd = fuzz_memfd(data, size, path, sizeof(path));
 
 	if (fd < 0)
 		return 0;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (!recording__read(path, &rec, why, sizeof(why)))
 		diff_self(&rec);
 	recording__free(&rec);
