@@ -29,6 +29,9 @@ enum {
 	OPT_STACK_INTERVAL,
 	OPT_NO_CALIBRATE,
 	OPT_CALIBRATION,
+	OPT_PPROF,
+	OPT_METRICS,
+	OPT_METRICS_FILE,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -51,6 +54,9 @@ static const struct option long_opts[] = {
 	{ "stack-interval", required_argument, NULL, OPT_STACK_INTERVAL },
 	{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
 	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
+	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -193,6 +199,9 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case OPT_FOLDED: o->folded_path = optarg; break;
 		case OPT_NO_CALIBRATE: o->no_calibrate = true; break;
 		case OPT_CALIBRATION: o->calibration_path = optarg; break;
+		case OPT_PPROF: o->pprof_path = optarg; break;
+		case OPT_METRICS: o->metrics_addr = optarg; break;
+		case OPT_METRICS_FILE: o->metrics_path = optarg; break;
 		case 'h':
 			o->help = true;
 			return 0;
@@ -235,6 +244,12 @@ void ss_print_help(FILE *out)
 	      "                       for an on-CPU profile where there is no PMU)\n"
 	      "      --folded FILE    write folded stacks (futex wait time, yield sites,\n"
 	      "                       samples) for flamegraph.pl, speedscope or inferno\n"
+	      "      --pprof FILE     write a gzipped pprof profile (wait time, yields,\n"
+	      "                       samples) for go tool pprof, Pyroscope or Parca\n"
+	      "      --metrics [ADDR:]PORT  serve Prometheus metrics at /metrics while\n"
+	      "                       tracing (default address 127.0.0.1)\n"
+	      "      --metrics-file FILE  write the same metrics to FILE each interval\n"
+	      "                       (-i, else every second) and at the end, atomically\n"
 	      "      --calibration FILE  calibration to read (and complete) instead of\n"
 	      "                       the one `spinscope calibrate` saved\n"
 	      "      --no-calibrate   when this host has no stored calibration, do not\n"

@@ -22,6 +22,9 @@ struct ss_opts {
 	const char *event;		/* --event: sampled perf event */
 	const char *folded_path;	/* --folded FILE */
 	const char *output_path;	/* -o FILE[.zst]: the JSON report, kept */
+	const char *pprof_path;		/* --pprof FILE */
+	const char *metrics_addr;	/* --metrics [ADDR:]PORT */
+	const char *metrics_path;	/* --metrics-file FILE */
 	bool no_calibrate;		/* never measure the host after the trace */
 	const char *calibration_path;	/* --calibration FILE; NULL: the store */
 	/* The target is spinscope's own demo workload: stop it while the host

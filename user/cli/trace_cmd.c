@@ -35,6 +35,7 @@
 #include "trace_advise.h"
 #include "trace_record.h"
 #include "trace_cmd.h"
+#include "trace_exports.h"
 #include "trace/tracer.h"
 
 #ifndef SYS_pidfd_open
@@ -138,8 +139,8 @@ static const char *format_frame(void *arg, __u64 ip, int depth, char *buf, size_
 	return syms__format(arg, depth ? ip - 1 : ip, buf, len);
 }
 
-/* Copies the stacks the report shows (all of them for --folded) before
- * the maps go away. */
+/* Copies the stacks the report shows (all of them for --folded and --pprof)
+ * before the maps go away. */
 static int collect_stacks(struct tracer *t, const struct ss_profile *p, bool all,
 			  struct ss_stacks *s)
 {
@@ -298,8 +299,8 @@ static bool exe_changed(int pid, dev_t *dev, ino_t *ino)
 #define EXEC_CHECK_MS 250
 
 static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_state *rs,
-		      struct syms *syms, struct samples *smp, __u64 start_ns,
-		      json_object *series)
+		      struct syms *syms, struct samples *smp, struct trace_exports *ex,
+		      __u64 start_ns, json_object *series)
 {
 	struct ss_profile prev = {0};
 	dev_t exe_dev = 0;
@@ -325,6 +326,7 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 			syms__refresh(syms);
 		samples__update_cpus(smp);
 		now = tracer_now_ns();
+		trace_exports__tick(ex, t, syms, now);
 		if (end_ns && now >= end_ns)
 			break;
 		if (next_ns && now >= next_ns) {
@@ -372,6 +374,7 @@ struct trace_session {
 	struct advice_input advice_in;	/* what the advisor was given */
 	struct adv_report *advice;	/* NULL: no advice */
 	json_object *intervals;		/* the -i series, for the recording */
+	struct trace_exports ex;	/* --pprof, --metrics, --metrics-file */
 };
 
 /* Checks the target, our privileges, the kernel's BTF and the output
@@ -405,7 +408,7 @@ static int trace_check(struct trace_session *s)
 		return ss_error(code, "cannot write the report to %s: %s", o->output_path, why);
 	if (o->folded_path && (code = outfile__check(o->folded_path, why, sizeof(why))))
 		return ss_error(code, "cannot write folded stacks to %s: %s", o->folded_path, why);
-	return 0;
+	return trace_exports__open(&s->ex, o, s->target.name);
 }
 
 /* Opens and loads the tracer and the sampler; nothing is attached yet. */
@@ -496,13 +499,14 @@ static int trace_collect(struct trace_session *s)
 	announce(s);
 	if (s->o->interval_s > 0)
 		s->intervals = json_object_new_array();
-	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->smp, s->start_ns, s->intervals);
+	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->smp, &s->ex, s->start_ns,
+			 s->intervals);
 	if (err)
 		return ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 	err = tracer__read(s->t, &s->prof);
 	/* A recording keeps every stack: folded stacks and diff want them. */
-	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path || s->o->output_path || s->o->json,
-				    &s->stacks);
+	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path || s->o->output_path || s->o->json ||
+				    s->o->pprof_path, &s->stacks);
 	tracer__features(s->t, &s->feat);
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
@@ -592,6 +596,7 @@ static int trace_render(struct trace_session *s)
 	if (o->folded_path && folded__save(o->folded_path, sym_name, s->syms, &s->prof, &s->stacks,
 					   &s->sres, why, sizeof(why)))
 		file_code = file_failed(o, "folded stacks", o->folded_path, why);
+	file_code = trace_exports__final(&s->ex, &s->rep, s->syms) ?: file_code;
 	if (o->json || o->output_path) {
 		s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 		s->rep.fingerprint = trace_record__fingerprint();
@@ -614,6 +619,7 @@ static int trace_render(struct trace_session *s)
 
 static void trace_session__free(struct trace_session *s)
 {
+	trace_exports__close(&s->ex);
 	free(s->advice);
 	advice__free_input(&s->advice_in);
 	json_object_put(s->rep.fingerprint);

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Feeds the exports of `spinscope -p` (see trace_exports.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/errors.h"
+#include "report/export_file.h"
+#include "report/metrics_http.h"
+#include "report/metrics_text.h"
+#include "report/pprof.h"
+#include "syms/syms.h"
+#include "trace/tracer.h"
+#include "trace_exports.h"
+
+#define LIVE_STEP_NS 1000000000ull
+
+int trace_exports__open(struct trace_exports *ex, const struct ss_opts *o, const char *comm)
+{
+	char addr[64], why[512];
+	unsigned int port;
+	int err;
+
+	memset(ex, 0, sizeof(*ex));
+	ex->o = o;
+	ex->pid = o->pid;
+	snprintf(ex->comm, sizeof(ex->comm), "%s", comm);
+	ex->step_ns = o->interval_s > 0 ? (__u64)(o->interval_s * 1e9) : LIVE_STEP_NS;
+	if (o->pprof_path && (err = export_file__check(o->pprof_path)))
+		return ss_error(SS_EXIT_USAGE, "cannot write the pprof profile to %s: %s", o->pprof_path,
+				strerror(-err));
+	if (o->metrics_path && (err = export_file__check(o->metrics_path)))
+		return ss_error(SS_EXIT_USAGE, "cannot write metrics to %s: %s", o->metrics_path,
+				strerror(-err));
+	if (!o->metrics_addr)
+		return 0;
+	if (metrics_http__parse_addr(o->metrics_addr, addr, sizeof(addr), &port, why, sizeof(why)))
+		return ss_error(SS_EXIT_USAGE, "%s", why);
+	ex->http = metrics_http__start(addr, port, why, sizeof(why));
+	return ex->http ? 0 : ss_error(SS_EXIT_USAGE, "%s", why);
+}
+
+/* Code the user cannot change: a site is named after its caller instead. */
+static bool is_runtime(const char *module)
+{
+	static const char *const libs[] = { "/libc.so", "/libpthread", "/ld-linux", "/libstdc++",
+					    "/libjvm", NULL };
+
+	for (int i = 0; module && libs[i]; i++)
+		if (strstr(module, libs[i]))
+			return true;
+	return false;
+}
+
+/* The innermost named frame outside the runtime, else the innermost named
+ * one; callers' frames are return addresses, named at ip - 1. */
+static const char *name_site(struct syms *syms, const __u64 *ips, int depth, char *buf, size_t len)
+{
+	const char *fallback = NULL;
+	struct sym_info si;
+
+	for (int i = 0; syms && i < depth; i++) {
+		if (syms__resolve(syms, i ? ips[i] - 1 : ips[i], &si) || !si.name)
+			continue;
+		if (!is_runtime(si.module)) {
+			snprintf(buf, len, "%s", si.name);
+			return buf;
+		}
+		if (!fallback) {
+			snprintf(buf, len, "%s", si.name);
+			fallback = buf;
+		}
+	}
+	return fallback;
+}
+
+struct live_sites {
+	struct tracer *t;
+	struct syms *syms;
+};
+
+static const char *live_site(void *arg, __s32 id, char *buf, size_t len)
+{
+	struct live_sites *ls = arg;
+	__u64 ips[SS_MAX_STACK_DEPTH];
+	int n = id >= 0 ? tracer__stack(ls->t, id, ips, SS_MAX_STACK_DEPTH) : -1;
+
+	return n > 0 ? name_site(ls->syms, ips, n, buf, len) : NULL;
+}
+
+struct final_sites {
+	const struct ss_stacks *stacks;
+	struct syms *syms;
+};
+
+static const char *final_site(void *arg, __s32 id, char *buf, size_t len)
+{
+	struct final_sites *fs = arg;
+	const struct ss_stack *st = fs->stacks ? stacks__find(fs->stacks, id) : NULL;
+
+	return st ? name_site(fs->syms, st->ips, st->depth, buf, len) : NULL;
+}
+
+/* Renders r and hands the text to the server and the file. */
+static int publish(struct trace_exports *ex, const struct ss_report *r, metrics_site_fn site,
+		   void *arg)
+{
+	char *text;
+	size_t len;
+	int err = metrics_text__render(r, site, arg, &text, &len);
+
+	if (err)
+		return err;
+	if (ex->o->metrics_path)
+		err = export_file__write(ex->o->metrics_path, text, len);
+	if (ex->http)
+		metrics_http__publish(ex->http, text, len);
+	else
+		free(text);
+	return err;
+}
+
+void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms *syms,
+			 __u64 now_ns)
+{
+	struct live_sites ls = { .t = t, .syms = syms };
+	struct ss_profile cur;
+	struct ss_report r = { .pid = ex->pid };
+	int err;
+
+	if ((!ex->http && !ex->o->metrics_path) || now_ns < ex->next_ns)
+		return;
+	ex->next_ns = now_ns + ex->step_ns;
+	err = tracer__read(t, &cur);
+	if (!err) {
+		snprintf(r.comm, sizeof(r.comm), "%s", ex->comm);
+		r.profile = &cur;
+		err = publish(ex, &r, live_site, &ls);
+		profile_free(&cur);
+	}
+	if (err && !ex->warned) {
+		ss_warn("cannot refresh the metrics: %s (tracing goes on)", strerror(-err));
+		ex->warned = true;
+	}
+}
+
+/* pprof's view of an address: syms' name, module and file offset. */
+static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
+{
+	struct sym_info si;
+
+	if (!arg || syms__resolve(arg, ip, &si))
+		return -ENOENT;
+	out->name = si.name;
+	out->module = si.module;
+	out->module_offset = si.module_offset;
+	out->build_id = NULL;
+	return 0;
+}
+
+int trace_exports__final(struct trace_exports *ex, const struct ss_report *rep, struct syms *syms)
+{
+	struct final_sites fs = { .stacks = rep->stacks, .syms = syms };
+	const struct ss_opts *o = ex->o;
+	int err;
+
+	if (o->pprof_path && (err = pprof__write(o->pprof_path, rep, pprof_resolve, syms)))
+		return ss_error(SS_EXIT_ERROR, "cannot write the pprof profile to %s: %s", o->pprof_path,
+				strerror(-err));
+	if ((ex->http || o->metrics_path) && (err = publish(ex, rep, final_site, &fs)))
+		return ss_error(SS_EXIT_ERROR, "cannot write metrics to %s: %s",
+				o->metrics_path ? o->metrics_path : "the metrics server", strerror(-err));
+	return 0;
+}
+
+void trace_exports__close(struct trace_exports *ex)
+{
+	metrics_http__stop(ex->http);
+	ex->http = NULL;
+}

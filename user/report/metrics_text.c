@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Prometheus text exposition of the model (see metrics_text.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "metrics_text.h"
+
+/* Label values: backslash, quote and newline escaped, as the format says. */
+static void put_label_value(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+struct mt {
+	FILE *f;
+	const struct ss_report *r;
+};
+
+static void family(struct mt *m, const char *name, const char *type, const char *help)
+{
+	fprintf(m->f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* name{pid="..",comm=".."[,key="val"]} value */
+static void series(struct mt *m, const char *name, const char *key, const char *val, double v)
+{
+	fprintf(m->f, "%s{pid=\"%d\",comm=\"", name, m->r->pid);
+	put_label_value(m->f, m->r->comm);
+	fputc('"', m->f);
+	if (key) {
+		fprintf(m->f, ",%s=\"", key);
+		put_label_value(m->f, val);
+		fputc('"', m->f);
+	}
+	fprintf(m->f, "} %.17g\n", v);
+}
+
+static void per_lock(struct mt *m, const char *name, const char *help, double scale,
+		     size_t field_off)
+{
+	const struct ss_profile *p = m->r->profile;
+	double other = 0;
+	char addr[32];
+
+	family(m, name, "counter", help);
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		double v = *(const __u64 *)((const char *)&p->futexes[i].f + field_off) * scale;
+
+		if (i >= METRICS_TOP_N) {
+			other += v;
+			continue;
+		}
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)p->futexes[i].uaddr);
+		series(m, name, "lock", addr, v);
+	}
+	if (p->nfutexes > METRICS_TOP_N)
+		series(m, name, "lock", "other", other);
+}
+
+static void locks(struct mt *m)
+{
+	per_lock(m, "spinscope_futex_wait_seconds_total",
+		 "Time threads spent in futex waits on this lock (futex address).", 1e-9,
+		 offsetof(struct ss_futex, wait_ns));
+	per_lock(m, "spinscope_futex_waits_total", "Futex waits on this lock that returned.", 1,
+		 offsetof(struct ss_futex, waits));
+	per_lock(m, "spinscope_futex_wakes_total", "Futex wake calls on this lock.", 1,
+		 offsetof(struct ss_futex, wakes));
+}
+
+static void yields(struct mt *m, metrics_site_fn site, void *arg)
+{
+	const struct ss_profile *p = m->r->profile;
+	const char *name = "spinscope_sched_yield_site_total";
+	char buf[256];
+	__u64 other = 0;
+
+	family(m, "spinscope_sched_yield_total", "counter", "sched_yield calls of the target.");
+	series(m, "spinscope_sched_yield_total", NULL, NULL, (double)p->totals.sched_yield);
+	family(m, name, "counter", "sched_yield calls by call site (innermost frame the user owns).");
+	for (size_t i = 0; i < p->nyields; i++) {
+		const char *s = NULL;
+
+		if (i >= METRICS_TOP_N) {
+			other += p->yields[i].count;
+			continue;
+		}
+		if (site)
+			s = site(arg, p->yields[i].stack_id, buf, sizeof(buf));
+		if (!s) {
+			snprintf(buf, sizeof(buf), "stack_%d", p->yields[i].stack_id);
+			s = buf;
+		}
+		series(m, name, "site", s, (double)p->yields[i].count);
+	}
+	if (p->nyields > METRICS_TOP_N)
+		series(m, name, "site", "other", (double)other);
+}
+
+static void scheduler(struct mt *m)
+{
+	const struct ss_totals *t = &m->r->profile->totals;
+	const char *h = "spinscope_runqueue_delay_seconds";
+	__u64 cum = 0;
+
+	family(m, "spinscope_context_switches_total", "counter", "Context switches of the target's threads.");
+	series(m, "spinscope_context_switches_total", "kind", "voluntary", (double)t->switches_voluntary);
+	series(m, "spinscope_context_switches_total", "kind", "involuntary", (double)t->switches_involuntary);
+	family(m, "spinscope_oncpu_seconds_total", "counter", "Time the target's threads ran.");
+	series(m, "spinscope_oncpu_seconds_total", NULL, NULL, t->oncpu_ns * 1e-9);
+	family(m, "spinscope_offcpu_seconds_total", "counter", "Time the target's threads were off CPU.");
+	series(m, "spinscope_offcpu_seconds_total", NULL, NULL, t->offcpu_ns * 1e-9);
+	family(m, h, "histogram", "Time runnable threads waited for a CPU (log2 buckets).");
+	for (int i = 0; i < SS_HIST_SLOTS - 1; i++) {
+		char le[32];
+
+		cum += t->runq_hist[i];
+		/* Slot i holds [2^i, 2^(i+1)) ns. */
+		snprintf(le, sizeof(le), "%.9g", (double)(1ull << (i + 1)) * 1e-9);
+		fprintf(m->f, "%s_bucket{pid=\"%d\",comm=\"", h, m->r->pid);
+		put_label_value(m->f, m->r->comm);
+		fprintf(m->f, "\",le=\"%s\"} %llu\n", le, (unsigned long long)cum);
+	}
+	cum += t->runq_hist[SS_HIST_SLOTS - 1];
+	fprintf(m->f, "%s_bucket{pid=\"%d\",comm=\"", h, m->r->pid);
+	put_label_value(m->f, m->r->comm);
+	fprintf(m->f, "\",le=\"+Inf\"} %llu\n", (unsigned long long)cum);
+	series(m, "spinscope_runqueue_delay_seconds_sum", NULL, NULL, t->runq_ns * 1e-9);
+	series(m, "spinscope_runqueue_delay_seconds_count", NULL, NULL, (double)cum);
+}
+
+static void process(struct mt *m)
+{
+	const struct ss_profile *p = m->r->profile;
+
+	family(m, "spinscope_threads", "gauge", "Threads of the target seen by the trace.");
+	series(m, "spinscope_threads", NULL, NULL, (double)p->nthreads);
+	family(m, "spinscope_trace_seconds", "gauge", "How long the trace has run.");
+	series(m, "spinscope_trace_seconds", NULL, NULL, (p->now_ns - p->start_ns) * 1e-9);
+	family(m, "spinscope_dropped_events_total", "counter",
+	       "Events the tracer could not record in full, by reason.");
+	for (int i = 0; i < SS_DROPS; i++)
+		series(m, "spinscope_dropped_events_total", "reason", ss_drop_names[i], (double)p->drops[i]);
+}
+
+static void findings(struct mt *m)
+{
+	const struct adv_report *a = m->r->advice;
+
+	family(m, "spinscope_finding", "gauge",
+	       "1 for each finding of the current advice.");
+	for (size_t i = 0; a && i < a->n; i++) {
+		fprintf(m->f, "spinscope_finding{pid=\"%d\",comm=\"", m->r->pid);
+		put_label_value(m->f, m->r->comm);
+		fprintf(m->f, "\",id=\"");
+		put_label_value(m->f, a->findings[i].id);
+		fprintf(m->f, "\",severity=\"%s\"} 1\n", advisor__severity_name(a->findings[i].severity));
+	}
+}
+
+int metrics_text__render(const struct ss_report *r, metrics_site_fn site, void *arg,
+			 char **buf, size_t *len)
+{
+	struct mt m = { .r = r };
+	int err = 0;
+
+	*buf = NULL;
+	m.f = open_memstream(buf, len);
+	if (!m.f)
+		return -errno;
+	locks(&m);
+	yields(&m, site, arg);
+	scheduler(&m);
+	process(&m);
+	findings(&m);
+	if (ferror(m.f))
+		err = -ENOMEM;
+	if (fclose(m.f) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return err;
+}
