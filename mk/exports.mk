@@ -3,7 +3,7 @@
 # into C by protoc-c at build time (build/gen/); the tests read the exports
 # with their real consumers: go tool pprof, promtool and a Prometheus server.
 
-DEB_DEPS += libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev golang-go prometheus
+DEB_DEPS += libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev golang-go prometheus curl
 
 LIBS += -lprotobuf-c -lmicrohttpd
 

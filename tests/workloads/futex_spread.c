@@ -12,7 +12,7 @@
 #include <linux/futex.h>
 #include "workload.h"
 
-#define MAX_WORDS 4096
+#define MAX_WORDS 16384	/* the exports test uses 10,000 */
 
 static uint32_t words[MAX_WORDS];
 

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,8 @@ struct metrics_http *metrics_http__start(const char *addr, unsigned int port, ch
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	struct metrics_http *h = calloc(1, sizeof(*h));
+	sigset_t all, old;
+	int err;
 
 	if (!h) {
 		snprintf(why, whylen, "out of memory");
@@ -90,13 +93,20 @@ struct metrics_http *metrics_http__start(const char *addr, unsigned int port, ch
 	}
 	inet_pton(AF_INET, addr, &sa.sin_addr);
 	pthread_mutex_init(&h->lock, NULL);
+	/* The server's thread inherits our signal mask: with every signal
+	 * blocked there, SIGINT reaches the tracing thread (its signalfd),
+	 * which ends the trace with a report, instead of killing us. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	errno = 0;
 	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port,
 				NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, &sa,
 				MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_END);
+	err = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!h->d) {
 		snprintf(why, whylen, "cannot serve metrics on %s:%u: %s (choose another --metrics address)",
-			 addr, port, errno ? strerror(errno) : "libmicrohttpd refused");
+			 addr, port, err ? strerror(err) : "libmicrohttpd refused");
 		pthread_mutex_destroy(&h->lock);
 		free(h);
 		return NULL;

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exports read by their real consumers (issue 15): go tool pprof reads
+ * --pprof and names the workload's functions at the top; promtool accepts
+ * --metrics-file; a Prometheus server started here scrapes --metrics and
+ * its query API returns the yield counter of the JSON report; 10,000 futex
+ * addresses stay within the bounded label set.
+ *
+ * Frame-pointer stacks through glibc (built without them) may skip the
+ * innermost workload function, so the top entry, with libc's frames hidden
+ * (pprof -hide on the mapping), is either the function or its caller, as
+ * in test_symbols_e2e.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "tracetest.h"
+#include "report/metrics_text.h"
+
+#define WORK_TIMEOUT_MS 20000
+#define END_TIMEOUT_MS 20000
+#define TOOL_TIMEOUT_MS 60000
+/* Prometheus starts, scrapes every second, and is queried until it has
+ * the final count: wall-clock bound for all of it on a loaded host. */
+#define SCRAPE_TIMEOUT_S 90
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/spinscope-exports.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	/* go tool pprof keeps its settings under $HOME. */
+	setenv("HOME", tmpdir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char *out, *err;
+
+	tt_run(TT_ARGS("/bin/rm", "-rf", tmpdir), &out, &err, TOOL_TIMEOUT_MS);
+	free(out);
+	free(err);
+	return 0;
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[4][256];
+	static int n;
+	char *p = buf[n++ % 4];
+
+	snprintf(p, 256, "%s/%s", tmpdir, name);
+	return p;
+}
+
+/* Traces w from before its go to its "done" with extra args, then SIGINT:
+ * the JSON report. */
+static json_object *trace_done(struct tt_workload *w, const char *const extra[])
+{
+	const char *args[32] = { "-p", tt_num(w->proc.pid), "-d", "0", "--json", "--no-calibrate" };
+	size_t n = 6;
+	struct tt_trace t;
+	json_object *doc;
+	char done[256];
+
+	for (size_t i = 0; extra[i]; i++)
+		args[n++] = extra[i];
+	args[n] = NULL;
+	tt_trace_start(&t, args);
+	tt_workload_go(w);
+	tt_workload_wait_line(w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc != 0)
+		fail_msg("spinscope exited with %d; stderr: %s", t.rc, t.err);
+	doc = tt_parse_report(t.out);
+	tt_trace_free(&t);
+	return doc;
+}
+
+/* The first entry of `go tool pprof -top` (libc's frames hidden): its
+ * name, and its flat value in the sample type's own unit. */
+static void pprof_top(const char *file, const char *index, char *name, size_t len, double *flat)
+{
+	char sample_index[64], *out, *err, *line, fmt[32];
+	int rc;
+
+	snprintf(sample_index, sizeof(sample_index), "-sample_index=%s", index);
+	rc = tt_run(TT_ARGS("/usr/bin/go", "tool", "pprof", "-top", sample_index, "-hide=libc\\.so",
+			    "-unit=nanoseconds", file), &out, &err, TOOL_TIMEOUT_MS);
+	if (rc)
+		fail_msg("go tool pprof exited with %d: %s", rc, err);
+	line = strstr(out, "flat  flat%");
+	if (!line || !(line = strchr(line, '\n')))
+		fail_msg("go tool pprof -top printed no table: %s%s", out, err);
+	/* "      4000   100%   100%       4000   100%  worker" */
+	snprintf(fmt, sizeof(fmt), "%%lf%%*s %%*s %%*s %%*s %%*s %%%zus", len - 1);
+	if (sscanf(line + 1, fmt, flat, name) != 2)
+		fail_msg("cannot read the top entry of: %s", out);
+	print_message("# pprof %s: top entry %s (%g)\n", index, name, *flat);
+	free(out);
+	free(err);
+}
+
+static bool one_of(const char *s, const char *const names[])
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(s, names[i]))
+			return true;
+	return false;
+}
+
+static void test_pprof_yield_top_is_the_yield_loop(void **state)
+{
+	static const char *const fns[] = { "yield_many", "worker", NULL };
+	const char *file = tmp_path("yield.pb.gz");
+	struct tt_workload w;
+	json_object *doc;
+	char name[256];
+	double flat;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("500", "2"));
+	doc = trace_done(&w, TT_ARGS("--pprof", file));
+	pprof_top(file, "sched_yield", name, sizeof(name), &flat);
+	if (!one_of(name, fns))
+		fail_msg("top sched_yield entry is %s, not yield_many() or worker()", name);
+	/* Every yield is in the profile: the JSON's count, exactly. */
+	assert_int_equal((uint64_t)flat, tt_u64(doc, "totals.sched_yield"));
+	assert_int_equal((uint64_t)flat, 1000);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+static int run_promtool(const char *file, char **out, char **err)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "exec /usr/bin/promtool check metrics < '%s'", file);
+	return tt_run(TT_ARGS("/bin/sh", "-c", cmd), out, err, TOOL_TIMEOUT_MS);
+}
+
+/* The value of the series of name whose labels contain match, or -1. */
+static double series_value(const char *text, const char *name, const char *match)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *end = strchrnul(l, '\n'), *sp;
+
+		if (strncmp(l, name, n) || l[n] != '{')
+			continue;
+		sp = memchr(l, '}', (size_t)(end - l));
+		if (!sp)
+			continue;
+		if (!match || memmem(l, (size_t)(sp - l), match, strlen(match)))
+			return strtod(sp + 1, NULL);
+	}
+	return -1;
+}
+
+static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
+{
+	static const char *const fns[] = { "contend_on_mutex", "waiter", NULL };
+	const char *pb = tmp_path("mutex.pb.gz"), *prom = tmp_path("mutex.prom");
+	char name[256], lock[64], *out, *err;
+	unsigned long long mutex;
+	struct tt_workload w;
+	json_object *doc, *f;
+	double flat, secs;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "mutex_hold", TT_ARGS("3", "4", "30"));
+	mutex = tt_field(w.ready, "mutex");
+	doc = trace_done(&w, TT_ARGS("--pprof", pb, "--metrics-file", prom));
+	pprof_top(pb, "futex_wait", name, sizeof(name), &flat);
+	if (!one_of(name, fns))
+		fail_msg("top futex_wait entry is %s, not contend_on_mutex() or waiter()", name);
+
+	rc = run_promtool(prom, &out, &err);
+	if (rc)
+		fail_msg("promtool check metrics refused the exposition (%d): %s%s", rc, out, err);
+	free(out);
+	free(err);
+	/* The mutex's wait time is the JSON's, in seconds. */
+	f = tt_futex(doc, mutex);
+	if (!f)
+		fail_msg("the mutex at 0x%llx is not among the futexes", mutex);
+	{
+		FILE *fp = fopen(prom, "r");
+		static char buf[1 << 20];
+		size_t n;
+
+		assert_non_null(fp);
+		n = fread(buf, 1, sizeof(buf) - 1, fp);
+		buf[n] = 0;
+		fclose(fp);
+		snprintf(lock, sizeof(lock), "lock=\"0x%llx\"", mutex);
+		secs = series_value(buf, "spinscope_futex_wait_seconds_total", lock);
+		assert_true(secs > 0);
+		assert_true(fabs(secs * 1e9 - (double)tt_u64(f, "wait_ns")) <= 1000);
+		assert_non_null(strstr(buf, "# TYPE spinscope_finding gauge"));
+	}
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+static int free_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
+	port = ntohs(sa.sin_port);
+	close(fd);
+	return port;
+}
+
+/* spinscope_sched_yield_total as Prometheus has it now, or -1. */
+static double prometheus_query(int port)
+{
+	char url[256], *out, *err;
+	json_object *doc, *res;
+	double v = -1;
+
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/api/v1/query?query=spinscope_sched_yield_total", port);
+	if (tt_run(TT_ARGS("/usr/bin/curl", "-sf", "--max-time", "5", url), &out, &err, TOOL_TIMEOUT_MS) == 0 &&
+	    (doc = json_tokener_parse(out))) {
+		if (json_object_object_get_ex(doc, "data", &res) &&
+		    json_object_object_get_ex(res, "result", &res) && json_object_array_length(res) == 1) {
+			json_object *val;
+
+			if (json_object_object_get_ex(json_object_array_get_idx(res, 0), "value", &val))
+				v = strtod(json_object_get_string(json_object_array_get_idx(val, 1)), NULL);
+		}
+		json_object_put(doc);
+	}
+	free(out);
+	free(err);
+	return v;
+}
+
+static void test_prometheus_scrapes_the_yield_counter(void **state)
+{
+	enum { N = 3000, K = 2 };
+	int sport = free_port(), pport = free_port();
+	char cfg[512], listen[64], saddr[64], storage[300], config[300], done[256];
+	const char *cfg_path = tmp_path("prometheus.yml");
+	struct tt_workload w;
+	struct tl_proc prom;
+	struct tt_trace t;
+	json_object *doc;
+	double got = -1, want;
+	time_t until;
+	FILE *fp;
+
+	TL_REQUIRE_BPF();
+	snprintf(cfg, sizeof(cfg),
+		 "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
+		 "scrape_configs:\n  - job_name: spinscope\n    static_configs:\n"
+		 "      - targets: ['127.0.0.1:%d']\n", sport);
+	assert_non_null(fp = fopen(cfg_path, "w"));
+	fputs(cfg, fp);
+	fclose(fp);
+	snprintf(listen, sizeof(listen), "--web.listen-address=127.0.0.1:%d", pport);
+	snprintf(storage, sizeof(storage), "--storage.tsdb.path=%s", tmp_path("tsdb"));
+	snprintf(config, sizeof(config), "--config.file=%s", cfg_path);
+	snprintf(saddr, sizeof(saddr), "127.0.0.1:%d", sport);
+
+	tt_workload_start(&w, "yield_n", TT_ARGS(tt_num(N), tt_num(K)));
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--json", "--no-calibrate",
+				   "--metrics", saddr));
+	assert_int_equal(tl_spawn(&prom, (char *const[]){ "/usr/bin/prometheus", config, storage, listen,
+						       "--log.level=warn", NULL }), 0);
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	/* Wait for a scrape taken after the workload's last yield. */
+	for (until = time(NULL) + SCRAPE_TIMEOUT_S; time(NULL) < until; usleep(500000))
+		if ((got = prometheus_query(pport)) >= N * K)
+			break;
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	tl_kill(&prom, SIGTERM);
+	tl_wait(&prom);
+	close(prom.out_fd);
+	close(prom.err_fd);
+	if (t.rc != 0)
+		fail_msg("spinscope exited with %d; stderr: %s", t.rc, t.err);
+	doc = tt_parse_report(t.out);
+	want = (double)tt_u64(doc, "totals.sched_yield");
+	print_message("# prometheus: %g yields, JSON report: %g\n", got, want);
+	if (got < 0)
+		fail_msg("Prometheus returned no spinscope_sched_yield_total within %d s", SCRAPE_TIMEOUT_S);
+	assert_true(want >= N * K);
+	assert_true(got >= want * 0.99 && got <= want * 1.01);
+	json_object_put(doc);
+	tt_trace_free(&t);
+	tt_workload_end(&w);
+}
+
+/* 10,000 futex addresses: at most METRICS_TOP_N lock labels plus "other",
+ * and nothing lost in the aggregation. */
+static void test_lock_labels_stay_bounded(void **state)
+{
+	enum { N = 10000 };
+	const char *prom = tmp_path("spread.prom");
+	static char buf[1 << 22];
+	size_t n, locks = 0;
+	double sum = 0;
+	struct tt_workload w;
+	json_object *doc;
+	char *out, *err;
+	FILE *fp;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "futex_spread", TT_ARGS(tt_num(N)));
+	doc = trace_done(&w, TT_ARGS("--max-futexes", "16384", "--metrics-file", prom));
+	assert_non_null(fp = fopen(prom, "r"));
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = 0;
+	fclose(fp);
+	for (char *l = buf; *l; l = strchrnul(l, '\n'), l += !!*l) {
+		if (strncmp(l, "spinscope_futex_wakes_total{", 28))
+			continue;
+		locks++;
+		sum += strtod(strchr(l, '}') + 1, NULL);
+	}
+	print_message("# %zu lock series for %d addresses, %g wakes\n", locks, N, sum);
+	assert_true(locks <= METRICS_TOP_N + 1);
+	assert_true(series_value(buf, "spinscope_futex_wakes_total", "lock=\"other\"") > 0);
+	assert_true(sum >= N);
+	assert_int_equal((uint64_t)sum, tt_u64(doc, "totals.futex_wake"));
+	rc = run_promtool(prom, &out, &err);
+	if (rc)
+		fail_msg("promtool check metrics refused the exposition (%d): %s%s", rc, out, err);
+	free(out);
+	free(err);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_pprof_yield_top_is_the_yield_loop, tt_teardown),
+		cmocka_unit_test_teardown(test_pprof_wait_top_and_promtool_accept_the_metrics, tt_teardown),
+		cmocka_unit_test_teardown(test_prometheus_scrapes_the_yield_counter, tt_teardown),
+		cmocka_unit_test_teardown(test_lock_labels_stay_bounded, tt_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
