@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exports on a profile built by hand: the metrics text's bounded lock
+ * and site labels (with exact "other" sums), escaped label values, the
+ * cumulative run-queue histogram and the finding gauge; the pprof profile
+ * decoded back (gunzip, then protobuf-c's own unpacker) with its sample
+ * types, values, stacks, functions, mappings and labels; and the output
+ * file's mode, replacement of a planted link without following it.
+ */
+#include "testlib.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include "gen/profile.pb-c.h"
+#include "report/export_file.h"
+#include "report/metrics_text.h"
+#include "report/pprof.h"
+
+#define NFUTEX (METRICS_TOP_N + 7)
+#define NYIELD (METRICS_TOP_N + 3)
+
+static __u64 ips1[3] = { 0x401010, 0x401105, 0x7f0000002005 };
+static struct ss_stack stack_v[] = { { .id = 1, .depth = 3, .ips = ips1 } };
+static const struct ss_stacks stacks = { .v = stack_v, .n = 1, .cap = 1 };
+static __u64 sample_ips[2] = { 0x401020, 0x401105 };
+
+struct fixture {
+	struct ss_thread threads[1];
+	struct ss_futex_rec futexes[NFUTEX];
+	struct ss_waiter_stack wstack;
+	__u32 tid;
+	struct ss_yield_site yields[NYIELD];
+	struct samples_stack sstacks[1];
+	struct samples_result sres;
+	struct adv_report advice;
+	struct ss_profile prof;
+	struct ss_report rep;
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	if (!fx)
+		return -1;
+	fx->threads[0] = (struct ss_thread){
+		.tid = 77, .comm = "worker", .sched_yield = 1234, .runq_count = 3, .runq_ns = 7000,
+		.runq_hist = { [2] = 1, [10] = 2 }, .switches_voluntary = 5,
+	};
+	for (int i = 0; i < NFUTEX; i++)
+		fx->futexes[i] = (struct ss_futex_rec){
+			.uaddr = 0x1000 + 4 * (unsigned)i,
+			.f = { .waits = 1, .wait_ns = 1000000ull * (NFUTEX - i), .wakes = 2 },
+		};
+	fx->wstack = (struct ss_waiter_stack){ .stack_id = 1, .count = 4, .wait_ns = 5000 };
+	fx->tid = 77;
+	fx->futexes[0].stacks = &fx->wstack;
+	fx->futexes[0].nstacks = 1;
+	fx->futexes[0].waiters = 1;
+	fx->futexes[0].tids = &fx->tid;
+	for (int i = 0; i < NYIELD; i++)
+		fx->yields[i] = (struct ss_yield_site){ .stack_id = i + 1, .count = 100 - i };
+	fx->sstacks[0] = (struct samples_stack){ .tid = 77, .stack_id = 3, .count = 9, .depth = 2,
+						 .ips = sample_ips };
+	fx->sres = (struct samples_result){ .event = "cpu-clock", .available = true, .period = 1000,
+					    .stacks = fx->sstacks, .nr_stacks = 1 };
+	fx->advice.n = 1;
+	snprintf(fx->advice.findings[0].id, sizeof(fx->advice.findings[0].id), "spin-yield");
+	fx->advice.findings[0].severity = ADV_WARNING;
+	fx->prof = (struct ss_profile){
+		.start_ns = 0, .now_ns = 2000000000ull, .threads = fx->threads, .nthreads = 1,
+		.futexes = fx->futexes, .nfutexes = NFUTEX, .yields = fx->yields, .nyields = NYIELD,
+	};
+	profile_finish(&fx->prof);
+	fx->rep = (struct ss_report){ .pid = 42, .comm = "a\"b\\c", .duration_ns = 2000000000ull,
+				      .profile = &fx->prof, .stacks = &stacks, .samples = &fx->sres,
+				      .advice = &fx->advice };
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
+static size_t count_lines(const char *text, const char *prefix)
+{
+	size_t n = 0, len = strlen(prefix);
+
+	for (const char *l = text; *l; l = strchrnul(l, '\n'), l += !!*l)
+		n += !strncmp(l, prefix, len);
+	return n;
+}
+
+static void test_metrics_labels_bounded_and_exact(void **state)
+{
+	struct fixture *fx = *state;
+	char *text, want[256];
+	size_t len;
+	double other_s = 0;
+	unsigned long long other_y = 0;
+
+	assert_int_equal(metrics_text__render(&fx->rep, NULL, NULL, &text, &len), 0);
+	assert_int_equal(strlen(text), len);
+	assert_int_equal(count_lines(text, "spinscope_futex_wait_seconds_total{"), METRICS_TOP_N + 1);
+	assert_int_equal(count_lines(text, "spinscope_sched_yield_site_total{"), METRICS_TOP_N + 1);
+	for (int i = METRICS_TOP_N; i < NFUTEX; i++)
+		other_s += (NFUTEX - i) * 1e-3;
+	for (int i = METRICS_TOP_N; i < NYIELD; i++)
+		other_y += 100 - i;
+	snprintf(want, sizeof(want),
+		 "spinscope_futex_wait_seconds_total{pid=\"42\",comm=\"a\\\"b\\\\c\",lock=\"other\"} %.17g\n",
+		 other_s);
+	assert_non_null(strstr(text, want));
+	snprintf(want, sizeof(want),
+		 "spinscope_sched_yield_site_total{pid=\"42\",comm=\"a\\\"b\\\\c\",site=\"other\"} %llu\n",
+		 other_y);
+	assert_non_null(strstr(text, want));
+	/* The hottest lock is first, by name; sites without a namer by id. */
+	assert_non_null(strstr(text, "lock=\"0x1000\"} 0.027"));
+	assert_non_null(strstr(text, "site=\"stack_1\"} 100\n"));
+	assert_non_null(strstr(text, "spinscope_sched_yield_total{pid=\"42\",comm=\"a\\\"b\\\\c\"} 1234\n"));
+	/* Slot 2 is [4, 8) ns, slot 10 [1024, 2048): cumulative buckets. */
+	assert_non_null(strstr(text, "le=\"8e-09\"} 1\n"));
+	assert_non_null(strstr(text, "le=\"1.024e-06\"} 1\n"));
+	assert_non_null(strstr(text, "le=\"2.048e-06\"} 3\n"));
+	assert_non_null(strstr(text, "le=\"+Inf\"} 3\n"));
+	assert_non_null(strstr(text, "id=\"spin-yield\",severity=\"warning\"} 1\n"));
+	free(text);
+}
+
+/* A fake symbolizer: 0x40xxxx is app's, 0x7fxxxxxxxxxx libc's. */
+static int fake_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
+{
+	bool app = ip < 0x1000000;
+
+	out->name = app ? (ip < 0x401100 ? "lock_it" : "main") : "syscall";
+	out->module = app ? "/usr/bin/app" : "/lib/libc.so.6";
+	out->module_offset = app ? ip - 0x400000 : ip - 0x7f0000000000;
+	out->build_id = app ? "abcd" : NULL;
+	return 0;
+}
+
+static Perftools__Profiles__Profile *decode(const void *gz, size_t len)
+{
+	static unsigned char raw[1 << 20];
+	uLongf rawlen = sizeof(raw);
+	z_stream z = { .next_in = (Bytef *)gz, .avail_in = (uInt)len, .next_out = raw,
+		       .avail_out = (uInt)rawlen };
+
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	rawlen = z.total_out;
+	inflateEnd(&z);
+	return perftools__profiles__profile__unpack(NULL, rawlen, raw);
+}
+
+static const char *str(const Perftools__Profiles__Profile *p, int64_t i)
+{
+	assert_true(i >= 0 && (size_t)i < p->n_string_table);
+	return p->string_table[i];
+}
+
+static const char *leaf_name(const Perftools__Profiles__Profile *p, const Perftools__Profiles__Sample *s)
+{
+	const Perftools__Profiles__Location *l = p->location[s->location_id[0] - 1];
+
+	assert_int_equal(l->id, s->location_id[0]);
+	assert_int_equal(l->n_line, 1);
+	return str(p, p->function[l->line[0]->function_id - 1]->name);
+}
+
+static const char *label(const Perftools__Profiles__Profile *p, const Perftools__Profiles__Sample *s,
+			 const char *key)
+{
+	for (size_t i = 0; i < s->n_label; i++)
+		if (!strcmp(str(p, s->label[i]->key), key))
+			return s->label[i]->str ? str(p, s->label[i]->str) : "(num)";
+	return NULL;
+}
+
+static void test_pprof_decodes_back(void **state)
+{
+	static const char *const types[] = { "futex_wait", "futex_waits", "sched_yield", "cpu-clock" };
+	struct fixture *fx = *state;
+	Perftools__Profiles__Profile *p;
+	void *gz;
+	size_t len, futex_samples = 0;
+
+	assert_int_equal(pprof__encode(&fx->rep, fake_resolve, NULL, &gz, &len), 0);
+	p = decode(gz, len);
+	assert_non_null(p);
+	assert_string_equal(p->string_table[0], "");
+	assert_int_equal(p->n_sample_type, 4);
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(str(p, p->sample_type[i]->type), types[i]);
+	assert_string_equal(str(p, p->sample_type[0]->unit), "nanoseconds");
+	assert_int_equal(p->duration_nanos, 2000000000ll);
+	/* One waiter stack, NYIELD sites (only stack 1 held), one sample. */
+	assert_int_equal(p->n_sample, 1 + NYIELD + 1);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+
+		assert_int_equal(s->n_value, 4);
+		if (s->value[0]) {
+			futex_samples++;
+			assert_int_equal(s->value[0], 5000);
+			assert_int_equal(s->value[1], 4);
+			assert_int_equal(s->n_location_id, 3);
+			assert_string_equal(leaf_name(p, s), "lock_it");
+			assert_string_equal(label(p, s, "futex"), "0x1000");
+			assert_string_equal(label(p, s, "thread"), "worker");
+		} else if (s->value[3]) {
+			assert_int_equal(s->value[3], 9);
+			assert_string_equal(leaf_name(p, s), "lock_it");
+			assert_string_equal(label(p, s, "thread"), "worker");
+		} else if (s->value[2] == 100) {
+			assert_int_equal(s->n_location_id, 3);
+		}
+	}
+	assert_int_equal(futex_samples, 1);
+	/* Two mappings; app's has its build-id and holds every app address
+	 * at its own file offset. */
+	assert_int_equal(p->n_mapping, 2);
+	for (size_t i = 0; i < p->n_mapping; i++) {
+		const Perftools__Profiles__Mapping *m = p->mapping[i];
+
+		if (strcmp(str(p, m->filename), "/usr/bin/app"))
+			continue;
+		assert_string_equal(str(p, m->build_id), "abcd");
+		assert_true(m->memory_start <= 0x401010 && m->memory_limit > 0x401104);
+		assert_int_equal(m->memory_start - m->file_offset, 0x400000);
+	}
+	/* Callers' return addresses are stored as their call instruction. */
+	for (size_t i = 0; i < p->n_location; i++)
+		assert_true(p->location[i]->address != 0x401105);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	free(gz);
+}
+
+static void test_export_file_replaces_a_link_without_following_it(void **state)
+{
+	char dir[] = "/tmp/spinscope-expfile.XXXXXX", path[128], victim[128], buf[16] = {0};
+	struct stat st;
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.prom", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	fd = open(victim, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "keep", 4), 4);
+	close(fd);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(export_file__check(path), 0);
+	assert_int_equal(export_file__write(path, "new\n", 4), 0);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0600);
+	fd = open(victim, O_RDONLY);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 4);
+	close(fd);
+	assert_string_equal(buf, "keep");
+	assert_int_equal(export_file__write("/nonexistent-dir/x.prom", "x", 1), -ENOENT);
+	unlink(path);
+	unlink(victim);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_metrics_labels_bounded_and_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pprof_decodes_back, setup, teardown),
+		cmocka_unit_test(test_export_file_replaces_a_link_without_following_it),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
