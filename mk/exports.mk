@@ -7,20 +7,20 @@ DEB_DEPS += libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev golang-go pr
 
 LIBS += -lprotobuf-c -lmicrohttpd
 
-PPROF_GEN_C := $(OUTPUT)/gen/profile.pb-c.c
-PPROF_GEN_H := $(OUTPUT)/gen/profile.pb-c.h
+PPROF_GEN_C := $(OUTPUT)/profile.pb-c.c
+PPROF_GEN_H := $(OUTPUT)/profile.pb-c.h
 PPROF_GEN_O := $(OUTPUT)/obj/gen/profile.pb-c.o
 
 $(PPROF_GEN_C) $(PPROF_GEN_H) &: user/report/profile.proto | check-deps
 	$(call msg,PROTOC,$(PPROF_GEN_C))
-	$(Q)mkdir -p $(OUTPUT)/gen
-	$(Q)protoc-c --c_out=$(OUTPUT)/gen --proto_path=user/report profile.proto
+	$(Q)mkdir -p $(OUTPUT)
+	$(Q)protoc-c --c_out=$(OUTPUT) --proto_path=user/report profile.proto
 
 # Generated code: our warnings are not its author's, so no -Werror here.
 $(PPROF_GEN_O): $(PPROF_GEN_C) $(PPROF_GEN_H)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) -std=gnu11 -O2 -g -I$(OUTPUT)/gen -c $< -o $@
+	$(Q)$(CC) -std=gnu11 -O2 -g -I$(OUTPUT) -c $< -o $@
 
 # The writer includes the generated header; the binaries link its object.
 $(OUTPUT)/obj/user/report/pprof.o: $(PPROF_GEN_H)

@@ -351,6 +351,37 @@ static void test_lock_labels_stay_bounded(void **state)
 	tt_workload_end(&w);
 }
 
+/* A port already taken: one line naming it and what to do, exit 2, before
+ * anything is attached. */
+static void test_metrics_port_in_use_is_a_usage_error(void **state)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), rc;
+	struct tt_workload w;
+	struct tt_bpf_mark mark;
+	char saddr[64], *out, *err;
+
+	TL_REQUIRE_BPF();
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(fd, 1), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
+	snprintf(saddr, sizeof(saddr), "127.0.0.1:%d", ntohs(sa.sin_port));
+	tt_workload_start(&w, "yield_n", TT_ARGS("10", "1"));
+	tt_bpf_mark(&mark);
+	rc = tt_run(TT_ARGS(tl_path("spinscope"), "-p", tt_num(w.proc.pid), "-d", "1", "--metrics", saddr),
+		    &out, &err, END_TIMEOUT_MS);
+	close(fd);
+	assert_int_equal(rc, 2);
+	if (!strstr(err, "cannot serve metrics on") || strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("expected one line naming the address, got: %s", err);
+	tt_assert_nothing_left(&mark);
+	free(out);
+	free(err);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +389,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pprof_wait_top_and_promtool_accept_the_metrics, tt_teardown),
 		cmocka_unit_test_teardown(test_prometheus_scrapes_the_yield_counter, tt_teardown),
 		cmocka_unit_test_teardown(test_lock_labels_stay_bounded, tt_teardown),
+		cmocka_unit_test_teardown(test_metrics_port_in_use_is_a_usage_error, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

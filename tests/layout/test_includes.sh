@@ -46,7 +46,8 @@ allowed() {	# allowed FROM TO: 0 when FROM may include TO
 
 # Which folder an include names: "syms/syms.h" -> user/syms, "advisor/x.h"
 # -> advisor, a bare name -> the including folder when the file is there,
-# else bpf/ (-Ibpf), whose skeletons are generated into the build folder.
+# else bpf/ (-Ibpf), whose skeletons are generated into the build folder;
+# protoc-c's NAME.pb-c.h (also generated there) is of the folder with NAME.proto.
 folder_of() {	# folder_of INCLUDING_DIR NAME
 	local dir=$1 name=$2
 	case $name in
@@ -54,6 +55,7 @@ folder_of() {	# folder_of INCLUDING_DIR NAME
 		if [ -d "user/$d" ]; then echo "user/$d"; else echo "$d"; fi ;;
 	*)	if [ -e "$dir/$name" ]; then echo "$dir"
 		elif [ -e "bpf/$name" ] || [[ $name == *.skel.h ]]; then echo bpf
+		elif [[ $name == *.pb-c.h ]] && [ -e "$dir/${name%.pb-c.h}.proto" ]; then echo "$dir"
 		elif [ "$name" = vmlinux.h ]; then echo vmlinux
 		else echo "?"; fi ;;
 	esac

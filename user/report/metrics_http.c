@@ -99,7 +99,7 @@ struct metrics_http *metrics_http__start(const char *addr, unsigned int port, ch
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	errno = 0;
-	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port,
+	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, (uint16_t)port,
 				NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, &sa,
 				MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_END);
 	err = errno;

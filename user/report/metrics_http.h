@@ -16,7 +16,8 @@ struct metrics_http;
  * Returns 0 or -EINVAL with a reason in why. */
 int metrics_http__parse_addr(const char *arg, char *addr, size_t addrlen, unsigned int *port,
 			     char *why, size_t whylen);
-/* Listens on addr:port. NULL with a reason in why (the address in use, ...). */
+/* Listens on addr:port (libmicrohttpd says nothing itself). NULL with a
+ * reason in why (the address in use, ...). */
 struct metrics_http *metrics_http__start(const char *addr, unsigned int port, char *why,
 					 size_t whylen);
 /* Replaces the text served; takes ownership of text (malloc'd). */

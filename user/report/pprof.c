@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
-#include "gen/profile.pb-c.h"
+#include "profile.pb-c.h"
 #include "export_file.h"
 #include "pprof.h"
 

@@ -97,7 +97,9 @@ static void test_every_long_option(void **state)
 	assert_int_equal(PARSE(&o, err, "--pid", "77", "--tid=78", "--duration", "3",
 			       "--interval=1", "--json", "--verbose", "--btf", "/tmp/vmlinux.btf",
 			       "--max-threads", "16", "--max-futexes=1048576", "--max-stacks", "100",
-			       "--event", "cache-misses", "--folded", "/tmp/out.folded"), 0);
+			       "--event", "cache-misses", "--folded", "/tmp/out.folded",
+			       "--pprof", "/tmp/out.pb.gz", "--metrics", "127.0.0.1:9500",
+			       "--metrics-file=/tmp/out.prom"), 0);
 	assert_int_equal(o.pid, 77);
 	assert_int_equal(o.tid, 78);
 	assert_true(o.duration_s == 3.0);
@@ -110,6 +112,9 @@ static void test_every_long_option(void **state)
 	assert_int_equal(o.max_stacks, 100);
 	assert_string_equal(o.event, "cache-misses");
 	assert_string_equal(o.folded_path, "/tmp/out.folded");
+	assert_string_equal(o.pprof_path, "/tmp/out.pb.gz");
+	assert_string_equal(o.metrics_addr, "127.0.0.1:9500");
+	assert_string_equal(o.metrics_path, "/tmp/out.prom");
 }
 
 /* Grouped short flags and an attached value, as getopt users expect. */
@@ -331,7 +336,8 @@ static void test_help_text(void **state)
 	static const char *const must[] = {
 		"usage: spinscope -p PID", "-p, --pid", "-t, --tid", "-d, --duration",
 		"-i, --interval", "--json", "-v, --verbose", "--btf FILE", "--max-threads",
-		"--max-futexes", "--max-stacks", "--event EVENT", "--folded FILE", "-h, --help",
+		"--max-futexes", "--max-stacks", "--event EVENT", "--folded FILE", "--pprof FILE",
+		"--metrics [ADDR:]PORT", "--metrics-file FILE", "-h, --help",
 		"-V, --version", "demo", "Exit codes:",
 	};
 	char *buf = NULL;

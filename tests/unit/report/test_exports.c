@@ -16,8 +16,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
-#include "gen/profile.pb-c.h"
+#include "profile.pb-c.h"
 #include "report/export_file.h"
+#include "report/metrics_http.h"
 #include "report/metrics_text.h"
 #include "report/pprof.h"
 
@@ -274,12 +275,33 @@ static void test_export_file_replaces_a_link_without_following_it(void **state)
 	rmdir(dir);
 }
 
+static void test_metrics_addresses(void **state)
+{
+	char addr[64], why[256];
+	unsigned int port;
+
+	assert_int_equal(metrics_http__parse_addr("9100", addr, sizeof(addr), &port, why, sizeof(why)), 0);
+	assert_string_equal(addr, "127.0.0.1");
+	assert_int_equal(port, 9100);
+	assert_int_equal(metrics_http__parse_addr(":9101", addr, sizeof(addr), &port, why, sizeof(why)), 0);
+	assert_string_equal(addr, "127.0.0.1");
+	assert_int_equal(metrics_http__parse_addr("0.0.0.0:80", addr, sizeof(addr), &port, why, sizeof(why)), 0);
+	assert_string_equal(addr, "0.0.0.0");
+	assert_int_equal(port, 80);
+	assert_int_equal(metrics_http__parse_addr("127.0.0.1:0", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "port from 1 to 65535"));
+	assert_int_equal(metrics_http__parse_addr("localhost:9100", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "not an IPv4 address"));
+	assert_int_equal(metrics_http__parse_addr("127.0.0.1:", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_metrics_labels_bounded_and_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pprof_decodes_back, setup, teardown),
 		cmocka_unit_test(test_export_file_replaces_a_link_without_following_it),
+		cmocka_unit_test(test_metrics_addresses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
