@@ -4,7 +4,8 @@
  * --pprof and names the workload's functions at the top; promtool accepts
  * --metrics-file; a Prometheus server started here scrapes --metrics and
  * its query API returns the yield counter of the JSON report; 10,000 futex
- * addresses stay within the bounded label set.
+ * addresses stay within the bounded label set. The profile's mappings carry
+ * the build-ids readelf reads from the files.
  *
  * Frame-pointer stacks through glibc (built without them) may skip the
  * innermost workload function, so the top entry, with libc's frames hidden
@@ -118,6 +119,28 @@ static bool one_of(const char *s, const char *const names[])
 	return false;
 }
 
+/* The workload's mapping in the profile carries its GNU build-id, as
+ * binutils' readelf reads it from the file. */
+static void assert_build_id_in_profile(const char *file, const char *workload)
+{
+	char *out, *err, *raw, *rawerr, id[128], *at;
+
+	assert_int_equal(tt_run(TT_ARGS("/usr/bin/readelf", "-n", tl_path(workload)), &out, &err,
+				TOOL_TIMEOUT_MS), 0);
+	at = strstr(out, "Build ID: ");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at + 10, "%127s", id), 1);
+	assert_int_equal(tt_run(TT_ARGS("/usr/bin/go", "tool", "pprof", "-raw", file), &raw, &rawerr,
+				TOOL_TIMEOUT_MS), 0);
+	at = strstr(raw, "\nMappings\n");
+	if (!at || !strstr(at, id))
+		fail_msg("no mapping with build-id %s in: %s", id, raw);
+	free(out);
+	free(err);
+	free(raw);
+	free(rawerr);
+}
+
 static void test_pprof_yield_top_is_the_yield_loop(void **state)
 {
 	static const char *const fns[] = { "yield_many", "worker", NULL };
@@ -136,6 +159,7 @@ static void test_pprof_yield_top_is_the_yield_loop(void **state)
 	/* Every yield is in the profile: the JSON's count, exactly. */
 	assert_int_equal((uint64_t)flat, tt_u64(doc, "totals.sched_yield"));
 	assert_int_equal((uint64_t)flat, 1000);
+	assert_build_id_in_profile(file, "workloads/yield_n");
 	json_object_put(doc);
 	tt_workload_end(&w);
 }

@@ -144,9 +144,11 @@ void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms
 	}
 }
 
-/* pprof's view of an address: syms' name, module and file offset. */
+/* pprof's view of an address: syms' name, module, file offset and the
+ * module's build-id. */
 static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
 {
+	static char build_id[2 * 64 + 1];
 	struct sym_info si;
 
 	if (!arg || syms__resolve(arg, ip, &si))
@@ -154,7 +156,7 @@ static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
 	out->name = si.name;
 	out->module = si.module;
 	out->module_offset = si.module_offset;
-	out->build_id = NULL;
+	out->build_id = syms__build_id(arg, ip, build_id, sizeof(build_id)) ? NULL : build_id;
 	return 0;
 }
 

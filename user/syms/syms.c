@@ -662,6 +662,20 @@ enum frame_ptr_state syms__frame_pointers(struct syms *s, uint64_t addr)
 	return st ? elf_symtab__frame_ptr(st) : FRAME_PTR_UNKNOWN;
 }
 
+int syms__build_id(struct syms *s, uint64_t addr, char *hex, size_t len)
+{
+	struct mapping *m = find_mapping(s, addr);
+	const struct elf_symtab *st = m ? symtab_of(s, m) : NULL;
+	const uint8_t *id;
+	size_t n;
+
+	if (!st || !(id = elf_symtab__build_id(st, &n)) || !n || len < 2 * n + 1)
+		return -ENOENT;
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	return 0;
+}
+
 #define FP_DEDUP 256
 
 /* Adds set's seen modules lacking frame pointers to out (distinct). */

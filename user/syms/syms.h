@@ -73,6 +73,11 @@ int syms__load_all(struct syms *s);
  * callers; FRAME_PTR_UNKNOWN when there is no file or too little code. */
 enum frame_ptr_state syms__frame_pointers(struct syms *s, uint64_t addr);
 
+/* The GNU build-id of the file mapped at addr, as lowercase hex into hex
+ * (2 bytes per id byte, plus NUL): what a backend re-symbolizes with.
+ * 0, or -ENOENT when there is no file or it has no build-id. */
+int syms__build_id(struct syms *s, uint64_t addr, char *hex, size_t len);
+
 struct syms_fp_module {
 	const char *path;
 	enum frame_ptr_state fp;	/* FRAME_PTR_NO or FRAME_PTR_PARTIAL */
