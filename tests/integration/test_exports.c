@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "tracetest.h"
@@ -160,6 +161,12 @@ static void test_pprof_yield_top_is_the_yield_loop(void **state)
 	assert_int_equal((uint64_t)flat, tt_u64(doc, "totals.sched_yield"));
 	assert_int_equal((uint64_t)flat, 1000);
 	assert_build_id_in_profile(file, "workloads/yield_n");
+	{
+		struct stat st;
+
+		assert_int_equal(stat(file, &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0600);
+	}
 	json_object_put(doc);
 	tt_workload_end(&w);
 }
@@ -406,6 +413,40 @@ static void test_metrics_port_in_use_is_a_usage_error(void **state)
 	tt_workload_end(&w);
 }
 
+/* A link planted where --pprof or --metrics-file will write: refused
+ * before tracing (exit 2), and what it points to is untouched. */
+static void test_planted_link_is_refused(void **state)
+{
+	const char *victim = tmp_path("victim"), *link = tmp_path("planted.pb.gz");
+	const char *opts[] = { "--pprof", "--metrics-file" };
+	struct tt_workload w;
+	char *out, *err, buf[8] = "";
+	FILE *fp;
+
+	TL_REQUIRE_BPF();
+	assert_non_null(fp = fopen(victim, "w"));
+	fputs("keep", fp);
+	fclose(fp);
+	assert_int_equal(symlink(victim, link), 0);
+	tt_workload_start(&w, "yield_n", TT_ARGS("10", "1"));
+	for (int i = 0; i < 2; i++) {
+		int rc = tt_run(TT_ARGS(tl_path("spinscope"), "-p", tt_num(w.proc.pid), "-d", "1",
+					opts[i], link), &out, &err, END_TIMEOUT_MS);
+
+		assert_int_equal(rc, 2);
+		if (!strstr(err, link))
+			fail_msg("%s: expected the path in one line, got: %s", opts[i], err);
+		free(out);
+		free(err);
+	}
+	assert_non_null(fp = fopen(victim, "r"));
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "keep");
+	unlink(link);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +455,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_prometheus_scrapes_the_yield_counter, tt_teardown),
 		cmocka_unit_test_teardown(test_lock_labels_stay_bounded, tt_teardown),
 		cmocka_unit_test_teardown(test_metrics_port_in_use_is_a_usage_error, tt_teardown),
+		cmocka_unit_test_teardown(test_planted_link_is_refused, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -596,7 +596,7 @@ static int trace_render(struct trace_session *s)
 	if (o->folded_path && folded__save(o->folded_path, sym_name, s->syms, &s->prof, &s->stacks,
 					   &s->sres, why, sizeof(why)))
 		file_code = file_failed(o, "folded stacks", o->folded_path, why);
-	file_code = trace_exports__final(&s->ex, &s->rep, s->syms) ?: file_code;
+	file_code = trace_exports__final(&s->ex, &s->rep, s->syms, file_failed) ?: file_code;
 	if (o->json || o->output_path) {
 		s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 		s->rep.fingerprint = trace_record__fingerprint();

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/errors.h"
-#include "report/export_file.h"
+#include "common/outfile.h"
 #include "report/metrics_http.h"
 #include "report/metrics_text.h"
 #include "report/pprof.h"
@@ -19,19 +19,17 @@ int trace_exports__open(struct trace_exports *ex, const struct ss_opts *o, const
 {
 	char addr[64], why[512];
 	unsigned int port;
-	int err;
+	int code;
 
 	memset(ex, 0, sizeof(*ex));
 	ex->o = o;
 	ex->pid = o->pid;
 	snprintf(ex->comm, sizeof(ex->comm), "%s", comm);
 	ex->step_ns = o->interval_s > 0 ? (__u64)(o->interval_s * 1e9) : LIVE_STEP_NS;
-	if (o->pprof_path && (err = export_file__check(o->pprof_path)))
-		return ss_error(SS_EXIT_USAGE, "cannot write the pprof profile to %s: %s", o->pprof_path,
-				strerror(-err));
-	if (o->metrics_path && (err = export_file__check(o->metrics_path)))
-		return ss_error(SS_EXIT_USAGE, "cannot write metrics to %s: %s", o->metrics_path,
-				strerror(-err));
+	if (o->pprof_path && (code = outfile__check(o->pprof_path, why, sizeof(why))))
+		return ss_error(code, "cannot write the pprof profile to %s: %s", o->pprof_path, why);
+	if (o->metrics_path && (code = outfile__check(o->metrics_path, why, sizeof(why))))
+		return ss_error(code, "cannot write metrics to %s: %s", o->metrics_path, why);
 	if (!o->metrics_addr)
 		return 0;
 	if (metrics_http__parse_addr(o->metrics_addr, addr, sizeof(addr), &port, why, sizeof(why)))
@@ -103,16 +101,18 @@ static const char *final_site(void *arg, __s32 id, char *buf, size_t len)
 
 /* Renders r and hands the text to the server and the file. */
 static int publish(struct trace_exports *ex, const struct ss_report *r, metrics_site_fn site,
-		   void *arg)
+		   void *arg, char *why, size_t whylen)
 {
 	char *text;
 	size_t len;
 	int err = metrics_text__render(r, site, arg, &text, &len);
 
-	if (err)
+	if (err) {
+		snprintf(why, whylen, "%s", strerror(-err));
 		return err;
+	}
 	if (ex->o->metrics_path)
-		err = export_file__write(ex->o->metrics_path, text, len);
+		err = outfile__save(ex->o->metrics_path, text, len, why, whylen);
 	if (ex->http)
 		metrics_http__publish(ex->http, text, len);
 	else
@@ -126,6 +126,7 @@ void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms
 	struct live_sites ls = { .t = t, .syms = syms };
 	struct ss_profile cur;
 	struct ss_report r = { .pid = ex->pid };
+	char why[512] = "";
 	int err;
 
 	if ((!ex->http && !ex->o->metrics_path) || now_ns < ex->next_ns)
@@ -135,11 +136,13 @@ void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms
 	if (!err) {
 		snprintf(r.comm, sizeof(r.comm), "%s", ex->comm);
 		r.profile = &cur;
-		err = publish(ex, &r, live_site, &ls);
+		err = publish(ex, &r, live_site, &ls, why, sizeof(why));
 		profile_free(&cur);
+	} else {
+		snprintf(why, sizeof(why), "cannot read the BPF maps: %s", strerror(-err));
 	}
 	if (err && !ex->warned) {
-		ss_warn("cannot refresh the metrics: %s (tracing goes on)", strerror(-err));
+		ss_warn("cannot refresh the metrics: %s (tracing goes on)", why);
 		ex->warned = true;
 	}
 }
@@ -160,19 +163,19 @@ static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
 	return 0;
 }
 
-int trace_exports__final(struct trace_exports *ex, const struct ss_report *rep, struct syms *syms)
+int trace_exports__final(struct trace_exports *ex, const struct ss_report *rep, struct syms *syms,
+			 trace_exports_failed_fn failed)
 {
 	struct final_sites fs = { .stacks = rep->stacks, .syms = syms };
 	const struct ss_opts *o = ex->o;
-	int err;
+	char why[512];
+	int code = 0;
 
-	if (o->pprof_path && (err = pprof__write(o->pprof_path, rep, pprof_resolve, syms)))
-		return ss_error(SS_EXIT_ERROR, "cannot write the pprof profile to %s: %s", o->pprof_path,
-				strerror(-err));
-	if ((ex->http || o->metrics_path) && (err = publish(ex, rep, final_site, &fs)))
-		return ss_error(SS_EXIT_ERROR, "cannot write metrics to %s: %s",
-				o->metrics_path ? o->metrics_path : "the metrics server", strerror(-err));
-	return 0;
+	if (o->pprof_path && pprof__write(o->pprof_path, rep, pprof_resolve, syms, why, sizeof(why)))
+		code = failed(o, "the pprof profile", o->pprof_path, why);
+	if ((ex->http || o->metrics_path) && publish(ex, rep, final_site, &fs, why, sizeof(why)))
+		code = failed(o, "metrics", o->metrics_path ? o->metrics_path : "the metrics server", why);
+	return code;
 }
 
 void trace_exports__close(struct trace_exports *ex)

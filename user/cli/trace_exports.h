@@ -33,8 +33,13 @@ int trace_exports__open(struct trace_exports *ex, const struct ss_opts *o, const
  * tracer's clock). Failures are warned about once, never fatal. */
 void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms *syms,
 			 __u64 now_ns);
-/* After the render: the final pprof and metrics. 0 or an exit code. */
-int trace_exports__final(struct trace_exports *ex, const struct ss_report *rep, struct syms *syms);
+/* Says that what (a name) could not be written to path, and why: returns
+ * the exit code. The trace command's own, so every file says it alike. */
+typedef int (*trace_exports_failed_fn)(const struct ss_opts *o, const char *what, const char *path,
+				       const char *why);
+/* After the render: the final pprof and metrics. 0 or failed()'s code. */
+int trace_exports__final(struct trace_exports *ex, const struct ss_report *rep, struct syms *syms,
+			 trace_exports_failed_fn failed);
 void trace_exports__close(struct trace_exports *ex);
 
 #endif

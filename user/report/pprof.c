@@ -11,7 +11,7 @@
 #include <time.h>
 #include <zlib.h>
 #include "profile.pb-c.h"
-#include "export_file.h"
+#include "common/outfile.h"
 #include "pprof.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
@@ -538,14 +538,17 @@ int pprof__encode(const struct ss_report *r, pprof_resolve_fn resolve, void *arg
 	return err;
 }
 
-int pprof__write(const char *path, const struct ss_report *r, pprof_resolve_fn resolve, void *arg)
+int pprof__write(const char *path, const struct ss_report *r, pprof_resolve_fn resolve, void *arg,
+		 char *why, size_t whylen)
 {
 	void *buf;
 	size_t len;
 	int err = pprof__encode(r, resolve, arg, &buf, &len);
 
-	if (!err)
-		err = export_file__write(path, buf, len);
+	if (err)
+		snprintf(why, whylen, "%s", strerror(-err));
+	else
+		err = outfile__save(path, buf, len, why, whylen);
 	free(buf);
 	return err;
 }

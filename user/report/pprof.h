@@ -32,8 +32,9 @@ typedef int (*pprof_resolve_fn)(void *arg, uint64_t ip, struct pprof_frame *out)
  * resolve may be NULL (addresses only). Returns 0 or -errno. */
 int pprof__encode(const struct ss_report *r, pprof_resolve_fn resolve, void *arg,
 		  void **buf, size_t *len);
-/* pprof__encode(), then written to path through export_file__write(). */
+/* pprof__encode(), then written to path through outfile__save(): 0, or
+ * -errno with the reason in why. */
 int pprof__write(const char *path, const struct ss_report *r, pprof_resolve_fn resolve,
-		 void *arg);
+		 void *arg, char *why, size_t whylen);
 
 #endif

@@ -4,8 +4,8 @@
  * and site labels (with exact "other" sums), escaped label values, the
  * cumulative run-queue histogram and the finding gauge; the pprof profile
  * decoded back (gunzip, then protobuf-c's own unpacker) with its sample
- * types, values, stacks, functions, mappings and labels; and the output
- * file's mode, replacement of a planted link without following it.
+ * types, values, stacks, functions, mappings and labels; the --metrics
+ * address forms.
  */
 #include "testlib.h"
 #include <errno.h>
@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <zlib.h>
 #include "profile.pb-c.h"
-#include "report/export_file.h"
 #include "report/metrics_http.h"
 #include "report/metrics_text.h"
 #include "report/pprof.h"
@@ -246,35 +245,6 @@ static void test_pprof_decodes_back(void **state)
 	free(gz);
 }
 
-static void test_export_file_replaces_a_link_without_following_it(void **state)
-{
-	char dir[] = "/tmp/spinscope-expfile.XXXXXX", path[128], victim[128], buf[16] = {0};
-	struct stat st;
-	int fd;
-
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/out.prom", dir);
-	snprintf(victim, sizeof(victim), "%s/victim", dir);
-	fd = open(victim, O_WRONLY | O_CREAT, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "keep", 4), 4);
-	close(fd);
-	assert_int_equal(symlink(victim, path), 0);
-	assert_int_equal(export_file__check(path), 0);
-	assert_int_equal(export_file__write(path, "new\n", 4), 0);
-	assert_int_equal(lstat(path, &st), 0);
-	assert_true(S_ISREG(st.st_mode));
-	assert_int_equal(st.st_mode & 0777, 0600);
-	fd = open(victim, O_RDONLY);
-	assert_int_equal(read(fd, buf, sizeof(buf)), 4);
-	close(fd);
-	assert_string_equal(buf, "keep");
-	assert_int_equal(export_file__write("/nonexistent-dir/x.prom", "x", 1), -ENOENT);
-	unlink(path);
-	unlink(victim);
-	rmdir(dir);
-}
-
 static void test_metrics_addresses(void **state)
 {
 	char addr[64], why[256];
@@ -300,7 +270,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_metrics_labels_bounded_and_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pprof_decodes_back, setup, teardown),
-		cmocka_unit_test(test_export_file_replaces_a_link_without_following_it),
 		cmocka_unit_test(test_metrics_addresses),
 	};
 
