@@ -64,28 +64,9 @@ static const char *tmp_path(const char *name)
 	return p;
 }
 
-/* Traces w from before its go to its "done" with extra args, then SIGINT:
- * the JSON report. */
 static json_object *trace_done(struct tt_workload *w, const char *const extra[])
 {
-	const char *args[32] = { "-p", tt_num(w->proc.pid), "-d", "0", "--json", "--no-calibrate" };
-	size_t n = 6;
-	struct tt_trace t;
-	json_object *doc;
-	char done[256];
-
-	for (size_t i = 0; extra[i]; i++)
-		args[n++] = extra[i];
-	args[n] = NULL;
-	tt_trace_start(&t, args);
-	tt_workload_go(w);
-	tt_workload_wait_line(w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
-	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
-	if (t.rc != 0)
-		fail_msg("spinscope exited with %d; stderr: %s", t.rc, t.err);
-	doc = tt_parse_report(t.out);
-	tt_trace_free(&t);
-	return doc;
+	return tt_trace_until_done(w, extra, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
 }
 
 /* The first entry of `go tool pprof -top` (libc's frames hidden): its

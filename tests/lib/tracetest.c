@@ -448,6 +448,31 @@ void tt_trace_free(struct tt_trace *t)
 	t->out = t->err = NULL;
 }
 
+json_object *tt_trace_until_done(struct tt_workload *w, const char *const extra[],
+				 int work_timeout_ms, int end_timeout_ms)
+{
+	const char *args[64] = { "-p", tt_num(w->proc.pid), "-d", "0", "--json", "--no-calibrate" };
+	size_t n = 6;
+	struct tt_trace t;
+	json_object *doc;
+	char done[256];
+
+	for (size_t i = 0; extra && extra[i]; i++) {
+		assert_true(n < sizeof(args) / sizeof(args[0]) - 1);
+		args[n++] = extra[i];
+	}
+	args[n] = NULL;
+	tt_trace_start(&t, args);
+	tt_workload_go(w);
+	tt_workload_wait_line(w, "done", done, sizeof(done), work_timeout_ms);
+	tt_trace_end(&t, SIGINT, end_timeout_ms);
+	if (t.rc != 0)
+		fail_msg("spinscope exited with %d; stderr: %s", t.rc, t.err);
+	doc = tt_parse_report(t.out);
+	tt_trace_free(&t);
+	return doc;
+}
+
 int tt_run(const char *const argv[], char **out, char **err, int timeout_ms)
 {
 	struct tt_wait wait;

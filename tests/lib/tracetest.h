@@ -68,6 +68,11 @@ void tt_trace_start(struct tt_trace *t, const char *const args[]);
  * collecting its output and exit status. */
 void tt_trace_end(struct tt_trace *t, int sig, int timeout_ms);
 void tt_trace_free(struct tt_trace *t);
+/* Traces w (-d 0 --json --no-calibrate, then extra, which may be NULL)
+ * from before its go until its "done" line, stops spinscope with SIGINT
+ * and returns the JSON report; fails the test unless it exits 0. */
+json_object *tt_trace_until_done(struct tt_workload *w, const char *const extra[],
+				 int work_timeout_ms, int end_timeout_ms);
 
 /* Runs argv (argv[0] a path) to completion within timeout_ms; *out and *err
  * get its output (malloc'd). Returns its exit status (128+signal if killed).
