@@ -26,6 +26,7 @@ enum {
 	OPT_MAX_STACKS,
 	OPT_EVENT,
 	OPT_FOLDED,
+	OPT_HTML,
 	OPT_STACK_INTERVAL,
 	OPT_NO_CALIBRATE,
 	OPT_CALIBRATION,
@@ -51,6 +52,7 @@ static const struct option long_opts[] = {
 	{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "stack-interval", required_argument, NULL, OPT_STACK_INTERVAL },
 	{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
 	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
@@ -197,6 +199,7 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case OPT_BTF: o->btf_path = optarg; break;
 		case OPT_EVENT: o->event = optarg; break;
 		case OPT_FOLDED: o->folded_path = optarg; break;
+		case OPT_HTML: o->html_path = optarg; break;
 		case OPT_NO_CALIBRATE: o->no_calibrate = true; break;
 		case OPT_CALIBRATION: o->calibration_path = optarg; break;
 		case OPT_PPROF: o->pprof_path = optarg; break;
@@ -250,6 +253,8 @@ void ss_print_help(FILE *out)
 	      "                       tracing (default address 127.0.0.1)\n"
 	      "      --metrics-file FILE  write the same metrics to FILE each interval\n"
 	      "                       (-i, else every second) and at the end, atomically\n"
+	      "      --html FILE      write the report as one self-contained HTML page\n"
+	      "                       (flame graphs, histograms, threads, advice)\n"
 	      "      --calibration FILE  calibration to read (and complete) instead of\n"
 	      "                       the one `spinscope calibrate` saved\n"
 	      "      --no-calibrate   when this host has no stored calibration, do not\n"

@@ -21,6 +21,7 @@ struct ss_opts {
 	double stack_interval_ms;	/* one user stack per thread per interval */
 	const char *event;		/* --event: sampled perf event */
 	const char *folded_path;	/* --folded FILE */
+	const char *html_path;		/* --html FILE */
 	const char *output_path;	/* -o FILE[.zst]: the JSON report, kept */
 	const char *pprof_path;		/* --pprof FILE */
 	const char *metrics_addr;	/* --metrics [ADDR:]PORT */

@@ -157,13 +157,15 @@ int cmd_demo(int argc, char **argv)
 				return SS_EXIT_USAGE;
 		} else if (!strcmp(argv[i], "--folded") && i + 1 < argc) {
 			o.folded_path = argv[++i];
+		} else if (!strcmp(argv[i], "--html") && i + 1 < argc) {
+			o.html_path = argv[++i];
 		} else if (!strcmp(argv[i], "--calibration") && i + 1 < argc) {
 			o.calibration_path = argv[++i];
 		} else if (!strcmp(argv[i], "--no-calibrate")) {
 			o.no_calibrate = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json] [-v]\n"
-			       "                      [--calibration FILE] [--no-calibrate]\n"
+			       "                      [--html FILE] [--calibration FILE] [--no-calibrate]\n"
 			       "Starts a workload with a lock convoy, a spin-then-yield lock and false\n"
 			       "sharing in a child process, traces it (default 4 s, sampling cpu-clock)\n"
 			       "and reports.\n");

@@ -22,6 +22,7 @@
 #include "common/errors.h"
 #include "common/outfile.h"
 #include "report/folded.h"
+#include "report/html.h"
 #include "trace/perf_events.h"
 #include "trace/privs.h"
 #include "common/procfs.h"
@@ -139,8 +140,8 @@ static const char *format_frame(void *arg, __u64 ip, int depth, char *buf, size_
 	return syms__format(arg, depth ? ip - 1 : ip, buf, len);
 }
 
-/* Copies the stacks the report shows (all of them for --folded and --pprof)
- * before the maps go away. */
+/* Copies the stacks the report shows (all of them for --folded, --pprof
+ * and --html) before the maps go away. */
 static int collect_stacks(struct tracer *t, const struct ss_profile *p, bool all,
 			  struct ss_stacks *s)
 {
@@ -408,6 +409,8 @@ static int trace_check(struct trace_session *s)
 		return ss_error(code, "cannot write the report to %s: %s", o->output_path, why);
 	if (o->folded_path && (code = outfile__check(o->folded_path, why, sizeof(why))))
 		return ss_error(code, "cannot write folded stacks to %s: %s", o->folded_path, why);
+	if (o->html_path && (code = outfile__check(o->html_path, why, sizeof(why))))
+		return ss_error(code, "cannot write the HTML report to %s: %s", o->html_path, why);
 	return trace_exports__open(&s->ex, o, s->target.name);
 }
 
@@ -504,9 +507,10 @@ static int trace_collect(struct trace_session *s)
 	if (err)
 		return ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 	err = tracer__read(s->t, &s->prof);
-	/* A recording keeps every stack: folded stacks and diff want them. */
+	/* A recording keeps every stack: folded stacks, pprof, the HTML page
+	 * and diff want them. */
 	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path || s->o->output_path || s->o->json ||
-				    s->o->pprof_path, &s->stacks);
+				    s->o->pprof_path || s->o->html_path, &s->stacks);
 	tracer__features(s->t, &s->feat);
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
@@ -583,7 +587,7 @@ static int fill_text_report(FILE *f, void *arg)
 	return 0;
 }
 
-/* Writes the report: --folded FILE, -o FILE, then stdout as JSON or text.
+/* Writes the report: --folded FILE, --html FILE, -o FILE, then stdout as JSON or text.
  * A file that cannot be written is said and exits 1, but stdout still
  * gets the whole report. */
 static int trace_render(struct trace_session *s)
@@ -596,6 +600,8 @@ static int trace_render(struct trace_session *s)
 	if (o->folded_path && folded__save(o->folded_path, sym_name, s->syms, &s->prof, &s->stacks,
 					   &s->sres, why, sizeof(why)))
 		file_code = file_failed(o, "folded stacks", o->folded_path, why);
+	if (o->html_path && html__save(o->html_path, &s->rep, why, sizeof(why)))
+		file_code = file_failed(o, "the HTML report", o->html_path, why);
 	file_code = trace_exports__final(&s->ex, &s->rep, s->syms, file_failed) ?: file_code;
 	if (o->json || o->output_path) {
 		s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
