@@ -23,10 +23,13 @@ static int fold_trace_stacks(FILE *f, samples_symbolize_fn sym, void *arg,
 	for (size_t i = 0; i < n; i++) {
 		const struct ss_stack *st = stacks__find(stacks, ids[i]);
 
-		if (!st || !weights[i])
+		if (!weights[i])
 			continue;
+		/* A stack that could not be walked keeps its weight, under
+		 * [no user stack]: each kind's root is then its whole total. */
 		r.stacks[r.nr_stacks++] = (struct samples_stack){
-			.stack_id = ids[i], .count = weights[i], .depth = st->depth, .ips = st->ips,
+			.stack_id = ids[i], .count = weights[i], .depth = st ? st->depth : 0,
+			.ips = st ? st->ips : NULL,
 		};
 	}
 	err = samples__write_folded(&r, f, sym, arg, kind);

@@ -146,20 +146,15 @@ int html__write_script_json(FILE *f, const char *json)
 	return 0;
 }
 
-int html__write(FILE *f, const struct ss_report *r)
+int html__write_page(FILE *f, json_object *report, json_object *flames)
 {
-	json_object *doc = json_object_new_object(), *flames = NULL;
+	json_object *doc = json_object_new_object();
 	int err;
 
 	if (!doc)
 		return -ENOMEM;
-	err = flames_json(r, &flames);
-	if (err) {
-		json_object_put(doc);
-		return err;
-	}
-	json_object_object_add(doc, "report", report_to_json(r));
-	json_object_object_add(doc, "flames", flames);
+	json_object_object_add(doc, "report", json_object_get(report));
+	json_object_object_add(doc, "flames", json_object_get(flames));
 	json_object_object_add(doc, "hist_slots", json_object_new_int(SS_HIST_SLOTS));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -176,6 +171,20 @@ int html__write(FILE *f, const struct ss_report *r)
 	if (fputs("</script>\n</body>\n</html>\n", f) < 0 || ferror(f))
 		err = -EIO;
 	json_object_put(doc);
+	return err;
+}
+
+int html__write(FILE *f, const struct ss_report *r)
+{
+	json_object *report, *flames = NULL;
+	int err = flames_json(r, &flames);
+
+	if (err)
+		return err;
+	report = report_to_json(r);
+	err = report ? html__write_page(f, report, flames) : -ENOMEM;
+	json_object_put(report);
+	json_object_put(flames);
 	return err;
 }
 

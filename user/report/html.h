@@ -16,6 +16,11 @@
 /* Writes the page to f. 0 or -errno. */
 int html__write(FILE *f, const struct ss_report *r);
 
+/* The page of a JSON report (report_to_json's document, e.g. read back
+ * from a recording) and its flame data: an array of {kind, title, unit,
+ * stacks: [["root;...;leaf", weight], ...]}, one per kind shown. */
+int html__write_page(FILE *f, json_object *report, json_object *flames);
+
 /* The same written as path through outfile (mode 0600, renamed into
  * place; outfile__check it before the trace). 0 or -errno, why filled. */
 int html__save(const char *path, const struct ss_report *r, char *why, size_t whylen);
