@@ -11,6 +11,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "report/html.h"
+#include "tracetest.h"
 
 #define EVIL "</script><script>alert(1)</script><!--&\xe2\x80\xa8\xe2\x80\xa9"
 
@@ -81,15 +82,6 @@ static int count(const char *s, const char *what)
 	return n;
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(o, key, &v))
-		fail_msg("no key '%s'", key);
-	return v;
-}
-
 static void test_page_embeds_escaped_report(void **state)
 {
 	char *page = render(), *start, *end;
@@ -110,19 +102,19 @@ static void test_page_embeds_escaped_report(void **state)
 	*end = '\0';
 	doc = json_tokener_parse(start);
 	assert_non_null(doc);
-	assert_string_equal(json_object_get_string(get(get(get(doc, "report"), "target"), "comm")),
+	assert_string_equal(json_object_get_string(tt_get(doc, "report.target.comm")),
 			    "app" EVIL);
-	assert_int_equal(json_object_get_int(get(doc, "hist_slots")), SS_HIST_SLOTS);
-	flames = get(doc, "flames");
+	assert_int_equal(json_object_get_int(tt_get(doc, "hist_slots")), SS_HIST_SLOTS);
+	flames = tt_get(doc, "flames");
 	/* futex wait and yields always; no samples (none in this report). */
 	assert_int_equal(json_object_array_length(flames), 2);
 	fl = json_object_array_get_idx(flames, 0);
-	assert_string_equal(json_object_get_string(get(fl, "kind")), "futex-wait-ns");
-	assert_string_equal(json_object_get_string(get(fl, "unit")), "ns");
-	assert_int_equal(json_object_array_length(get(fl, "stacks")), 0);
+	assert_string_equal(json_object_get_string(tt_get(fl, "kind")), "futex-wait-ns");
+	assert_string_equal(json_object_get_string(tt_get(fl, "unit")), "ns");
+	assert_int_equal(json_object_array_length(tt_get(fl, "stacks")), 0);
 	fl = json_object_array_get_idx(flames, 1);
-	assert_string_equal(json_object_get_string(get(fl, "kind")), "sched-yield");
-	st = get(fl, "stacks");
+	assert_string_equal(json_object_get_string(tt_get(fl, "kind")), "sched-yield");
+	st = tt_get(fl, "stacks");
 	/* Sorted as folded.c sorts; the stack never collected keeps its 5. */
 	assert_int_equal(json_object_array_length(st), 2);
 	assert_string_equal(json_object_get_string(json_object_array_get_idx(
