@@ -7,7 +7,8 @@
  * kind and the sum of the --folded lines of the same run; a search and a
  * zoom given in the address weigh what the folded lines say they weigh; the
  * browser logged no console message (no script error, no blocked fetch).
- * A screenshot is taken too: docs/html-report.png is one of these.
+ * A screenshot is taken too: docs/html-report.png is one of these. And
+ * `spinscope report` of the recording writes the very page the trace wrote.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -219,10 +220,73 @@ static void test_html_report_in_chromium(void **state)
 	unlink(folded);
 }
 
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+
+	assert_non_null(f);
+	*len = 0;
+	for (size_t cap = 0, n = 1; n;) {
+		if (*len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* `spinscope report REC --html` writes the page the live trace wrote. */
+static void test_report_html_equals_live(void **state)
+{
+	char rec[] = "/tmp/ss-rec-XXXXXX.json.zst", live[] = "/tmp/ss-live-XXXXXX.html";
+	char again[] = "/tmp/ss-again-XXXXXX.html", *out, *err, *a, *b;
+	const char *report[] = { NULL, "report", rec, "--html", again, NULL };
+	struct tt_workload w;
+	struct tt_trace t;
+	size_t na, nb;
+
+	TL_REQUIRE_BPF();
+	close(mkstemps(rec, 9));
+	close(mkstemps(live, 5));
+	close(mkstemps(again, 5));
+	tt_workload_start(&w, "hot_lock", TT_ARGS("4", "1", "20", "30"));
+	tt_workload_go(&w);
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "1", "--no-calibrate", "--json",
+				   "-o", rec, "--html", live));
+	tt_trace_end(&t, 0, 60000);
+	tt_workload_end(&w);
+	if (t.rc)
+		fail_msg("spinscope exited with %d: %s", t.rc, t.err);
+	tt_trace_free(&t);
+	report[0] = tl_path("spinscope");
+	if (tt_run(report, &out, &err, 60000))
+		fail_msg("spinscope report failed: %s", err);
+	a = slurp(live, &na);
+	b = slurp(again, &nb);
+	print_message("# live page %zu bytes, report's %zu\n", na, nb);
+	/* The mutex waits are in the page. */
+	assert_non_null(memmem(a, na, "__lll_lock_wait\",", 17));
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+	free(a);
+	free(b);
+	free(out);
+	free(err);
+	unlink(rec);
+	unlink(live);
+	unlink(again);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_html_report_in_chromium, tt_teardown),
+		cmocka_unit_test_teardown(test_report_html_equals_live, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

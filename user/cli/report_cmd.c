@@ -15,19 +15,23 @@
 #include "calib/calib_store.h"
 #include "commands.h"
 #include "common/errors.h"
+#include "common/outfile.h"
 #include "report/advice.h"
 #include "report/folded.h"
+#include "report/html.h"
 #include "report/recording_read.h"
 #include "report_advise.h"
 #include "syms/build_id.h"
 
 static const char report_usage[] =
-	"usage: spinscope report FILE [--json] [--folded FILE] [--calibration FILE] [--symbols DIR]\n";
+	"usage: spinscope report FILE [--json] [--folded FILE] [--html FILE] [--calibration FILE]\n"
+	"                        [--symbols DIR]\n";
 
 struct report_opts {
 	const char *path;
 	bool json;
 	const char *folded_path;
+	const char *html_path;
 	const char *calibration_path;
 	const char *symbols_dir;
 };
@@ -37,6 +41,7 @@ static int parse(int argc, char **argv, struct report_opts *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "folded", required_argument, NULL, 'f' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "calibration", required_argument, NULL, 'c' },
 		{ "symbols", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -51,6 +56,7 @@ static int parse(int argc, char **argv, struct report_opts *o)
 		switch (c) {
 		case 'j': o->json = true; break;
 		case 'f': o->folded_path = optarg; break;
+		case 'H': o->html_path = optarg; break;
 		case 'c': o->calibration_path = optarg; break;
 		case 's': o->symbols_dir = optarg; break;
 		case 'h': fputs(report_usage, stdout); return -1;
@@ -110,9 +116,13 @@ static size_t rename_frames(struct ss_stacks *s, const char *dir)
 
 static int emit(const struct report_opts *o, struct ss_recording *rec, struct report_advice *ra)
 {
+	char why[1024];
 	int err = 0;
 
 	rec->rep.advice = ra->advice;
+	/* The page of the live --html: the report without the recording's sections. */
+	if (o->html_path && html__save(o->html_path, &rec->rep, why, sizeof(why)))
+		return ss_error(SS_EXIT_ERROR, "cannot write the HTML report to %s: %s", o->html_path, why);
 	rec->rep.advisor_input = ra->advice ? &ra->in.profile : NULL;
 	rec->rep.calibration = ra->calibration;
 	rec->rep.fingerprint = json_object_object_get(json_object_object_get(rec->doc, "host"),
@@ -154,6 +164,9 @@ int cmd_report(int argc, char **argv)
 	if (code)
 		return code < 0 ? 0 : code;
 	ss_set_json_errors(o.json);
+	/* Only looked at (outfile.h), before any work. */
+	if (o.html_path && (code = outfile__check(o.html_path, why, sizeof(why))))
+		return ss_error(code, "cannot write the HTML report to %s: %s", o.html_path, why);
 	code = recording__read(o.path, &rec, why, sizeof(why));
 	if (code) {
 		recording__free(&rec);
