@@ -34,6 +34,7 @@ enum {
 	OPT_PPROF,
 	OPT_METRICS,
 	OPT_METRICS_FILE,
+	OPT_LIGHT,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -60,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "pprof", required_argument, NULL, OPT_PPROF },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+	{ "light", no_argument, NULL, OPT_LIGHT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -206,6 +208,7 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case OPT_PPROF: o->pprof_path = optarg; break;
 		case OPT_METRICS: o->metrics_addr = optarg; break;
 		case OPT_METRICS_FILE: o->metrics_path = optarg; break;
+		case OPT_LIGHT: o->light = true; break;
 		case 'h':
 			o->help = true;
 			return 0;
@@ -243,6 +246,9 @@ void ss_print_help(FILE *out)
 	      "  -o, --output FILE    also write the JSON report to FILE (zstd-compressed\n"
 	      "                       when FILE ends in .zst): the file to take away\n"
 	      "  -v, --verbose        show libbpf's messages and map sizes\n"
+	      "      --light          scheduler tracepoints only: other processes' syscalls\n"
+	      "                       are not slowed; sees only futex waits that block,\n"
+	      "                       yields that switch and wakes that wake (Linux 5.15+)\n"
 	      "      --btf FILE       kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 	      "      --event EVENT    sampled perf event (default cache-misses; cpu-clock\n"
 	      "                       for an on-CPU profile where there is no PMU)\n"

@@ -27,6 +27,7 @@ struct ss_opts {
 	const char *metrics_addr;	/* --metrics [ADDR:]PORT */
 	const char *metrics_path;	/* --metrics-file FILE */
 	bool no_calibrate;		/* never measure the host after the trace */
+	bool light;			/* --light: scheduler tracepoints only */
 	const char *calibration_path;	/* --calibration FILE; NULL: the store */
 	/* The target is spinscope's own demo workload: stop it while the host
 	 * is calibrated, so its busy threads neither slow nor skew the figures. */

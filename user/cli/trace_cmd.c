@@ -421,7 +421,7 @@ static int trace_open(struct trace_session *s)
 	struct tracer_opts topts = {
 		.pid = o->pid, .tid = o->tid, .verbose = o->verbose,
 		.max_threads = o->max_threads, .max_futexes = o->max_futexes,
-		.max_stacks = o->max_stacks,
+		.max_stacks = o->max_stacks, .light = o->light,
 		.stack_interval_ns = (__u64)(o->stack_interval_ms * 1e6),
 		.btf_custom_path = s->btf[0] ? s->btf : NULL,
 	};
@@ -567,6 +567,7 @@ static int trace_symbolize(struct trace_session *s)
 	rep->futex_waitv_traced = s->feat.futex_waitv;
 	rep->futex2_traced = s->feat.futex2;
 	rep->sched_btf = s->feat.sched_btf;
+	rep->light = s->feat.light;
 	rep->kernel_features = &s->feat.kernel;
 	rep->samples = &s->sres;
 	rep->name = sym_name;

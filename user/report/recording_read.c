@@ -353,7 +353,7 @@ static void read_header(struct ss_recording *rec)
 	json_object *nofp = get(sy, "modules_without_frame_pointers");
 	json_object *partial = get(sy, "frame_pointers_partial");
 	struct ss_report *r = &rec->rep;
-	const char *sched = get_str(tr, "sched");
+	const char *sched = get_str(tr, "sched"), *mech = get_str(tr, "mechanism");
 
 	copy_str(rec->host.hostname, sizeof(rec->host.hostname), h, "hostname");
 	copy_str(rec->host.kernel, sizeof(rec->host.kernel), h, "kernel");
@@ -371,6 +371,7 @@ static void read_header(struct ss_recording *rec)
 	r->futex_waitv_traced = get_bool(tr, "futex_waitv");
 	r->futex2_traced = get_bool(tr, "futex2");
 	r->sched_btf = sched && !strcmp(sched, "tp_btf");
+	r->light = mech && !strcmp(mech, "light");
 	for (size_t i = 0; i < arr_len(nofp) && r->symbols.nno_fp < SS_REPORT_MAX_NOFP; i++) {
 		json_object *m = json_object_array_get_idx(nofp, i), *pt;
 

@@ -47,6 +47,7 @@ struct ss_report {
 	bool futex_waitv_traced;	/* optional tracepoints found */
 	bool futex2_traced;
 	bool sched_btf;			/* scheduler traced through tp_btf */
+	bool light;			/* --light: scheduler events only */
 	struct ss_report_symbols symbols;
 	/* What the sampler saw (NULL: no samples section) and how to name
 	 * its addresses (name NULL: as hex). */
@@ -63,6 +64,11 @@ struct ss_report {
 	json_object *fingerprint;	/* the host's, as calibrate stores it */
 	json_object *intervals;		/* the -i series, oldest first */
 };
+
+/* "light" (--light) or "syscall_tracepoints": JSON traced.mechanism. */
+const char *report_mechanism(const struct ss_report *r);
+/* What --light cannot see, NULL-terminated: stated in both reports. */
+extern const char *const ss_light_blind_spots[];
 
 /* Text report: the trace's sections, then the samples' and the advice's
  * when the report has them. */

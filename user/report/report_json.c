@@ -169,6 +169,14 @@ json_object *report_to_json(const struct ss_report *r)
 	add(o, "futex2", json_object_new_boolean(r->futex2_traced));
 	add(o, "sched_yield", json_object_new_boolean(true));
 	add(o, "sched", json_object_new_string(r->sched_btf ? "tp_btf" : "raw_tp"));
+	add(o, "mechanism", json_object_new_string(report_mechanism(r)));
+	if (r->light) {
+		json_object *blind = json_object_new_array();
+
+		for (int i = 0; ss_light_blind_spots[i]; i++)
+			json_object_array_add(blind, json_object_new_string(ss_light_blind_spots[i]));
+		add(o, "blind_spots", blind);
+	}
 	add(root, "traced", o);
 	if (r->kernel_features)
 		add(root, "kernel_features", report_kernel_features_json(r->kernel_features));

@@ -108,7 +108,13 @@ static void print_header(const struct ss_report *r, FILE *out)
 		(unsigned long long)p->totals.threads, p->totals.threads == 1 ? "" : "s");
 	if (r->exited)
 		fprintf(out, "; target exited after %.1f s", r->duration_ns / 1e9);
-	fprintf(out, "\n\n");
+	fprintf(out, "\n");
+	if (r->light) {
+		fprintf(out, "mode --light (scheduler events only; no syscall of this host is slowed). Not seen:\n");
+		for (int i = 0; ss_light_blind_spots[i]; i++)
+			fprintf(out, "  - %s\n", ss_light_blind_spots[i]);
+	}
+	fprintf(out, "\n");
 }
 
 static void print_totals(const struct ss_report *r, FILE *out)
@@ -316,8 +322,11 @@ void report_print_text(const struct ss_report *r, FILE *out)
 		samples__print_text(r->samples, out, r->name, r->name_arg, SS_REPORT_TOP_SAMPLES);
 		fputc('\n', out);
 	}
-	if (r->advice)
+	if (r->advice) {
+		if (r->light)
+			fprintf(out, "The advice below rests on --light data: see what it does not see above.\n");
 		advice__print_text(r->advice, out);
+	}
 }
 
 void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out)

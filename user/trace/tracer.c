@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 #include "common/errors.h"
 #include "common/procfs.h"
+#include "light.h"
 #include "map_read.h"
 #include "syscall_layout.h"
 #include "tracer.h"
@@ -29,6 +30,7 @@
 
 struct tracer {
 	struct trace *skel;
+	struct light_tracer *light;	/* --light: the scheduler-only programs */
 	struct bpf_link *links[MAX_LINKS];	/* fd-based: die with the process */
 	int nlinks;
 	struct tracer_features features;
@@ -208,7 +210,8 @@ static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *
 			 name, strerror(errno));
 		code = SS_EXIT_KERNEL;
 	} else {
-		code = syscall_layout_check(roots, core, name, why, whylen);
+		/* --light reads no syscall tracepoint record. */
+		code = o->light ? 0 : syscall_layout_check(roots, core, name, why, whylen);
 	}
 	if (!code)
 		kernel_features_probe(&t->features.kernel, kernel, roots);
@@ -236,6 +239,21 @@ static int load_programs(struct tracer *t, char *why, size_t whylen)
 	return errno_code(err);
 }
 
+/* --light: trace.bpf.c keeps its scheduler programs (on/off-CPU time, run
+ * queue) and its maps; light.bpf.c recognises futex waits, wakes and yields
+ * from the scheduler events into those maps. */
+static struct light_tracer *open_light(struct tracer *t, const struct tracer_opts *o, int *code,
+				       char *why, size_t whylen)
+{
+	struct light_opts lo = {
+		.pid = o->pid, .tid = o->tid, .stack_interval_ns = o->stack_interval_ns,
+		.sched_btf = t->features.sched_btf, .btf_custom_path = o->btf_custom_path,
+	};
+
+	t->features.light = true;
+	return light_tracer__open(t->skel->obj, &lo, o->verbose, code, why, whylen);
+}
+
 struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen)
 {
 	const char *const *roots = o->tracefs_roots[0] ? o->tracefs_roots : default_tracefs;
@@ -247,8 +265,10 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 
 	if (tracefs_has_event(roots, required_events[0]) == -1)
 		tracefs_mount_private(roots, o->verbose);
+	if (o->light && (*code = light_check_kernel(why, whylen)))
+		return NULL;
 	/* Name a missing tracepoint before libbpf fails on it. */
-	for (size_t i = 0; i < sizeof(required_events) / sizeof(required_events[0]); i++) {
+	for (size_t i = 0; !o->light && i < sizeof(required_events) / sizeof(required_events[0]); i++) {
 		int has = tracefs_has_event(roots, required_events[i]);
 
 		if (has == 1)
@@ -302,9 +322,13 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 		fprintf(stderr, "spinscope: kernel features: %s\n", line);
 	}
 	disable_missing(t, roots, o);
+	if (o->light)
+		light_disable_syscall_programs(t->skel->obj);
 
 	*code = load_programs(t, why, whylen);
 	if (*code)
+		goto fail;
+	if (o->light && !(t->light = open_light(t, o, code, why, whylen)))
 		goto fail;
 	return t;
 fail:
@@ -415,7 +439,7 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen)
 						   t->verbose, why, whylen);
 		t->links[t->nlinks++] = link;
 	}
-	return 0;
+	return t->light ? light_tracer__attach(t->light, why, whylen) : 0;
 }
 
 /* Iterates a hash map's keys; returns the number of entries copied. */
@@ -587,12 +611,12 @@ static int read_drops(struct tracer *t, struct ss_profile *p)
 }
 
 /* Runs the kernel skipped (recursion protection): events we never saw. */
-static __u64 prog_misses(struct tracer *t)
+static __u64 prog_misses(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 	__u64 n = 0;
 
-	bpf_object__for_each_program(prog, t->skel->obj) {
+	bpf_object__for_each_program(prog, obj) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
@@ -615,7 +639,9 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = err ?: read_futexes(t, p);
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
-	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t);
+	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t->skel->obj);
+	if (t->light)
+		p->drops[SS_DROP_PROG_MISSES] += prog_misses(light_tracer__object(t->light));
 	if (!err)
 		add_pending_yields(t, p);
 	if (err) {
@@ -683,6 +709,7 @@ void tracer__free(struct tracer *t)
 {
 	if (!t)
 		return;
+	light_tracer__free(t->light);
 	destroy_links(t);
 	trace__destroy(t->skel);
 	free(t);

@@ -27,6 +27,7 @@ struct tracer_opts {
 	unsigned int max_stacks;
 	__u64 stack_interval_ns;	/* 0: a stack for every event */
 	int verbose;
+	bool light;			/* --light: scheduler tracepoints only */
 	const char *tracefs_roots[3];	/* NULL-terminated; NULL: the usual two */
 };
 
@@ -36,6 +37,7 @@ struct tracer_features {
 	bool futex_waitv;
 	bool futex2;
 	bool sched_btf;		/* scheduler programs use tp_btf, not raw_tp */
+	bool light;		/* --light: no syscall program (user/trace/light.h) */
 	struct kernel_features kernel;	/* probed at open */
 };
 

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler-only tracer (--light): no syscall tracepoint, no syscall
+ * trampoline, so other processes on the host pay nothing per system call.
+ * Futex waits that block and yields that switch are recognised at
+ * sched_switch from the blocked task's own user registers (the syscall
+ * number and arguments it entered with, bpf_task_pt_regs, Linux 5.15+);
+ * futex wakes at sched_waking from the waker's registers (sched_waking
+ * runs in the waker's context; sched_wakeup may run on the woken CPU).
+ *
+ * It fills the maps of trace.bpf.c, which user space loads with its
+ * syscall programs switched off and whose scheduler programs still do the
+ * on/off-CPU accounting: user space hands this object those maps
+ * (bpf_map__reuse_fd), so the profile, renderers and advisor are the same.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trace.h"
+#include "core_fixes.bpf.h"
+#include "target.bpf.h"
+#include "maps.bpf.h"
+#define SS_DROP_SLOTS SS_DROPS
+#include "shared_maps.bpf.h"
+#include "futex_op.bpf.h"
+
+#define TASK_RUNNING 0
+#define TASK_INTERRUPTIBLE 1
+
+/* System call numbers (unistd.h of each architecture). */
+#if defined(__TARGET_ARCH_arm64)
+#define NR_futex 98
+#define NR_sched_yield 124
+#else
+#define NR_futex 202
+#define NR_sched_yield 24
+#endif
+#define NR_futex_waitv 449	/* the same on both, as every new syscall */
+#define NR_futex_wake 454
+#define NR_futex_wait 455
+
+/* At most one user stack per thread per interval (0: every event). */
+const volatile __u64 targ_stack_interval_ns = 1000000;
+
+/* The maps of trace.bpf.c, same names and shapes: user space replaces them
+ * with that object's before load, so their sizes here do not matter. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ss_thread);
+} threads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, struct ss_futex);
+} futexes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, struct ss_waiter_key);
+	__type(value, struct ss_waiter_val);
+} waiters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __s32);
+	__type(value, __u64);
+} yield_sites SEC(".maps");
+
+static const struct ss_thread zero_thread;
+static const struct ss_futex zero_futex;
+
+/* The system call a task is in, as its saved user registers say. */
+struct syscall_regs {
+	long nr;
+	__u64 arg0, arg1;
+};
+
+static __always_inline void syscall_of(struct task_struct *task, struct syscall_regs *s)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+
+#if defined(__TARGET_ARCH_arm64)
+	s->nr = (long)BPF_CORE_READ(regs, regs[8]);
+	s->arg0 = BPF_CORE_READ(regs, orig_x0);	/* x0 becomes the return value */
+	s->arg1 = BPF_CORE_READ(regs, regs[1]);
+#else
+	s->nr = (long)BPF_CORE_READ(regs, orig_ax);
+	s->arg0 = BPF_CORE_READ(regs, di);
+	s->arg1 = BPF_CORE_READ(regs, si);
+#endif
+}
+
+/* The futex class and address of a futex-family call; OTHER for others. */
+static __always_inline __u32 futex_call(const struct syscall_regs *s, __u64 *uaddr)
+{
+	*uaddr = s->arg0;
+	switch (s->nr) {
+	case NR_futex:
+		return futex_class((int)s->arg1);
+	case NR_futex_wait:
+		return SS_FUTEX_CLASS_WAIT;
+	case NR_futex_wake:
+		return SS_FUTEX_CLASS_WAKE;
+	case NR_futex_waitv:
+		/* struct futex_waitv { u64 val; u64 uaddr; ... }: the first */
+		*uaddr = 0;
+		bpf_probe_read_user(uaddr, sizeof(*uaddr), (void *)(s->arg0 + 8));
+		return SS_FUTEX_CLASS_WAIT;
+	default:
+		return SS_FUTEX_CLASS_OTHER;
+	}
+}
+
+/* The thread's record; trace.bpf.c's programs on the same events create
+ * it too, whichever runs first. */
+static __always_inline struct ss_thread *light_thread(__u32 tid)
+{
+	struct ss_thread *t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
+
+	if (!t) {
+		count_drop(SS_DROP_THREADS_FULL);
+		return NULL;
+	}
+	if (!t->tid) {	/* just created: named as trace.bpf.c's thread_get does */
+		t->tid = tid;
+		bpf_get_current_comm(t->comm, sizeof(t->comm));
+	}
+	return t;
+}
+
+static __always_inline struct ss_futex *light_futex(__u64 uaddr)
+{
+	struct ss_futex *f = bpf_map_lookup_or_try_init(&futexes, &uaddr, &zero_futex);
+
+	if (!f)
+		count_drop(SS_DROP_FUTEXES_FULL);
+	return f;
+}
+
+/* As trace.bpf.c's sampled stacks: one walk per thread per interval. */
+static __always_inline __s32 light_stack(void *ctx, __u64 now, __u64 *last_ns, __s32 *last_id)
+{
+	if (!*last_ns || now - *last_ns >= targ_stack_interval_ns) {
+		*last_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		*last_ns = now;
+	}
+	if (*last_id < 0)
+		count_drop(SS_DROP_STACK_FAIL);
+	return *last_id;
+}
+
+/* A yield that switched: counted, its call site batched as trace.bpf.c's. */
+static __always_inline void yield_switched(void *ctx, struct ss_thread *t, __u64 now)
+{
+	__u64 *c, zero = 0;
+	__s32 site;
+
+	t->sched_yield++;
+	if (t->yield_stack_ns && now - t->yield_stack_ns < targ_stack_interval_ns) {
+		t->yield_pending++;
+		return;
+	}
+	site = t->yield_stack_id;
+	if (t->yield_pending && site < 0) {
+		count_drops(SS_DROP_STACK_FAIL, t->yield_pending);
+	} else if (t->yield_pending) {
+		c = bpf_map_lookup_or_try_init(&yield_sites, &site, &zero);
+		if (c)
+			__sync_fetch_and_add(c, t->yield_pending);
+		else
+			count_drops(SS_DROP_YIELD_SITES_FULL, t->yield_pending);
+	}
+	t->yield_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	t->yield_stack_ns = now;
+	t->yield_pending = 1;
+}
+
+/* Switch-out of a target thread (current is prev at sched_switch). */
+static __always_inline void light_switch_out(void *ctx, bool preempt, struct task_struct *prev,
+					     __u32 tid, __u64 now)
+{
+	__u32 state = get_task_state(prev);
+	struct syscall_regs s;
+	struct ss_thread *t;
+	__u64 uaddr;
+
+	if (preempt || (state != TASK_RUNNING && !(state & TASK_INTERRUPTIBLE)))
+		return;
+	syscall_of(bpf_get_current_task_btf(), &s);
+	if (state == TASK_RUNNING) {
+		if (s.nr != NR_sched_yield)
+			return;
+		t = light_thread(tid);
+		if (t)
+			yield_switched(ctx, t, now);
+		return;
+	}
+	if (futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAIT)
+		return;
+	t = light_thread(tid);
+	if (!t)
+		return;
+	t->cur.uaddr = uaddr;
+	t->cur.class = SS_FUTEX_CLASS_WAIT;
+	t->cur.stack_id = light_stack(ctx, now, &t->wait_stack_ns, &t->wait_stack_id);
+	t->cur.start_ns = now;
+}
+
+static __always_inline void add_waiter_time(struct ss_futex *f, __u32 tid,
+					    const struct ss_inflight *in, __u64 dur)
+{
+	struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id, .tid = tid };
+	struct ss_waiter_val zero = {}, *wv;
+
+	wv = bpf_map_lookup_or_try_init(&waiters, &wk, &zero);
+	if (!wv) {
+		count_drop(SS_DROP_WAITERS_FULL);
+		if (f && dur > f->wait_ns_max)
+			f->wait_ns_max = dur;
+		return;
+	}
+	__sync_fetch_and_add(&wv->count, 1);
+	__sync_fetch_and_add(&wv->wait_ns, dur);
+	if (dur > wv->wait_ns_max)	/* only this thread writes its key */
+		wv->wait_ns_max = dur;
+}
+
+/* Switch-in: a blocked futex wait ends; its time is the time off CPU. The
+ * outcome (woken, timed out) is the return value, not yet written: unseen. */
+static __always_inline void light_switch_in(__u32 tid, __u64 now)
+{
+	struct ss_thread *t = bpf_map_lookup_elem(&threads, &tid);
+	struct ss_futex *f;
+	__u64 dur;
+
+	if (!t || !t->cur.start_ns)
+		return;
+	dur = now - t->cur.start_ns;
+	t->cur.start_ns = 0;
+	t->futex_wait++;
+	t->futex_wait_ns += dur;
+	if (dur > t->futex_wait_ns_max)
+		t->futex_wait_ns_max = dur;
+	f = light_futex(t->cur.uaddr);
+	if (f) {
+		__sync_fetch_and_add(&f->waits, 1);
+		__sync_fetch_and_add(&f->wait_ns, dur);
+		__sync_fetch_and_add(&f->hist[ss_log2_slot(dur)], 1);
+	}
+	add_waiter_time(f, tid, &t->cur, dur);
+}
+
+static __always_inline void light_switch(void *ctx, bool preempt, struct task_struct *prev,
+					 __u32 prev_tgid, __u32 prev_tid, __u32 next_tgid,
+					 __u32 next_tid)
+{
+	bool prev_is = is_target(prev_tgid, prev_tid), next_is = is_target(next_tgid, next_tid);
+	__u64 now;
+
+	if (!prev_is && !next_is)
+		return;
+	now = bpf_ktime_get_ns();
+	if (prev_is)
+		light_switch_out(ctx, preempt, prev, prev_tid, now);
+	if (next_is)
+		light_switch_in(next_tid, now);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(light_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	light_switch(ctx, preempt, prev, prev->tgid, prev->pid, next->tgid, next->pid);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(light_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	light_switch(ctx, preempt, prev, BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid),
+		     BPF_CORE_READ(next, tgid), BPF_CORE_READ(next, pid));
+	return 0;
+}
+
+/*
+ * A target thread in a futex wake call wakes a task: one wake that woke
+ * one waiter. A call that woke several counts once per waiter, one that
+ * woke none is not seen (stated in the report's blind spots).
+ */
+static __always_inline void light_waking(void)
+{
+	struct syscall_regs s;
+	struct ss_thread *t;
+	struct ss_futex *f;
+	__u64 uaddr;
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return;
+	syscall_of(bpf_get_current_task_btf(), &s);
+	if (futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAKE)
+		return;
+	t = light_thread(tid);
+	if (!t)
+		return;
+	t->futex_wake++;
+	t->futex_woken++;
+	f = light_futex(uaddr);
+	if (f) {
+		__sync_fetch_and_add(&f->wakes, 1);
+		__sync_fetch_and_add(&f->woken, 1);
+	}
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(light_waking_btf, struct task_struct *p)
+{
+	light_waking();
+	return 0;
+}
+
+SEC("raw_tp/sched_waking")
+int BPF_PROG(light_waking_raw, struct task_struct *p)
+{
+	light_waking();
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduler-only tracer (--light, bpf/light.bpf.c): opened on the maps
+ * of an already loaded trace.bpf.c object (whose syscall programs are then
+ * not loaded), so it fills the same profile. The tracer owns it.
+ */
+#ifndef SPINSCOPE_LIGHT_H
+#define SPINSCOPE_LIGHT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct bpf_object;
+struct light_tracer;
+
+
+/* Switches off every syscall tracepoint program of obj (before load). */
+void light_disable_syscall_programs(struct bpf_object *obj);
+
+/* 0 when this kernel gives BPF bpf_task_pt_regs (Linux 5.15+), else
+ * SS_EXIT_KERNEL with why set. */
+int light_check_kernel(char *why, size_t whylen);
+
+struct light_opts {
+	int pid, tid;
+	__u64 stack_interval_ns;
+	bool sched_btf;			/* tp_btf, else raw_tp */
+	const char *btf_custom_path;	/* NULL: the kernel's own BTF */
+};
+
+/* Opens and loads light.bpf.c on maps_from's maps (same names). NULL on
+ * failure with *code (SS_EXIT_*) and why set. */
+struct light_tracer *light_tracer__open(struct bpf_object *maps_from, const struct light_opts *o, int verbose,
+			  int *code, char *why, size_t whylen);
+/* Attaches its programs: 0 or an SS_EXIT_* with why. */
+int light_tracer__attach(struct light_tracer *l, char *why, size_t whylen);
+/* The BPF object, for the tracer's program statistics. */
+struct bpf_object *light_tracer__object(struct light_tracer *l);
+/* Detaches and frees; accepts NULL. */
+void light_tracer__free(struct light_tracer *l);
+
+#endif
