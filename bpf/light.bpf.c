@@ -289,11 +289,35 @@ int BPF_PROG(light_switch_raw, bool preempt, struct task_struct *prev, struct ta
 }
 
 /*
+ * Is p's wake one by that futex call? A timer interrupt can wake a task
+ * while the current task is in a futex wake: the woken task must then be
+ * in a futex wait, on the same address for the plain wakes (the requeue
+ * and WAKE_OP family wake on a second address too).
+ */
+static __always_inline bool woken_by_futex(struct task_struct *p, const struct syscall_regs *waker,
+					   __u64 uaddr)
+{
+	struct syscall_regs s;
+	__u64 waited;
+
+	syscall_of(p, &s);
+	if (futex_call(&s, &waited) != SS_FUTEX_CLASS_WAIT)
+		return false;
+	if (waker->nr == NR_futex_wake)
+		return waited == uaddr;
+	if (waker->nr == NR_futex && ((waker->arg1 & FUTEX_CMD_MASK) == FUTEX_WAKE ||
+				      (waker->arg1 & FUTEX_CMD_MASK) == FUTEX_WAKE_BITSET))
+		return waited == uaddr;
+	return true;
+}
+
+/*
  * A target thread in a futex wake call wakes a task: one wake that woke
  * one waiter. A call that woke several counts once per waiter, one that
- * woke none is not seen (stated in the report's blind spots).
+ * woke none is not seen (stated in the report's blind spots). p: the woken
+ * task when BTF-typed (tp_btf), NULL under raw_tp (no check of it then).
  */
-static __always_inline void light_waking(void)
+static __always_inline void light_waking(struct task_struct *p)
 {
 	struct syscall_regs s;
 	struct ss_thread *t;
@@ -305,6 +329,8 @@ static __always_inline void light_waking(void)
 		return;
 	syscall_of(bpf_get_current_task_btf(), &s);
 	if (futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAKE)
+		return;
+	if (p && !woken_by_futex(p, &s, uaddr))
 		return;
 	t = light_thread(tid);
 	if (!t)
@@ -321,14 +347,14 @@ static __always_inline void light_waking(void)
 SEC("tp_btf/sched_waking")
 int BPF_PROG(light_waking_btf, struct task_struct *p)
 {
-	light_waking();
+	light_waking(p);
 	return 0;
 }
 
 SEC("raw_tp/sched_waking")
 int BPF_PROG(light_waking_raw, struct task_struct *p)
 {
-	light_waking();
+	light_waking(NULL);
 	return 0;
 }
 

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spinscope --light (scheduler events only) against workloads of known
+ * behaviour: futex waits that block are counted exactly and attributed to
+ * their address, yields that switch are counted, what the mode cannot see
+ * is stated in the JSON, and no syscall tracepoint program is attached.
+ */
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <linux/bpf.h>
+#include "tracetest.h"
+
+#define WORK_TIMEOUT_MS 20000
+#define END_TIMEOUT_MS 10000
+
+/* Traces w from before its go until its "done" with --light; *progs_ok is
+ * whether spinscope held no syscall tracepoint program while attached. */
+static json_object *trace_light(struct tt_workload *w, bool *no_syscall_progs)
+{
+	struct tt_trace t;
+	json_object *doc;
+	uint32_t ids[64];
+	char done[256];
+	int n;
+
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w->proc.pid), "-d", "0", "--json", "--light",
+				   "--no-calibrate"));
+	n = tt_prog_ids_of(t.proc.pid, ids, 64);
+	*no_syscall_progs = n > 0;
+	for (int i = 0; i < n; i++) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(ids[i]);
+
+		assert_true(fd >= 0);
+		assert_int_equal(bpf_obj_get_info_by_fd(fd, &info, &len), 0);
+		close(fd);
+		/* Syscall tracepoints are BPF_PROG_TYPE_TRACEPOINT programs. */
+		if (info.type == BPF_PROG_TYPE_TRACEPOINT)
+			*no_syscall_progs = false;
+	}
+	tt_workload_go(w);
+	tt_workload_wait_line(w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc != 0)
+		fail_msg("spinscope --light exited with %d after SIGINT; stderr: %s", t.rc, t.err);
+	doc = tt_parse_report(t.out);
+	tt_trace_free(&t);
+	return doc;
+}
+
+static uint64_t thread_u64(json_object *doc, long long tid, const char *key)
+{
+	json_object *th = tt_thread(doc, tid);
+
+	if (!th)
+		fail_msg("thread %lld is not in the report", tid);
+	return tt_u64(th, key);
+}
+
+/* The mode and each blind spot the issue names are in traced. */
+static void assert_light_stated(json_object *doc)
+{
+	static const char *const must_say[] = { "return at once", "find nothing to switch to",
+						"wake no thread" };
+	json_object *blind = tt_get(doc, "traced.blind_spots");
+	size_t n = json_object_array_length(blind);
+
+	assert_string_equal(json_object_get_string(tt_get(doc, "traced.mechanism")), "light");
+	for (size_t k = 0; k < sizeof(must_say) / sizeof(must_say[0]); k++) {
+		bool found = false;
+
+		for (size_t i = 0; i < n; i++)
+			found |= strstr(json_object_get_string(json_object_array_get_idx(blind, i)),
+					must_say[k]) != NULL;
+		if (!found)
+			fail_msg("traced.blind_spots does not say \"%s\"", must_say[k]);
+	}
+}
+
+/* The waits that block, of known count and length, exactly, per address;
+ * the ones that return at once (EAGAIN) and the wakes that wake nobody are
+ * the blind spots, absent rather than counted. */
+static void test_light_futex_waits(void **state)
+{
+	enum { K = 4, M = 10, T_MS = 20, A = 5, W = 7, I = 3 };
+	const uint64_t t_ns = T_MS * 1000000ULL;
+	json_object *doc, *timed, *intr, *woken, *again, *wake;
+	struct tt_workload w;
+	bool no_syscall_progs;
+	long long main_tid;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "futex_wait", TT_ARGS(tt_num(K), tt_num(M), tt_num(T_MS),
+						    tt_num(A), tt_num(W), tt_num(I)));
+	main_tid = (long long)tt_field(w.ready, "main_tid");
+	doc = trace_light(&w, &no_syscall_progs);
+	assert_true(no_syscall_progs);
+	assert_light_stated(doc);
+
+	timed = tt_futex(doc, tt_field(w.ready, "timed"));
+	intr = tt_futex(doc, tt_field(w.ready, "intr"));
+	woken = tt_futex(doc, tt_field(w.ready, "woken"));
+	assert_non_null(timed);
+	assert_non_null(intr);
+	assert_non_null(woken);
+	/* Timed and interrupted waits always block: exact, and their time off
+	 * CPU holds the known sleeps (the kernel never ends one early). */
+	assert_int_equal(tt_u64(timed, "waits"), M);
+	assert_in_range(tt_u64(timed, "wait_ns"), M * t_ns, 2 * M * t_ns);
+	assert_true(tt_u64(timed, "wait_ns_max") >= t_ns);
+	assert_int_equal(tt_u64(intr, "waits"), I);
+	assert_true(tt_u64(intr, "wait_ns") >= I * 10000000ULL);	/* 10 ms timers */
+	/* A wake can reach a waiter between its queueing and its switch (a
+	 * stated blind spot); every wake that woke it is seen, exactly K. */
+	assert_in_range(tt_u64(woken, "waits"), 1, K);
+	assert_int_equal(tt_u64(woken, "wakes"), K);
+	assert_int_equal(tt_u64(woken, "woken"), K);
+	/* Blind spots: EAGAIN returns at once, wakes of nobody. */
+	again = tt_futex(doc, tt_field(w.ready, "again"));
+	wake = tt_futex(doc, tt_field(w.ready, "wake"));
+	assert_true(!again || tt_u64(again, "waits") == 0);
+	assert_true(!wake || tt_u64(wake, "wakes") == 0);
+	assert_in_range(thread_u64(doc, main_tid, "futex_wait"), M + I + 1, M + I + K);
+	assert_true(thread_u64(doc, main_tid, "futex_wait_ns") >= M * t_ns);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/*
+ * Two yielding threads pinned on one CPU: while both loop, each yield hands
+ * the CPU to the other, so nearly every yield switches. Each counted yield
+ * is a switch of its thread that left it runnable (an involuntary switch),
+ * and no thread is counted more than the N it made.
+ */
+static void test_light_yields_that_switch(void **state)
+{
+	enum { N = 2000, K = 2 };
+	struct tt_workload w;
+	long long tids[K];
+	bool no_syscall_progs;
+	uint64_t total = 0;
+	json_object *doc;
+	cpu_set_t one;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS(tt_num(N), tt_num(K)));
+	assert_int_equal(tt_field_list(w.ready, "tids", tids, K), K);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	for (int i = 0; i < K; i++)
+		assert_int_equal(sched_setaffinity((pid_t)tids[i], sizeof(one), &one), 0);
+	doc = trace_light(&w, &no_syscall_progs);
+	assert_true(no_syscall_progs);
+	assert_light_stated(doc);
+	for (int i = 0; i < K; i++) {
+		uint64_t y = thread_u64(doc, tids[i], "sched_yield");
+		uint64_t inv = thread_u64(doc, tids[i], "switches_involuntary");
+
+		print_message("thread %lld: %llu yields seen, %llu involuntary switches\n", tids[i],
+			      (unsigned long long)y, (unsigned long long)inv);
+		assert_true(y <= N);
+		assert_true(y <= inv);
+		total += y;
+	}
+	/* Woken by go together, the two loops interleave a yield at a time;
+	 * only the tail of the thread that finishes last can run alone, so at
+	 * least one thread's worth of the 2N yields switched. */
+	assert_in_range(total, N, N * K);
+	assert_int_equal(tt_u64(doc, "totals.futex_wait"), 0);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_light_futex_waits, tt_teardown),
+		cmocka_unit_test_teardown(test_light_yields_that_switch, tt_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
