@@ -19,4 +19,13 @@ bench: check-deps spinscope $(BENCH_BINS)
 	$(Q)./mk/deps.sh check $(BENCH_DEPS)
 	$(Q)BENCH_BIN=$(OUTPUT)/bench SPINSCOPE=$(OUTPUT)/spinscope ./bench/overhead.sh $(BENCH_ARGS)
 
-.PHONY: bench bench-bins
+# What tracing one process costs the others' syscalls: default vs --light.
+$(OUTPUT)/bench/getppid_loop: bench/getppid_loop.c | check-deps
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $< -o $@
+
+bench-light: spinscope $(OUTPUT)/bench/getppid_loop
+	$(Q)SPINSCOPE=$(OUTPUT)/spinscope LOOP=$(OUTPUT)/bench/getppid_loop ./bench/light_host_cost.sh $(BENCH_ARGS)
+
+.PHONY: bench bench-bins bench-light

@@ -51,6 +51,7 @@ static void test_defaults(void **state)
 	assert_true(o.duration_s == 10.0);
 	assert_true(o.interval_s == 0.0);
 	assert_false(o.json);
+	assert_false(o.light);
 	assert_int_equal(o.verbose, 0);
 	assert_null(o.btf_path);
 	assert_int_equal(o.max_threads, 4096);
@@ -99,7 +100,8 @@ static void test_every_long_option(void **state)
 			       "--max-threads", "16", "--max-futexes=1048576", "--max-stacks", "100",
 			       "--event", "cache-misses", "--folded", "/tmp/out.folded",
 			       "--pprof", "/tmp/out.pb.gz", "--metrics", "127.0.0.1:9500",
-			       "--metrics-file=/tmp/out.prom"), 0);
+			       "--metrics-file=/tmp/out.prom", "--light"), 0);
+	assert_true(o.light);
 	assert_int_equal(o.pid, 77);
 	assert_int_equal(o.tid, 78);
 	assert_true(o.duration_s == 3.0);

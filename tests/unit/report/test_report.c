@@ -365,6 +365,41 @@ static void lacks(const char *text, const char *unwanted)
 		fail_msg("text has '%s':\n%s", unwanted, text);
 }
 
+/* The mechanism is always named; --light also lists what it cannot see,
+ * in the JSON and in the text header, and a recording reads it back. */
+static void test_light_mode_stated(void **state)
+{
+	struct fixture *fx = *state;
+	json_object *doc = report_json_roundtrip(&fx->rep), *blind;
+	struct capture cap;
+	size_t n = 0;
+	char *t;
+
+	expect_str(get(doc, "traced"), "mechanism", "syscall_tracepoints");
+	assert_false(json_object_object_get_ex(get(doc, "traced"), "blind_spots", NULL));
+	json_object_put(doc);
+
+	fx->rep.light = true;
+	doc = report_json_roundtrip(&fx->rep);
+	expect_str(get(doc, "traced"), "mechanism", "light");
+	blind = get(get(doc, "traced"), "blind_spots");
+	while (ss_light_blind_spots[n])
+		n++;
+	assert_true(n >= 3);
+	assert_int_equal(json_object_array_length(blind), n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(json_object_get_string(json_object_array_get_idx(blind, i)),
+				    ss_light_blind_spots[i]);
+	json_object_put(doc);
+
+	report_print_text(&fx->rep, capture_open(&cap));
+	t = capture_text(&cap);
+	has(t, "mode --light");
+	for (size_t i = 0; i < n; i++)
+		has(t, ss_light_blind_spots[i]);
+	free(t);
+}
+
 static void test_text_header(void **state)
 {
 	struct capture cap;
@@ -548,6 +583,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_light_mode_stated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_totals_and_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_futexes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_yields_drops_advice, setup, teardown),
