@@ -489,7 +489,9 @@ static void announce(const struct trace_session *s)
 
 	if (s->o->duration_s > 0)
 		snprintf(until, sizeof(until), " for %g s; Ctrl-C to stop early", s->o->duration_s);
-	ss_notice("tracing futex, sched_yield and scheduler events of pid %d (%s, %d thread%s)%s",
+	ss_notice("tracing %s of pid %d (%s, %d thread%s)%s",
+		  s->o->light ? "scheduler events only (--light: futex waits that block, yields that switch)"
+			      : "futex, sched_yield and scheduler events",
 		  s->o->pid, s->target.name, nthreads, nthreads == 1 ? "" : "s", until);
 }
 
