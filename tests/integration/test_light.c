@@ -19,9 +19,10 @@
 #define WORK_TIMEOUT_MS 20000
 #define END_TIMEOUT_MS 10000
 
-/* Traces w from before its go until its "done" with --light; *progs_ok is
- * whether spinscope held no syscall tracepoint program while attached. */
-static json_object *trace_light(struct tt_workload *w, bool *no_syscall_progs)
+/* Traces w from before its go until its "done" with --light (and --btf
+ * btf unless NULL); *no_syscall_progs: spinscope held no syscall
+ * tracepoint program while attached. */
+static json_object *trace_light(struct tt_workload *w, const char *btf, bool *no_syscall_progs)
 {
 	struct tt_trace t;
 	json_object *doc;
@@ -29,8 +30,12 @@ static json_object *trace_light(struct tt_workload *w, bool *no_syscall_progs)
 	char done[256];
 	int n;
 
-	tt_trace_start(&t, TT_ARGS("-p", tt_num(w->proc.pid), "-d", "0", "--json", "--light",
-				   "--no-calibrate"));
+	if (btf)
+		tt_trace_start(&t, TT_ARGS("-p", tt_num(w->proc.pid), "-d", "0", "--json", "--light",
+					   "--no-calibrate", "--btf", btf));
+	else
+		tt_trace_start(&t, TT_ARGS("-p", tt_num(w->proc.pid), "-d", "0", "--json", "--light",
+					   "--no-calibrate"));
 	n = tt_prog_ids_of(t.proc.pid, ids, 64);
 	*no_syscall_progs = n > 0;
 	for (int i = 0; i < n; i++) {
@@ -87,7 +92,7 @@ static void assert_light_stated(json_object *doc)
 /* The waits that block, of known count and length, exactly, per address;
  * the ones that return at once (EAGAIN) and the wakes that wake nobody are
  * the blind spots, absent rather than counted. */
-static void test_light_futex_waits(void **state)
+static void check_light_futex_waits(const char *btf, const char *sched)
 {
 	enum { K = 4, M = 10, T_MS = 20, A = 5, W = 7, I = 3 };
 	const uint64_t t_ns = T_MS * 1000000ULL;
@@ -96,13 +101,13 @@ static void test_light_futex_waits(void **state)
 	bool no_syscall_progs;
 	long long main_tid;
 
-	TL_REQUIRE_BPF();
 	tt_workload_start(&w, "futex_wait", TT_ARGS(tt_num(K), tt_num(M), tt_num(T_MS),
 						    tt_num(A), tt_num(W), tt_num(I)));
 	main_tid = (long long)tt_field(w.ready, "main_tid");
-	doc = trace_light(&w, &no_syscall_progs);
+	doc = trace_light(&w, btf, &no_syscall_progs);
 	assert_true(no_syscall_progs);
 	assert_light_stated(doc);
+	assert_string_equal(json_object_get_string(tt_get(doc, "traced.sched")), sched);
 
 	timed = tt_futex(doc, tt_field(w.ready, "timed"));
 	intr = tt_futex(doc, tt_field(w.ready, "intr"));
@@ -133,6 +138,20 @@ static void test_light_futex_waits(void **state)
 	tt_workload_end(&w);
 }
 
+static void test_light_futex_waits(void **state)
+{
+	TL_REQUIRE_BPF();
+	check_light_futex_waits(NULL, "tp_btf");
+}
+
+/* With --btf the scheduler programs are the raw_tp variants (tp_btf needs
+ * the running kernel's own BTF): the same counts through them. */
+static void test_light_futex_waits_raw_tp(void **state)
+{
+	TL_REQUIRE_BPF();
+	check_light_futex_waits("/sys/kernel/btf/vmlinux", "raw_tp");
+}
+
 /*
  * Two yielding threads pinned on one CPU: while both loop, each yield hands
  * the CPU to the other, so nearly every yield switches. Each counted yield
@@ -156,7 +175,7 @@ static void test_light_yields_that_switch(void **state)
 	CPU_SET(0, &one);
 	for (int i = 0; i < K; i++)
 		assert_int_equal(sched_setaffinity((pid_t)tids[i], sizeof(one), &one), 0);
-	doc = trace_light(&w, &no_syscall_progs);
+	doc = trace_light(&w, NULL, &no_syscall_progs);
 	assert_true(no_syscall_progs);
 	assert_light_stated(doc);
 	for (int i = 0; i < K; i++) {
@@ -182,6 +201,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_light_futex_waits, tt_teardown),
+		cmocka_unit_test_teardown(test_light_futex_waits_raw_tp, tt_teardown),
 		cmocka_unit_test_teardown(test_light_yields_that_switch, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
