@@ -80,6 +80,11 @@ static const struct ss_futex zero_futex;
 struct syscall_regs {
 	long nr;
 	__u64 arg0, arg1;
+	/* Still inside the call: its handler has not returned. A task may
+	 * switch again on its way back to user space (exit_to_user_mode's
+	 * reschedule, not a preemption), with the same registers: without
+	 * this, one yield could count twice. */
+	bool in_call;
 };
 
 static __always_inline void syscall_of(struct task_struct *task, struct syscall_regs *s)
@@ -90,10 +95,15 @@ static __always_inline void syscall_of(struct task_struct *task, struct syscall_
 	s->nr = (long)BPF_CORE_READ(regs, regs[8]);
 	s->arg0 = BPF_CORE_READ(regs, orig_x0);	/* x0 becomes the return value */
 	s->arg1 = BPF_CORE_READ(regs, regs[1]);
+	/* arm64 keeps no "not returned yet" mark in pt_regs: x0 holds the
+	 * first argument until the handler returns, then the result. */
+	s->in_call = true;
 #else
 	s->nr = (long)BPF_CORE_READ(regs, orig_ax);
 	s->arg0 = BPF_CORE_READ(regs, di);
 	s->arg1 = BPF_CORE_READ(regs, si);
+	/* The entry code stores -ENOSYS in ax; the handler's return replaces it. */
+	s->in_call = (long)BPF_CORE_READ(regs, ax) == -38;
 #endif
 }
 
@@ -195,7 +205,7 @@ static __always_inline void light_switch_out(void *ctx, bool preempt, struct tas
 		return;
 	syscall_of(bpf_get_current_task_btf(), &s);
 	if (state == TASK_RUNNING) {
-		if (s.nr != NR_sched_yield)
+		if (s.nr != NR_sched_yield || !s.in_call)
 			return;
 		t = light_thread(tid);
 		if (t)
