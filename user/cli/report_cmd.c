@@ -129,15 +129,16 @@ static int emit(const struct report_opts *o, struct ss_recording *rec, struct re
 						      "fingerprint");
 	rec->rep.intervals = rec->intervals;
 	if (o->folded_path) {
-		FILE *f = fopen(o->folded_path, "we");
+		char why[512];
+		int code = outfile__check(o->folded_path, why, sizeof(why));
 
-		if (!f)
-			return ss_error(SS_EXIT_USAGE, "cannot write folded stacks to %s: %s",
-					o->folded_path, strerror(errno));
-		err = folded__write(f, recording__sym_name, rec, &rec->prof, &rec->stacks,
-				    rec->rep.samples);
-		if (fclose(f) || err)
-			return ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s", o->folded_path);
+		if (code)
+			return ss_error(code, "cannot write folded stacks to %s: %s", o->folded_path, why);
+		/* As the live --folded: never through a planted link, mode 0600. */
+		if (folded__save(o->folded_path, recording__sym_name, rec, &rec->prof, &rec->stacks,
+				 rec->rep.samples, why, sizeof(why)))
+			return ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s: %s",
+					o->folded_path, why);
 	}
 	if (o->json) {
 		json_object *doc = report_to_json(&rec->rep);
