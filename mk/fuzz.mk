@@ -26,7 +26,7 @@ FUZZ_SRCS_proc_status := user/common/procfs.c user/common/errors.c
 FUZZ_LIBS_proc_status := -ljson-c
 FUZZ_SRCS_calib_load := $(addprefix user/calib/,calib_host.c calib_store.c calib_json.c) \
 	user/calib/kern/calib_util.c user/calib/kern/fingerprint.c \
-	user/common/cpulist.c
+	user/common/cpulist.c user/common/outfile.c
 FUZZ_LIBS_calib_load := -ljson-c -lm
 FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
 FUZZ_LIBS_recording := -lzstd -ljson-c

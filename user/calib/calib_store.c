@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "calib_json.h"
+#include "common/outfile.h"
 #include "calib_store.h"
 
 #define ADD(o, k, v) json_object_object_add(o, k, v)
@@ -198,52 +199,23 @@ static int make_parents(const char *path)
 	return 0;
 }
 
-int calib_store__save(const char *path, json_object *doc)
+int calib_store__save(const char *path, json_object *doc, char *why, size_t whylen)
 {
 	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_NOSLASHESCAPE);
-	char tmp[4096];
-	size_t len, off = 0;
-	int fd, err;
+	char *buf;
+	int err;
 
-	if (!text)
+	if (!text || asprintf(&buf, "%s\n", text) < 0) {
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	if ((err = make_parents(path)))
-		return err;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	len = strlen(text);
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		off += (size_t)n;
 	}
-	/* A reader of the old file never sees half of the new one; fsync
-	 * first so a crash cannot leave an empty file under the name. */
-	if (write(fd, "\n", 1) != 1 || fchmod(fd, 0644) || fsync(fd))
-		goto fail;
-	if (close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	if (rename(tmp, path)) {
-		fd = -1;
-		goto fail;
-	}
-	return 0;
-fail:
-	err = -errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
+	err = make_parents(path);
+	if (err)
+		snprintf(why, whylen, "%s", strerror(-err));
+	else	/* written as root: no planted link followed, mode 0600 */
+		err = outfile__save(path, buf, strlen(buf), why, whylen);
+	free(buf);
 	return err;
 }
 

@@ -31,9 +31,11 @@ json_object *calib_store__document(const struct ss_fingerprint *fp, json_object 
  * ~/.cache/spinscope/calibration.json. Returns 0 or -ENOENT (no HOME). */
 int calib_store__default_path(char *buf, size_t len);
 
-/* Writes doc to path atomically (temporary file in the same folder,
- * fsync, rename), creating missing folders. Returns 0 or -errno. */
-int calib_store__save(const char *path, json_object *doc);
+/* Writes doc to path through common/outfile (temporary file in the same
+ * folder, mode 0600, fsync, rename; a planted link or another user's file
+ * is refused), creating missing folders. Returns 0, or -errno with the
+ * reason in why. */
+int calib_store__save(const char *path, json_object *doc, char *why, size_t whylen);
 
 /* Loads a document and checks its schema. Returns 0, -ENOENT (no file),
  * -EINVAL (not a calibration document of this schema) or -errno. */

@@ -392,7 +392,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct ss_fingerprint fp;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	json_object *results, *doc;
-	char path[4096];
+	char path[4096], why[512];
 	bool failed = false, partial;
 	int err;
 
@@ -431,12 +431,12 @@ int cmd_calibrate(int argc, char **argv)
 	doc = calib_store__document(&fp, results, partial);
 	if (!doc)
 		return ss_error(SS_EXIT_ERROR, "out of memory building the results");
-	err = calib_store__save(path, doc);
+	err = calib_store__save(path, doc, why, sizeof(why));
 	print_doc(doc, &o);
 	json_object_put(doc);
 	if (err)
 		return ss_error(SS_EXIT_ERROR, "cannot save the results to %s: %s; give -o FILE",
-				path, strerror(-err));
+				path, why);
 	if (!o.json)
 		printf("\nsaved to %s%s\n", path, partial ? " (partial)" : "");
 	/* The document on stdout already says "partial" or "error": a second

@@ -179,10 +179,11 @@ static void test_save_load_matching(void **state)
 	assert_int_equal(fingerprint__read(X86, &fp), 0);
 	snprintf(path, sizeof(path), "%s/a/b/calibration.json", tmpdir);
 	doc = calib_store__document(&fp, sample_results(), true);
-	assert_int_equal(calib_store__save(path, doc), 0);
+	assert_int_equal(calib_store__save(path, doc, why, sizeof(why)), 0);
 	json_object_put(doc);
 	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mode & 0777, 0644);
+	/* Saved as root: readable by root only, like every other output. */
+	assert_int_equal(st.st_mode & 0777, 0600);
 
 	assert_int_equal(calib_store__load(path, &doc), 0);
 	assert_int_equal((int)calib_json__double(doc, "schema", 0), CALIB_SCHEMA);
@@ -223,14 +224,14 @@ static void test_save_load_matching(void **state)
 static void test_save_replaces_atomically(void **state)
 {
 	struct ss_fingerprint fp;
-	char path[256], cmd[512];
+	char path[256], cmd[512], why[512];
 	json_object *doc;
 
 	assert_int_equal(fingerprint__read(X86, &fp), 0);
 	snprintf(path, sizeof(path), "%s/replace.json", tmpdir);
 	for (int i = 0; i < 2; i++) {
 		doc = calib_store__document(&fp, sample_results(), i == 0);
-		assert_int_equal(calib_store__save(path, doc), 0);
+		assert_int_equal(calib_store__save(path, doc, why, sizeof(why)), 0);
 		json_object_put(doc);
 	}
 	assert_int_equal(calib_store__load(path, &doc), 0);
@@ -241,8 +242,16 @@ static void test_save_replaces_atomically(void **state)
 	/* No temporary file is left behind. */
 	snprintf(cmd, sizeof(cmd), "test $(ls '%s' | grep -c replace.json.) -eq 0", tmpdir);
 	assert_int_equal(system(cmd), 0);
+	/* A link planted at the name is refused and left as it was. */
+	snprintf(cmd, sizeof(cmd), "%s/planted.json", tmpdir);
+	assert_int_equal(symlink("replace.json", cmd), 0);
+	assert_int_equal(calib_store__save(cmd, doc = json_object_new_object(), why, sizeof(why)), -EEXIST);
+	assert_non_null(strstr(why, "symbolic link"));
+	json_object_put(doc);
+	assert_int_equal(calib_store__load(path, &doc), 0);
+	json_object_put(doc);
 	/* An unwritable folder is an error, not silence. */
-	assert_true(calib_store__save("/proc/no/such/calibration.json", doc = json_object_new_object()) < 0);
+	assert_true(calib_store__save("/proc/no/such/calibration.json", doc = json_object_new_object(), why, sizeof(why)) < 0);
 	json_object_put(doc);
 }
 
