@@ -11,6 +11,7 @@
 #include <time.h>
 #include <zlib.h>
 #include "profile.pb-c.h"
+#include "common/grow.h"
 #include "common/outfile.h"
 #include "pprof.h"
 
@@ -71,21 +72,15 @@ struct pp {
 	int err;
 };
 
+/* common/grow.h's doubling (with its overflow check), the new room zeroed. */
 static int grow(void **v, size_t *cap, size_t n, size_t size)
 {
-	void *nv;
-	size_t ncap;
+	size_t old = *cap;
+	int err = ss_grow(v, n, cap, size, 64);
 
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 64;
-	nv = realloc(*v, ncap * size);
-	if (!nv)
-		return -ENOMEM;
-	memset((char *)nv + *cap * size, 0, (ncap - *cap) * size);
-	*v = nv;
-	*cap = ncap;
-	return 0;
+	if (!err && *cap > old)
+		memset((char *)*v + old * size, 0, (*cap - old) * size);
+	return err;
 }
 #define GROW(pp, arr, n, cap) grow((void **)&(pp)->arr, &(pp)->cap, (pp)->n, sizeof(*(pp)->arr))
 
