@@ -119,5 +119,7 @@ $(OUTPUT)/bench/syms_resolve: bench/syms_resolve.c $(LIB_OBJS)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $< $(LIB_OBJS) $(LDFLAGS) $(LIBS) -ldl -o $@
 
+# The JIT case starts `java bench/syms_idle.java` (a JVM with a perf map).
 bench-syms: $(OUTPUT)/bench/syms_resolve
+	$(Q)./mk/deps.sh check default-jre-headless
 	$(Q)$(OUTPUT)/bench/syms_resolve
