@@ -118,6 +118,37 @@ static int classify_hot_code(struct advice_input *in, int pid, const struct samp
 	return 0;
 }
 
+/* The sampler's part of the input: its state, the top symbols and what
+ * their hot instructions are. 0 or -ENOMEM. */
+static int copy_samples(struct advice_input *in, int pid, const struct samples_result *sr,
+			samples_symbolize_fn sym, void *sym_arg)
+{
+	struct adv_profile *ap = &in->profile;
+	struct samples_top *top = NULL;
+	long n = sr->available ? samples__top(sr, sym, sym_arg, &top) : 0;
+
+	ap->samples.available = sr->available;
+	snprintf(ap->samples.reason, sizeof(ap->samples.reason), "%s", sr->reason);
+	snprintf(ap->samples.event, sizeof(ap->samples.event), "%s", sr->event ? sr->event : "");
+	ap->samples.total = sr->total;
+	if (n <= 0)
+		return n < 0 ? -ENOMEM : 0;
+	in->samples = calloc(n, sizeof(*in->samples));
+	if (!in->samples) {
+		samples__top_free(top, n);
+		return -ENOMEM;
+	}
+	for (long i = 0; i < n; i++) {
+		sample_name(top[i].symbol, top[i].module, in->samples[i].symbol,
+			    sizeof(in->samples[i].symbol));
+		in->samples[i].count = top[i].count;
+	}
+	samples__top_free(top, n);
+	ap->samples.top = in->samples;
+	ap->samples.ntop = n;
+	return classify_hot_code(in, pid, sr, sym, sym_arg) ? -ENOMEM : 0;
+}
+
 int advice__build_profile(struct advice_input *in, const struct advice_target *tgt,
 			  const struct ss_profile *p, const struct ss_stacks *stacks,
 			  const struct samples_result *sr, samples_symbolize_fn sym, void *sym_arg)
@@ -179,34 +210,8 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	ap->yield_sites = in->yields;
 	ap->nyield_sites = p->nyields;
 
-	if (sr) {
-		struct samples_top *top = NULL;
-		long n = sr->available ? samples__top(sr, sym, sym_arg, &top) : 0;
-
-		ap->samples.available = sr->available;
-		snprintf(ap->samples.reason, sizeof(ap->samples.reason), "%s", sr->reason);
-		snprintf(ap->samples.event, sizeof(ap->samples.event), "%s", sr->event ? sr->event : "");
-		ap->samples.total = sr->total;
-		if (n < 0)
-			goto nomem;
-		if (n > 0) {
-			in->samples = calloc(n, sizeof(*in->samples));
-			if (!in->samples) {
-				samples__top_free(top, n);
-				goto nomem;
-			}
-			for (long i = 0; i < n; i++) {
-				sample_name(top[i].symbol, top[i].module, in->samples[i].symbol,
-					    sizeof(in->samples[i].symbol));
-				in->samples[i].count = top[i].count;
-			}
-			samples__top_free(top, n);
-			ap->samples.top = in->samples;
-			ap->samples.ntop = n;
-			if (classify_hot_code(in, tgt->pid, sr, sym, sym_arg))
-				goto nomem;
-		}
-	}
+	if (sr && copy_samples(in, tgt->pid, sr, sym, sym_arg))
+		goto nomem;
 	return 0;
 nomem:
 	advice__free_input(in);
