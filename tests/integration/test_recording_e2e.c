@@ -14,7 +14,8 @@
  *   - without BPF, on committed recordings: report re-runs the advice with
  *     the recording's own calibration (the advice it holds comes back) or
  *     with --calibration's; a newer major version, a truncated file and a
- *     missing one are refused with one line and exit code 2.
+ *     missing one are refused with one line and exit code 2; report
+ *     --folded refuses a planted link and writes a new file 0600.
  * Each trace lasts 5 s with -i 1; about 45 s in all.
  */
 #include <signal.h>
@@ -436,6 +437,35 @@ static void test_bad_recordings_refused(void **state)
 	refused(wpath("none.json"), "No such file");
 }
 
+/* report --folded writes as root: a planted link is refused (exit 2, one
+ * line, its target untouched) and a new file is 0600 whatever the umask. */
+static void test_report_folded_file_is_safe(void **state)
+{
+	const char *link = wpath("planted.folded"), *target = wpath("victim");
+	char *out, *err, *got;
+	struct stat st;
+	mode_t old;
+	FILE *f = fopen(target, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs("keep", f) >= 0 && fclose(f) == 0, 1);
+	assert_int_equal(symlink(target, link), 0);
+	out = spinscope(2, TT_ARGS("report", FIXTURE, "--folded", link), &err);
+	if (!strstr(err, "symbolic link") || strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("report --folded LINK: want one line naming the link, got '%s'", err);
+	free(out);
+	free(err);
+	got = slurp(target);
+	assert_string_equal(got, "keep");
+	free(got);
+	old = umask(0);
+	free(spinscope(0, TT_ARGS("report", FIXTURE, "--folded", wpath("new.folded")), NULL));
+	umask(old);
+	assert_int_equal(stat(wpath("new.folded"), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_true(st.st_size > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +475,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_diff_of_same_build, tt_teardown),
 		cmocka_unit_test_teardown(test_report_with_other_calibration, tt_teardown),
 		cmocka_unit_test_teardown(test_bad_recordings_refused, tt_teardown),
+		cmocka_unit_test_teardown(test_report_folded_file_is_safe, tt_teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[128];
