@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "calib_json.h"
+#include "common/errors.h"
 #include "common/outfile.h"
 #include "calib_store.h"
 
@@ -197,6 +198,17 @@ static int make_parents(const char *path)
 		*p = '/';
 	}
 	return 0;
+}
+
+int calib_store__check(const char *path, char *why, size_t whylen)
+{
+	int err = make_parents(path);
+
+	if (err) {
+		snprintf(why, whylen, "cannot create its folder: %s", strerror(-err));
+		return SS_EXIT_USAGE;
+	}
+	return outfile__check(path, why, whylen);
 }
 
 int calib_store__save(const char *path, json_object *doc, char *why, size_t whylen)

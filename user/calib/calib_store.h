@@ -31,6 +31,10 @@ json_object *calib_store__document(const struct ss_fingerprint *fp, json_object 
  * ~/.cache/spinscope/calibration.json. Returns 0 or -ENOENT (no HOME). */
 int calib_store__default_path(char *buf, size_t len);
 
+/* Before measuring: creates path's missing folders and checks that path
+ * may be saved (outfile__check). 0, or SS_EXIT_USAGE with the reason. */
+int calib_store__check(const char *path, char *why, size_t whylen);
+
 /* Writes doc to path through common/outfile (temporary file in the same
  * folder, mode 0600, fsync, rename; a planted link or another user's file
  * is refused), creating missing folders. Returns 0, or -errno with the

@@ -409,6 +409,9 @@ int cmd_calibrate(int argc, char **argv)
 		return ss_error(SS_EXIT_USAGE, "no place to save results: HOME is not set; give -o FILE");
 	if (o.show)
 		return show_saved(&o, path);
+	/* A name we may not write fails now, not after minutes of measuring. */
+	if ((err = calib_store__check(path, why, sizeof(why))))
+		return ss_error(err, "cannot save the results to %s: %s; give -o FILE", path, why);
 	if ((err = fingerprint__read(NULL, &fp)))
 		return ss_error(SS_EXIT_ERROR, "cannot read the host fingerprint from /proc/cpuinfo: %s",
 				strerror(-err));

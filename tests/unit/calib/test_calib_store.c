@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "testlib.h"
 #include "calib/calib_json.h"
+#include "common/errors.h"
 #include "calib/calib_store.h"
 #include "calib/kern/fingerprint.h"
 
@@ -242,14 +243,23 @@ static void test_save_replaces_atomically(void **state)
 	/* No temporary file is left behind. */
 	snprintf(cmd, sizeof(cmd), "test $(ls '%s' | grep -c replace.json.) -eq 0", tmpdir);
 	assert_int_equal(system(cmd), 0);
-	/* A link planted at the name is refused and left as it was. */
+	/* A link planted at the name is refused and left as it was, by the
+	 * check before measuring too. */
 	snprintf(cmd, sizeof(cmd), "%s/planted.json", tmpdir);
 	assert_int_equal(symlink("replace.json", cmd), 0);
+	assert_int_equal(calib_store__check(cmd, why, sizeof(why)), SS_EXIT_USAGE);
+	assert_non_null(strstr(why, "symbolic link"));
 	assert_int_equal(calib_store__save(cmd, doc = json_object_new_object(), why, sizeof(why)), -EEXIST);
 	assert_non_null(strstr(why, "symbolic link"));
 	json_object_put(doc);
 	assert_int_equal(calib_store__load(path, &doc), 0);
 	json_object_put(doc);
+	/* The check creates missing folders: the save then cannot fail on them. */
+	snprintf(cmd, sizeof(cmd), "%s/new/dir/calibration.json", tmpdir);
+	assert_int_equal(calib_store__check(cmd, why, sizeof(why)), 0);
+	snprintf(cmd, sizeof(cmd), "%s/new/dir", tmpdir);
+	assert_int_equal(access(cmd, W_OK), 0);
+	assert_int_not_equal(calib_store__check("/proc/no/such/calibration.json", why, sizeof(why)), 0);
 	/* An unwritable folder is an error, not silence. */
 	assert_true(calib_store__save("/proc/no/such/calibration.json", doc = json_object_new_object(), why, sizeof(why)) < 0);
 	json_object_put(doc);
