@@ -15,7 +15,8 @@
  *     the recording's own calibration (the advice it holds comes back) or
  *     with --calibration's; a newer major version, a truncated file and a
  *     missing one are refused with one line and exit code 2; report
- *     --folded refuses a planted link and writes a new file 0600.
+ *     --folded refuses a planted link and writes a new file 0600; report
+ *     and diff into a full stdout say so in one line, exit 1.
  * Each trace lasts 5 s with -i 1; about 45 s in all.
  */
 #include <signal.h>
@@ -466,6 +467,25 @@ static void test_report_folded_file_is_safe(void **state)
 	assert_true(st.st_size > 0);
 }
 
+/* report and diff into a full stdout: exit 1 and one line each (main's
+ * last check said it a second time). */
+static void test_full_stdout_said_once(void **state)
+{
+	const char *cmds[] = { "report", "diff" };
+
+	for (int i = 0; i < 2; i++) {
+		char cmd[1024], *out, *err;
+
+		snprintf(cmd, sizeof(cmd), "exec %s %s %s %s > /dev/full", tl_path("spinscope"), cmds[i],
+			 FIXTURE, i ? FIXTURE : "");
+		assert_int_equal(tt_run(TT_ARGS("/bin/sh", "-c", cmd), &out, &err, RUN_TIMEOUT_MS), 1);
+		if (!strstr(err, "cannot write the") || strchr(err, '\n') != err + strlen(err) - 1)
+			fail_msg("%s > /dev/full: want one line, got '%s'", cmds[i], err);
+		free(out);
+		free(err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +496,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_report_with_other_calibration, tt_teardown),
 		cmocka_unit_test_teardown(test_bad_recordings_refused, tt_teardown),
 		cmocka_unit_test_teardown(test_report_folded_file_is_safe, tt_teardown),
+		cmocka_unit_test_teardown(test_full_stdout_said_once, tt_teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[128];

@@ -39,10 +39,12 @@ int main(int argc, char **argv)
 	}
 	rc = cmd_trace(argc, argv);
 out:
-	/* A report that did not reach its reader is a failure, not silence. */
-	if (fflush(stdout) == EOF || ferror(stdout)) {
+	/* A report that did not reach its reader is a failure, not silence.
+	 * A command that failed has said why already (report and diff name
+	 * a failed stdout themselves): no second line then. */
+	if ((fflush(stdout) == EOF || ferror(stdout)) && !rc) {
 		fprintf(stderr, "spinscope: cannot write the report to stdout\n");
-		return rc ? rc : SS_EXIT_ERROR;
+		return SS_EXIT_ERROR;
 	}
 	return rc;
 }
