@@ -18,6 +18,7 @@
 #include "maps.bpf.h"
 #define SS_DROP_SLOTS SS_SAMPLE_DROPS
 #include "shared_maps.bpf.h"
+#include "unwind.bpf.h"
 
 /* Sizes are set by user space before load (samples_opts). */
 struct {
@@ -61,7 +62,7 @@ int ss_sample(struct bpf_perf_event_data *ctx)
 	if (!current_is_target(&key.tid))
 		return 0;
 
-	key.user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	key.user_stack_id = ss_user_stackid(ctx, &stacks);
 	if (key.user_stack_id < 0)
 		count_drop(key.user_stack_id == -EEXIST ? SS_SAMPLE_DROP_STACK_COLLISION
 							: SS_SAMPLE_DROP_STACK_FAIL);

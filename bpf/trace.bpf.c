@@ -15,6 +15,7 @@
 #include "maps.bpf.h"
 #define SS_DROP_SLOTS SS_DROPS
 #include "shared_maps.bpf.h"
+#include "unwind.bpf.h"
 
 #define EINTR 4
 #define EAGAIN 11
@@ -119,7 +120,7 @@ static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 *last_ns,
 	if (*last_ns && now - *last_ns < targ_stack_interval_ns) {
 		id = *last_id;
 	} else {
-		id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		id = ss_user_stackid(ctx, &stacks);
 		*last_ns = now;
 		*last_id = id;
 	}
@@ -417,7 +418,7 @@ int yield_enter(struct syscall_trace_enter *ctx)
 		return 0;
 	}
 	add_yields(t->yield_stack_id, t->yield_pending);
-	t->yield_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	t->yield_stack_id = ss_user_stackid(ctx, &stacks);
 	t->yield_stack_ns = now;
 	t->yield_pending = 1;
 	return 0;

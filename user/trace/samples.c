@@ -18,6 +18,7 @@
 #include "map_read.h"
 #include "perf_events.h"
 #include "samples.h"
+#include "unwind_maps.h"
 #include "sampling.skel.h"
 
 #define DEFAULT_MAX_ENTRIES 4096
@@ -30,6 +31,7 @@ static const char *const default_counters[SS_SAMPLE_COUNTERS] = {
 
 struct samples {
 	struct sampling *skel;
+	struct unwind_maps unwind;
 	const struct perf_event_spec *spec;
 	const struct perf_event_spec *counter_spec[SS_SAMPLE_COUNTERS];
 	pid_t pid, tid;
@@ -233,9 +235,16 @@ static int load(struct samples *s, const struct samples_opts *o)
 	/* Load only what has events to run on. */
 	bpf_program__set_autoload(skel->progs.ss_sample, s->available);
 	bpf_program__set_autoload(skel->progs.ss_count_switch, s->counters_available);
+	if (s->available)
+		unwind_maps__prepare(&s->unwind, skel->obj, skel->maps.stacks,
+				     (bool *)&skel->rodata->targ_unwind,
+			     (__u32 *)&skel->rodata->targ_unwind_rows, s->pid,
+				     o->max_stacks ? o->max_stacks : DEFAULT_MAX_STACKS, 0);
 	err = sampling__load(skel);
 	if (err)
 		return err;
+	/* A table not loaded leaves frame-pointer stacks, as without one. */
+	unwind_maps__fill(&s->unwind);
 	for (int cpu = 0; s->counters_available && cpu < s->ncpus_possible; cpu++)
 		if ((err = publish_counters(s, cpu)))
 			return err;
@@ -445,6 +454,7 @@ void samples__free(struct samples *s)
 	close_fds(s->sample_fds, s->ncpus_possible);
 	close_fds(s->counter_fds, s->ncpus_possible * SS_SAMPLE_COUNTERS);
 	sampling__destroy(s->skel);
+	unwind_maps__free(&s->unwind);
 	free(s->links);
 	free(s->sample_fds);
 	free(s->counter_fds);
@@ -532,7 +542,8 @@ static int read_stacks(struct samples *s, struct samples_result *r)
 			depth[i] = depth[i - 1];
 			continue;
 		}
-		d = map_read_stack(fd, r->stacks[i].stack_id, frames, SS_MAX_STACK_DEPTH);
+		d = map_read_stack(unwind_maps__stack_fd(&s->unwind, r->stacks[i].stack_id, fd),
+				   r->stacks[i].stack_id, frames, SS_MAX_STACK_DEPTH);
 		if (!d)
 			continue;	/* no frames: reported with depth 0 */
 		if (used + d > cap) {

@@ -24,6 +24,7 @@
 #include "map_read.h"
 #include "syscall_layout.h"
 #include "tracer.h"
+#include "unwind_maps.h"
 #include "trace.skel.h"
 
 #define MAX_LINKS 32
@@ -34,6 +35,7 @@ struct tracer {
 	struct bpf_link *links[MAX_LINKS];	/* fd-based: die with the process */
 	int nlinks;
 	struct tracer_features features;
+	struct unwind_maps unwind;
 	int verbose;
 	int pid, tid;
 };
@@ -324,10 +326,17 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 	disable_missing(t, roots, o);
 	if (o->light)
 		light_disable_syscall_programs(t->skel->obj);
+	unwind_maps__prepare(&t->unwind, t->skel->obj, t->skel->maps.stacks,
+			     (bool *)&t->skel->rodata->targ_unwind,
+			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->pid, o->max_stacks, o->verbose);
 
 	*code = load_programs(t, why, whylen);
 	if (*code)
 		goto fail;
+	/* Without the table BPF finds no module in it: frame pointers only. */
+	err = unwind_maps__fill(&t->unwind);
+	if (err && o->verbose)
+		fprintf(stderr, "spinscope: cannot load the unwind table: %s\n", strerror(-err));
 	if (o->light && !(t->light = open_light(t, o, code, why, whylen)))
 		goto fail;
 	return t;
@@ -654,7 +663,14 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 
 int tracer__stack(struct tracer *t, __s32 stack_id, __u64 *ips, int max)
 {
-	return map_read_stack(bpf_map__fd(t->skel->maps.stacks), stack_id, ips, max);
+	int fd = unwind_maps__stack_fd(&t->unwind, stack_id, bpf_map__fd(t->skel->maps.stacks));
+
+	return map_read_stack(fd, stack_id, ips, max);
+}
+
+int tracer__unwind_stats(const struct tracer *t, __u64 out[SS_UNWIND_NSTATS])
+{
+	return unwind_maps__stats(&t->unwind, out);
 }
 
 void tracer__features(const struct tracer *t, struct tracer_features *f)
@@ -712,5 +728,6 @@ void tracer__free(struct tracer *t)
 	light_tracer__free(t->light);
 	destroy_links(t);
 	trace__destroy(t->skel);
+	unwind_maps__free(&t->unwind);
 	free(t);
 }

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User stacks that reach the user's code through libraries without frame
+ * pointers (Debian's libc). bpf_get_stackid() follows the frame-pointer
+ * chain from the syscall's registers, so the caller of a frameless libc
+ * function is lost: a thread in pthread_mutex_lock shows __lll_lock_wait
+ * and then its caller's caller. Here each frame whose pc lies in a module
+ * of the unwind table (bpf/unwind.h, loaded by user/trace/unwind_maps.c)
+ * is stepped through its CFI row; every other frame through the frame
+ * pointer, which after a CFI step is the caller's own (restored from where
+ * the row says it was saved). Unsupported rows and unreadable stack fall
+ * back to the frame pointer, and are counted.
+ *
+ * The stacks are kept in a hash map keyed by a hash of their ips (ids with
+ * SS_UNWIND_ID_BIT set), values laid out as a stack map's: user space reads
+ * both the same way. Include once per program, after bpf_helpers.h and
+ * bpf_tracing.h; callers pick this or bpf_get_stackid() with targ_unwind.
+ */
+#ifndef SPINSCOPE_UNWIND_BPF_H
+#define SPINSCOPE_UNWIND_BPF_H
+
+#include "unwind.h"
+
+#define SS_UNWIND_EEXIST 17
+#define SS_UNWIND_ENOMEM 12
+
+/* Set by user space when the table is loaded and the kernel can run this
+ * (bpf_task_pt_regs, kernel BTF); otherwise the branch is dead code. */
+const volatile bool targ_unwind = false;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* sized by user space to the rows */
+	__type(key, __u32);
+	__type(value, struct ss_unwind_row);
+} unwind_rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);		/* sized by user space: --max-stacks */
+	__type(key, __u32);
+	__type(value, struct ss_unwind_stack);
+} unwind_stacks SEC(".maps");
+
+struct ss_unwind_regs {
+	__u64 pc, sp, fp, lr;
+};
+
+/* The walk in progress. Kept in a map, not on the BPF stack: the verifier
+ * tracks no values in maps, so bpf_loop()'s callback is checked once for
+ * any frame instead of once per frame number. The stack is all zero
+ * between walks, so that a stored stack ends in zeros as a stack map's. */
+struct ss_unwind_scratch {
+	struct ss_unwind_stack s;
+	struct ss_unwind_regs r;
+	__u32 n;		/* frames in s */
+	__u32 cfi_left;		/* CFI steps still allowed */
+	__u32 cut;		/* the table stopped in covered code */
+	__u32 deep;		/* covered code past SS_UNWIND_CFI_FRAMES */
+	__u32 nrows;		/* rows in unwind_rows */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ss_unwind_scratch);
+} unwind_scratch SEC(".maps");
+
+/* Rows in unwind_rows, set by user space before load. */
+const volatile __u32 targ_unwind_rows = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SS_UNWIND_NSTATS);
+	__type(key, __u32);
+	__type(value, __u64);
+} unwind_stats SEC(".maps");
+
+enum ss_unwind_step {
+	SS_STEP_OK,
+	SS_STEP_END,		/* outermost frame reached */
+	SS_STEP_CUT,		/* covered code, but no way out of it */
+};
+
+static __always_inline void unwind_count(__u32 stat)
+{
+	__u64 *n = bpf_map_lookup_elem(&unwind_stats, &stat);
+
+	if (n)
+		(*n)++;
+}
+
+/* The last row with row->pc <= pc (as cfi_table__find()), or NULL. */
+static __always_inline const struct ss_unwind_row *unwind_row_of(__u64 pc, __u32 nrows)
+{
+	__u32 lo = 0, hi = nrows, idx;
+	const struct ss_unwind_row *row;
+
+	for (int i = 0; i < SS_UNWIND_SEARCH_STEPS && lo < hi; i++) {
+		__u32 mid = lo + (hi - lo) / 2;
+
+		row = bpf_map_lookup_elem(&unwind_rows, &mid);
+		if (!row)
+			return NULL;
+		if (row->pc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < hi || !lo)
+		return NULL;
+	idx = lo - 1;
+	return bpf_map_lookup_elem(&unwind_rows, &idx);
+}
+
+/* One step out of a frame in covered code, with its row. A return
+ * address is a pc after a call: its row was found from pc - 1 (the call
+ * may be a function's last instruction), except in the first frame. */
+static __always_inline enum ss_unwind_step unwind_cfi_step(const struct ss_unwind_row *row,
+							   struct ss_unwind_regs *r, bool first)
+{
+	__u64 cfa, ra, fp = r->fp;
+
+	if (row->cfa == SS_CFA_END)
+		return SS_STEP_END;
+	if (row->cfa == SS_CFA_SP)
+		cfa = r->sp + row->cfa_off;
+	else if (row->cfa == SS_CFA_FP)
+		cfa = r->fp + row->cfa_off;
+	else
+		return SS_STEP_CUT;
+	if (row->ra_off8) {
+		if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa + 8 * (__s64)row->ra_off8)))
+			return SS_STEP_CUT;
+	} else if (first) {
+		ra = r->lr;	/* arm64 leaf code: still in the link register */
+	} else {
+		return SS_STEP_CUT;
+	}
+	if (row->fp_off && bpf_probe_read_user(&fp, sizeof(fp), (void *)(cfa + row->fp_off)))
+		return SS_STEP_CUT;
+	r->pc = ra;
+	r->sp = cfa;
+	r->fp = fp;
+	return ra ? SS_STEP_OK : SS_STEP_END;
+}
+
+/* One step through a frame pointer: [fp] is the caller's, [fp + 8] the
+ * return address; the caller's sp is what it was before the call. */
+static __always_inline enum ss_unwind_step unwind_fp_step(struct ss_unwind_regs *r)
+{
+	__u64 rec[2];
+
+	if (!r->fp || bpf_probe_read_user(rec, sizeof(rec), (void *)r->fp) || !rec[1])
+		return SS_STEP_END;
+	/* The chain runs up the stack; anything else is not a frame record. */
+	if (rec[0] && rec[0] <= r->fp)
+		rec[0] = 0;
+	r->sp = r->fp + sizeof(rec);
+	r->pc = rec[1];
+	r->fp = rec[0];
+	return SS_STEP_OK;
+}
+
+static __always_inline void unwind_regs_of_task(struct ss_unwind_regs *r)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+#if defined(__TARGET_ARCH_arm64)
+	r->pc = regs->pc;
+	r->sp = regs->sp;
+	r->fp = regs->regs[29];
+	r->lr = regs->regs[30];
+#else
+	r->pc = regs->ip;
+	r->sp = regs->sp;
+	r->fp = regs->bp;
+	r->lr = 0;
+#endif
+}
+
+/*
+ * One frame, as a bpf_loop() callback: checked once by the verifier,
+ * where a plain loop over frames, a binary search in each, goes past its
+ * million-instruction limit.
+ */
+static long unwind_frame(__u64 i, void *arg)
+{
+	__u32 zero = 0, n;
+	struct ss_unwind_scratch *w = bpf_map_lookup_elem(&unwind_scratch, &zero);
+	const struct ss_unwind_row *row;
+	enum ss_unwind_step step;
+
+	if (!w)
+		return 1;
+	n = w->n;
+	if (n < 1 || n >= SS_UNWIND_MAX_DEPTH)
+		return 1;
+	row = unwind_row_of(n == 1 ? w->r.pc : w->r.pc - 1, w->nrows);
+	if (row && row->cfa != SS_CFA_NONE && w->cfi_left) {
+		if (n == 1)
+			unwind_count(SS_UNWIND_STAT_CFI_STACKS);
+		w->cfi_left--;
+		step = unwind_cfi_step(row, &w->r, n == 1);
+		if (step == SS_STEP_CUT) {
+			/* Fall back to the frame pointer, as the kernel would. */
+			w->cut = 1;
+			step = unwind_fp_step(&w->r);
+		} else if (step == SS_STEP_OK) {
+			unwind_count(SS_UNWIND_STAT_CFI_FRAMES);
+		}
+	} else {
+		if (row && row->cfa != SS_CFA_NONE)
+			w->deep = 1;
+		step = unwind_fp_step(&w->r);
+	}
+	if (step != SS_STEP_OK)
+		return 1;
+	w->s.ip[n] = w->r.pc;
+	w->n = n + 1;
+	return 0;
+}
+
+/* Fills w->s from the current task's user registers. */
+static __always_inline void unwind_walk(struct ss_unwind_scratch *w)
+{
+	unwind_regs_of_task(&w->r);
+	w->s.ip[0] = w->r.pc;
+	w->n = 1;
+	w->cfi_left = SS_UNWIND_CFI_FRAMES;
+	w->cut = w->deep = 0;
+	w->nrows = targ_unwind_rows;
+	bpf_loop(SS_UNWIND_MAX_DEPTH - 1, unwind_frame, NULL, 0);
+	if (w->cut)
+		unwind_count(SS_UNWIND_STAT_CUT_SHORT);
+	if (w->deep)
+		unwind_count(SS_UNWIND_STAT_CFI_DEPTH);
+}
+
+/*
+ * The loops below run over every slot, past the depth (zeros there) and
+ * without a branch: one bounded by the depth lets the verifier narrow the
+ * depth's range at each exit and re-check all that follows once per exit.
+ */
+static __always_inline __u32 unwind_hash(const struct ss_unwind_stack *s)
+{
+	__u64 h = 0xcbf29ce484222325ull;
+
+	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++) {
+		h = (h ^ s->ip[i]) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	return ((__u32)(h >> 32) | SS_UNWIND_ID_BIT) & 0x7fffffff;
+}
+
+/* Stores s under its id; -EEXIST when another stack has it. */
+static __always_inline __s32 unwind_store(const struct ss_unwind_stack *s)
+{
+	__u32 id = unwind_hash(s);
+	struct ss_unwind_stack *old = bpf_map_lookup_elem(&unwind_stacks, &id);
+	__u64 diff = 0;
+
+	if (!old) {
+		long err = bpf_map_update_elem(&unwind_stacks, &id, s, BPF_NOEXIST);
+
+		if (!err || err == -SS_UNWIND_EEXIST)
+			old = bpf_map_lookup_elem(&unwind_stacks, &id);
+		if (!old) {
+			unwind_count(SS_UNWIND_STAT_MAP_FULL);
+			return -SS_UNWIND_ENOMEM;
+		}
+	}
+	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++)
+		diff |= old->ip[i] ^ s->ip[i];
+	if (diff) {
+		unwind_count(SS_UNWIND_STAT_COLLISIONS);
+		return -SS_UNWIND_EEXIST;
+	}
+	return (__s32)id;
+}
+
+/* The current task's user stack, unwound and stored: a stack id, or a
+ * negative errno as bpf_get_stackid() returns. */
+static __always_inline __s32 unwind_user_stackid(void)
+{
+	__u32 zero = 0;
+	struct ss_unwind_scratch *w = bpf_map_lookup_elem(&unwind_scratch, &zero);
+	__s32 id;
+
+	if (!w)
+		return -SS_UNWIND_ENOMEM;
+	unwind_count(SS_UNWIND_STAT_STACKS);
+	unwind_walk(w);
+	id = unwind_store(&w->s);
+	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++) {
+		barrier_var(i);	/* a loop, not a memset call BPF cannot make */
+		w->s.ip[i] = 0;
+	}
+	return id;
+}
+
+/* The user stack of the current event: unwound here when user space
+ * loaded a table, else the kernel's frame-pointer walk into stack_map (a
+ * BPF_MAP_TYPE_STACK_TRACE). */
+static __always_inline __s32 ss_user_stackid(void *ctx, void *stack_map)
+{
+	if (targ_unwind)
+		return unwind_user_stackid();
+	return bpf_get_stackid(ctx, stack_map, BPF_F_USER_STACK);
+}
+
+#endif /* SPINSCOPE_UNWIND_BPF_H */

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading the unwind table into a BPF object (see unwind_maps.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "unwind_maps.h"
+
+static struct bpf_map *map_of(const struct unwind_maps *u, const char *name)
+{
+	return u->obj ? bpf_object__find_map_by_name(u->obj, name) : NULL;
+}
+
+/* bpf_task_pt_regs and bpf_get_current_task_btf need the kernel's BTF
+ * (5.15 on); probing one helper per program type is enough. */
+static bool kernel_can_unwind(void)
+{
+	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 &&
+	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_task_pt_regs, NULL) == 1 &&
+	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) == 1;
+}
+
+void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct bpf_map *kernel_stacks,
+			  bool *targ_unwind, __u32 *targ_unwind_rows, int pid, __u32 max_stacks,
+			  int verbose)
+{
+	struct bpf_map *rows, *stacks;
+	int err;
+
+	memset(u, 0, sizeof(*u));
+	u->obj = obj;
+	rows = map_of(u, "unwind_rows");
+	stacks = map_of(u, "unwind_stacks");
+	if (!rows || !stacks)
+		return;
+	if (!kernel_can_unwind()) {
+		if (verbose)
+			fprintf(stderr, "spinscope: this kernel cannot unwind stacks in BPF (needs BTF and bpf_task_pt_regs): frame pointers only\n");
+		return;
+	}
+	err = unwind_table__build(pid, NULL, &u->table);
+	if (err || !u->table.nmods) {
+		if (verbose && err)
+			fprintf(stderr, "spinscope: no unwind table for pid %d: %s\n", pid, strerror(-err));
+		return;
+	}
+	err = bpf_map__set_max_entries(rows, (__u32)u->table.cfi.nrows);
+	err = err ?: bpf_map__set_max_entries(stacks, max_stacks);
+	/* The kernel's stack map is not used: keep it as small as allowed. */
+	err = err ?: bpf_map__set_max_entries(kernel_stacks, 1);
+	if (err) {
+		unwind_table__free(&u->table);
+		return;
+	}
+	*targ_unwind = true;
+	*targ_unwind_rows = (__u32)u->table.cfi.nrows;
+	u->on = true;
+	if (verbose)
+		fprintf(stderr, "spinscope: unwind table: %zu modules, %zu rows (%zu not followed), %zu modules not covered\n",
+			u->table.nmods, u->table.cfi.nrows, u->table.unsupported, u->table.skipped);
+}
+
+static int fill_rows(int fd, const struct ss_unwind_row *rows, __u32 n)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 *keys = malloc((n ? n : 1) * sizeof(*keys)), count = n;
+	int err = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	for (__u32 i = 0; i < n; i++)
+		keys[i] = i;
+	if (bpf_map_update_batch(fd, keys, rows, &count, &opts)) {
+		/* Kernels without batch ops on arrays: one by one. */
+		for (__u32 i = 0; i < n && !err; i++)
+			if (bpf_map_update_elem(fd, &keys[i], &rows[i], BPF_ANY))
+				err = -errno;
+	}
+	free(keys);
+	return err;
+}
+
+int unwind_maps__fill(struct unwind_maps *u)
+{
+	int err;
+
+	if (!u->on)
+		return 0;
+	err = fill_rows(bpf_map__fd(map_of(u, "unwind_rows")), u->table.cfi.rows, (__u32)u->table.cfi.nrows);
+	/* BPF keeps its copy; the rows are not needed here any more. */
+	cfi_table__free(&u->table.cfi);
+	return err;
+}
+
+int unwind_maps__stack_fd(const struct unwind_maps *u, __s32 stack_id, int kernel_stacks_fd)
+{
+	bool ours = stack_id >= 0 && (stack_id & SS_UNWIND_ID_BIT) && u->on;
+
+	return ours ? bpf_map__fd(map_of(u, "unwind_stacks")) : kernel_stacks_fd;
+}
+
+int unwind_maps__stats(const struct unwind_maps *u, __u64 out[SS_UNWIND_NSTATS])
+{
+	struct bpf_map *m = map_of(u, "unwind_stats");
+	int ncpus = libbpf_num_possible_cpus();
+	__u64 *v;
+
+	memset(out, 0, SS_UNWIND_NSTATS * sizeof(*out));
+	if (!m || !u->on || ncpus <= 0)
+		return 0;
+	v = calloc((size_t)ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (__u32 k = 0; k < SS_UNWIND_NSTATS; k++) {
+		if (bpf_map__lookup_elem(m, &k, sizeof(k), v, (size_t)ncpus * sizeof(*v), 0))
+			continue;
+		for (int c = 0; c < ncpus; c++)
+			out[k] += v[c];
+	}
+	free(v);
+	return 0;
+}
+
+void unwind_maps__free(struct unwind_maps *u)
+{
+	unwind_table__free(&u->table);
+	memset(u, 0, sizeof(*u));
+}

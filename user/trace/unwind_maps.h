@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF unwinder's maps (bpf/unwind.bpf.h) in one loaded object, trace
+ * or sampling: sized and switched on before load, filled with the
+ * process's unwind table (syms/unwind_table.h) after, read back for its
+ * stacks and counters. Unwinding is an improvement, never a requirement:
+ * when the table is empty or the kernel cannot run the unwinder, the
+ * object keeps the kernel's frame-pointer stacks.
+ */
+#ifndef SPINSCOPE_UNWIND_MAPS_H
+#define SPINSCOPE_UNWIND_MAPS_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include <bpf/libbpf.h>
+#include "unwind.h"
+#include "syms/unwind_table.h"
+
+struct unwind_maps {
+	struct bpf_object *obj;
+	struct unwind_table table;
+	bool on;			/* targ_unwind was set */
+};
+
+/* Before load: builds pid's table; when it covers something and this
+ * kernel runs the unwinder, sets the targ_unwind* settings, sizes the maps
+ * (max_stacks stacks). Prints why not with verbose. Never fails. */
+void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct bpf_map *kernel_stacks,
+			  bool *targ_unwind, __u32 *targ_unwind_rows, int pid, __u32 max_stacks,
+			  int verbose);
+/* After load: writes the table. On failure returns -errno (the stacks
+ * would then be cut short: the caller reports it). */
+int unwind_maps__fill(struct unwind_maps *u);
+/* The fd of the map that holds stack id's frames (map_read.h reads it):
+ * the unwinder's, or kernel_stacks_fd for the kernel's stack ids. */
+int unwind_maps__stack_fd(const struct unwind_maps *u, __s32 stack_id, int kernel_stacks_fd);
+/* Sums the unwinder's per-CPU counters into out (zeros when off). */
+int unwind_maps__stats(const struct unwind_maps *u, __u64 out[SS_UNWIND_NSTATS]);
+void unwind_maps__free(struct unwind_maps *u);
+
+#endif
