@@ -514,6 +514,7 @@ static int trace_collect(struct trace_session *s)
 	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path || s->o->output_path || s->o->json ||
 				    s->o->pprof_path || s->o->html_path, &s->stacks);
 	tracer__features(s->t, &s->feat);
+	s->rep.symbols.unwind_on = tracer__unwind_stats(s->t, s->rep.symbols.unwind) > 0;
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
 

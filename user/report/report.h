@@ -17,6 +17,7 @@
 #include "model/profile.h"
 #include "model/samples_result.h"
 #include "model/stacks.h"
+#include "unwind.h"
 
 #define SS_JSON_SCHEMA 1
 #define SS_REPORT_TOP_FUTEXES 5
@@ -33,6 +34,8 @@ struct ss_report_symbols {
 	size_t nno_fp;
 	__u64 stacks, stacks_truncated, stacks_unnamed_end;
 	__u64 resolved, module_only, unknown;
+	bool unwind_on;				/* stacks unwound through .eh_frame */
+	__u64 unwind[SS_UNWIND_NSTATS];		/* what the unwinder did */
 };
 
 struct ss_report {

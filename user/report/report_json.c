@@ -135,6 +135,23 @@ json_object *report_kernel_features_json(const struct kernel_features *f)
 	return o;
 }
 
+/* The CFI unwinder: whether it ran, and its counts (cut_short: stacks
+ * whose unwinding stopped inside code without frame pointers). */
+static json_object *unwind_json(const struct ss_report_symbols *s)
+{
+	static const char *const names[] = {
+#define SS_UNWIND_NAME(name, str) str,
+		SS_UNWIND_STATS(SS_UNWIND_NAME)
+#undef SS_UNWIND_NAME
+	};
+	json_object *o = json_object_new_object();
+
+	add(o, "enabled", json_object_new_boolean(s->unwind_on));
+	for (int i = 0; i < SS_UNWIND_NSTATS; i++)
+		add(o, names[i], U64(s->unwind[i]));
+	return o;
+}
+
 json_object *report_to_json(const struct ss_report *r)
 {
 	const struct ss_profile *p = r->profile;
@@ -210,6 +227,7 @@ json_object *report_to_json(const struct ss_report *r)
 	add(o, "addresses_resolved", U64(r->symbols.resolved));
 	add(o, "addresses_module_only", U64(r->symbols.module_only));
 	add(o, "addresses_unknown", U64(r->symbols.unknown));
+	add(o, "unwind", unwind_json(&r->symbols));
 	add(root, "symbols", o);
 	if (r->samples)
 		add(root, "samples", samples__to_json(r->samples, r->name, r->name_arg));

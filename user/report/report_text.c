@@ -298,10 +298,17 @@ static void print_symbols(const struct ss_report *r, FILE *out)
 	for (size_t i = 0; i < s->nno_fp; i++) {
 		const char *base = strrchr(s->no_fp[i], '/');
 
-		fprintf(out, "  %s is built without frame pointers%s: frames above its functions are lost\n",
-			base ? base + 1 : s->no_fp[i], s->no_fp_partial[i] ? " in part" : "");
+		fprintf(out, "  %s is built without frame pointers%s: %s\n", base ? base + 1 : s->no_fp[i],
+			s->no_fp_partial[i] ? " in part" : "",
+			s->unwind_on ? "stacks through it were unwound from its .eh_frame"
+				     : "frames above its functions are lost");
 	}
-	fprintf(out, "  rebuild those with -fno-omit-frame-pointer for whole stacks\n\n");
+	if (s->unwind_on)
+		fprintf(out, "  %llu of %llu stacks were cut short where that unwinding stopped\n\n",
+			(unsigned long long)s->unwind[SS_UNWIND_STAT_CUT_SHORT],
+			(unsigned long long)s->unwind[SS_UNWIND_STAT_STACKS]);
+	else
+		fprintf(out, "  rebuild those with -fno-omit-frame-pointer for whole stacks\n\n");
 }
 
 void report_print_text(const struct ss_report *r, FILE *out)

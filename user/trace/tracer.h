@@ -59,7 +59,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p);
 /* User stack of a stack id: fills ips (innermost first), returns depth. */
 int tracer__stack(struct tracer *t, __s32 stack_id, __u64 *ips, int max);
 void tracer__features(const struct tracer *t, struct tracer_features *f);
-/* What the BPF unwinder did (all zero when it was off). */
+/* What the BPF unwinder did: 1, or 0 (all zero) when it was off. */
 int tracer__unwind_stats(const struct tracer *t, __u64 out[SS_UNWIND_NSTATS]);
 /* Bytes of kernel memory the maps may use at their configured sizes. */
 size_t tracer__map_bytes(const struct tracer *t);

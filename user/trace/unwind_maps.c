@@ -123,7 +123,7 @@ int unwind_maps__stats(const struct unwind_maps *u, __u64 out[SS_UNWIND_NSTATS])
 			out[k] += v[c];
 	}
 	free(v);
-	return 0;
+	return 1;
 }
 
 void unwind_maps__free(struct unwind_maps *u)

@@ -34,7 +34,8 @@ int unwind_maps__fill(struct unwind_maps *u);
 /* The fd of the map that holds stack id's frames (map_read.h reads it):
  * the unwinder's, or kernel_stacks_fd for the kernel's stack ids. */
 int unwind_maps__stack_fd(const struct unwind_maps *u, __s32 stack_id, int kernel_stacks_fd);
-/* Sums the unwinder's per-CPU counters into out (zeros when off). */
+/* Sums the unwinder's per-CPU counters into out: 1, or 0 (zeros) when
+ * it was off, or -errno. */
 int unwind_maps__stats(const struct unwind_maps *u, __u64 out[SS_UNWIND_NSTATS]);
 void unwind_maps__free(struct unwind_maps *u);
 
