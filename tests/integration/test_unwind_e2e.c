@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stacks through Debian's own glibc, which keeps no frame pointers, end to
+ * end: frameless_callers (built -O2 -fno-omit-frame-pointer, as a user
+ * builds) yields, waits on a mutex and on a condition variable from named
+ * functions. The frame-pointer walk alone lost those callers (a yield was
+ * blamed on start_thread, a mutex wait showed only __lll_lock_wait); the
+ * CFI unwinder must name them, and the report must say it unwound.
+ */
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tracetest.h"
+
+#define ITERATIONS "400"
+#define WORK_TIMEOUT_MS 60000
+#define END_TIMEOUT_MS 15000
+
+/* True when frame is "fn+0x<hex> (module)". */
+static bool frame_is(const char *frame, const char *fn, const char *module)
+{
+	size_t n = strlen(fn), m = strlen(module);
+	const char *p = frame + n + 3;
+
+	if (strncmp(frame, fn, n) || strncmp(frame + n, "+0x", 3) || !isxdigit((unsigned char)*p))
+		return false;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return !strncmp(p, " (", 2) && !strncmp(p + 2, module, m) && !strcmp(p + 2 + m, ")");
+}
+
+/* Index of the first frame of stack that is fn in module, or -1. */
+static int frame_index(json_object *stack, const char *fn, const char *module)
+{
+	json_object *frames = tt_get(stack, "frames");
+
+	for (size_t i = 0; i < json_object_array_length(frames); i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(frames, i));
+
+		if (s && frame_is(s, fn, module))
+			return (int)i;
+	}
+	return -1;
+}
+
+static json_object *trace_workload(struct tt_workload *w)
+{
+	/* A stack for every event: no stack is reused for another call. */
+	const char *args[] = { "-p", tt_num(w->proc.pid), "-d", "0", "--json", "--no-calibrate",
+			       "--stack-interval", "0", NULL };
+	struct tt_trace t;
+	json_object *doc;
+	char done[256];
+
+	tt_trace_start(&t, args);
+	tt_workload_go(w);
+	tt_workload_wait_line(w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc != 0)
+		fail_msg("spinscope exited with %d; stderr: %s", t.rc, t.err);
+	doc = tt_parse_report(t.out);
+	tt_trace_free(&t);
+	return doc;
+}
+
+/* Every stack in the array names caller (in the workload) right above the
+ * libc function api, both below the thread's start. */
+static void assert_stacks_name(json_object *stacks, const char *api, const char *caller, const char *what)
+{
+	assert_true(json_object_array_length(stacks) >= 1);
+	for (size_t i = 0; i < json_object_array_length(stacks); i++) {
+		json_object *st = json_object_array_get_idx(stacks, i);
+		int a = frame_index(st, api, "libc.so.6"), c = frame_index(st, caller, "frameless_callers");
+		int start = frame_index(st, "start_thread", "libc.so.6");
+
+		if (a < 0 || c != a + 1 || (start >= 0 && start < c))
+			fail_msg("%s stack %s does not name %s (frameless_callers) as the caller of %s",
+				 what, json_object_to_json_string(st), caller, api);
+	}
+}
+
+static void test_frameless_libc_callers_are_named(void **state)
+{
+	json_object *doc, *sites, *futexes, *mutex, *unwind;
+	unsigned long long lock, cond, cond_end;
+	bool cond_wait_seen = false;
+	struct tt_workload w;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "frameless_callers", TT_ARGS(ITERATIONS));
+	lock = tt_field(w.ready, "mutex");
+	cond = tt_field(w.ready, "cond");
+	cond_end = tt_field(w.ready, "cond_end");
+	doc = trace_workload(&w);
+
+	/* 2 yielders x N: every yield site is yield_spin, not start_thread. */
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 2 * atoi(ITERATIONS));
+	sites = tt_get(doc, "yield_sites");
+	assert_stacks_name(sites, "__sched_yield", "yield_spin", "yield site");
+
+	/* Mutex waiters: __lll_lock_wait <- pthread_mutex_lock <- lock_and_hold. */
+	mutex = tt_futex(doc, lock);
+	if (!mutex)
+		fail_msg("the mutex at 0x%llx is not among the futexes", lock);
+	assert_true(tt_u64(mutex, "waits") >= 1);
+	assert_stacks_name(tt_get(mutex, "stacks"), "pthread_mutex_lock", "lock_and_hold", "mutex waiter");
+
+	/* The condition variable's words: pthread_cond_wait <- wait_for_turn. */
+	futexes = tt_get(doc, "futexes");
+	for (size_t i = 0; i < json_object_array_length(futexes); i++) {
+		json_object *f = json_object_array_get_idx(futexes, i);
+		unsigned long long a = tt_uaddr(f);
+
+		if (a < cond || a >= cond_end)
+			continue;
+		assert_stacks_name(tt_get(f, "stacks"), "pthread_cond_wait", "wait_for_turn", "condvar waiter");
+		cond_wait_seen = true;
+	}
+	assert_true(cond_wait_seen);
+
+	/* The report says the stacks were unwound, and that none stopped
+	 * early: glibc's rows for these paths are all plain offsets. */
+	unwind = tt_get(doc, "symbols.unwind");
+	assert_true(json_object_get_boolean(tt_get(unwind, "enabled")));
+	print_message("# unwinder: %llu stacks, %llu from libc, %llu CFI frames, %llu cut short\n",
+		      (unsigned long long)tt_u64(unwind, "stacks"), (unsigned long long)tt_u64(unwind, "cfi_stacks"),
+		      (unsigned long long)tt_u64(unwind, "cfi_frames"), (unsigned long long)tt_u64(unwind, "cut_short"));
+	assert_true(tt_u64(unwind, "cfi_stacks") >= 3);
+	assert_true(tt_u64(unwind, "cfi_frames") >= tt_u64(unwind, "cfi_stacks"));
+	assert_int_equal(tt_u64(unwind, "cut_short"), 0);
+	assert_int_equal(tt_u64(unwind, "id_collisions"), 0);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_frameless_libc_callers_are_named, tt_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
