@@ -6,7 +6,7 @@
 # restored afterwards) and prints, for each of spinscope's BPF programs, how
 # often it ran during the measured window and how long one run took.
 #
-#   bench/progcost.sh [-w SECONDS] [-s SPINSCOPE] WORKLOAD
+#   bench/progcost.sh [-w SECONDS] [-s SPINSCOPE] [-x SPINSCOPE_ARGS] WORKLOAD
 #
 # WORKLOAD is one of pingpong, pingpong-1cpu, yield, yield-pair (see
 # overhead.sh). The statistics add two clock reads to every BPF program run
@@ -19,16 +19,18 @@
 set -u
 
 WINDOW=2
+EXTRA=
 BIN=${BENCH_BIN:-build/bench}
 SPINSCOPE=${SPINSCOPE:-build/spinscope}
 
 die() { echo "progcost.sh: $*" >&2; exit 1; }
 usage() { sed -n '9,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-while getopts "w:s:h" opt; do
+while getopts "w:s:x:h" opt; do
 	case $opt in
 	w) WINDOW=$OPTARG ;;
 	s) SPINSCOPE=$OPTARG ;;
+	x) EXTRA=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -92,7 +94,8 @@ sysctl -q -w kernel.bpf_stats_enabled=1 || die "cannot enable kernel.bpf_stats_e
 "${CMD[@]}" -w "$WINDOW" >"$TMP/wl.out" 2>&1 &
 WL_PID=$!
 wait_line '^ready' "$TMP/wl.out" || die "workload did not start: $(cat "$TMP/wl.out")"
-"$SPINSCOPE" -p "$WL_PID" -d 0 --json >"$TMP/ss.out" 2>"$TMP/ss.err" &
+# shellcheck disable=SC2086 # EXTRA is a list of options
+"$SPINSCOPE" -p "$WL_PID" -d 0 --json $EXTRA >"$TMP/ss.out" 2>"$TMP/ss.err" &
 SS_PID=$!
 wait_line 'spinscope: tracing' "$TMP/ss.err" || die "spinscope did not attach: $(cat "$TMP/ss.err")"
 sleep 0.5

@@ -240,30 +240,32 @@ static __always_inline void unwind_walk(struct ss_unwind_scratch *w)
 }
 
 /*
- * The loops below run over every slot, past the depth (zeros there) and
- * without a branch: one bounded by the depth lets the verifier narrow the
- * depth's range at each exit and re-check all that follows once per exit.
+ * The loops below stop at the depth, each reading it afresh from the map
+ * value: a depth kept in a register would carry the range one loop's exit
+ * narrowed it to into the next loop, and the verifier would check that
+ * loop again for every exit of the one before.
  */
-static __always_inline __u32 unwind_hash(const struct ss_unwind_stack *s)
+static __always_inline __u32 unwind_hash(const struct ss_unwind_scratch *w)
 {
 	__u64 h = 0xcbf29ce484222325ull;
 
 	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++) {
-		h = (h ^ s->ip[i]) * 0x100000001b3ull;
+		if (i >= w->n)
+			break;
+		h = (h ^ w->s.ip[i]) * 0x100000001b3ull;
 		h ^= h >> 29;
 	}
 	return ((__u32)(h >> 32) | SS_UNWIND_ID_BIT) & 0x7fffffff;
 }
 
-/* Stores s under its id; -EEXIST when another stack has it. */
-static __always_inline __s32 unwind_store(const struct ss_unwind_stack *s)
+/* Stores w's stack under its id; -EEXIST when another stack has it. */
+static __always_inline __s32 unwind_store(const struct ss_unwind_scratch *w)
 {
-	__u32 id = unwind_hash(s);
+	__u32 id = unwind_hash(w);
 	struct ss_unwind_stack *old = bpf_map_lookup_elem(&unwind_stacks, &id);
-	__u64 diff = 0;
 
 	if (!old) {
-		long err = bpf_map_update_elem(&unwind_stacks, &id, s, BPF_NOEXIST);
+		long err = bpf_map_update_elem(&unwind_stacks, &id, &w->s, BPF_NOEXIST);
 
 		if (!err || err == -SS_UNWIND_EEXIST)
 			old = bpf_map_lookup_elem(&unwind_stacks, &id);
@@ -272,11 +274,14 @@ static __always_inline __s32 unwind_store(const struct ss_unwind_stack *s)
 			return -SS_UNWIND_ENOMEM;
 		}
 	}
-	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++)
-		diff |= old->ip[i] ^ s->ip[i];
-	if (diff) {
-		unwind_count(SS_UNWIND_STAT_COLLISIONS);
-		return -SS_UNWIND_EEXIST;
+	/* The frames and the zero after them: a longer stack differs there. */
+	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++) {
+		if (old->ip[i] != w->s.ip[i]) {
+			unwind_count(SS_UNWIND_STAT_COLLISIONS);
+			return -SS_UNWIND_EEXIST;
+		}
+		if (i >= w->n)
+			break;
 	}
 	return (__s32)id;
 }
@@ -293,8 +298,10 @@ static __always_inline __s32 unwind_user_stackid(void)
 		return -SS_UNWIND_ENOMEM;
 	unwind_count(SS_UNWIND_STAT_STACKS);
 	unwind_walk(w);
-	id = unwind_store(&w->s);
+	id = unwind_store(w);
 	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++) {
+		if (i >= w->n)
+			break;
 		barrier_var(i);	/* a loop, not a memset call BPF cannot make */
 		w->s.ip[i] = 0;
 	}

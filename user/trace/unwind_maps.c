@@ -38,6 +38,12 @@ void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct 
 	stacks = map_of(u, "unwind_stacks");
 	if (!rows || !stacks)
 		return;
+	/* The frame-pointer walk alone, to compare stacks or costs with. */
+	if (getenv("SPINSCOPE_UNWIND") && !strcmp(getenv("SPINSCOPE_UNWIND"), "off")) {
+		if (verbose)
+			fprintf(stderr, "spinscope: SPINSCOPE_UNWIND=off: frame pointers only\n");
+		return;
+	}
 	if (!kernel_can_unwind()) {
 		if (verbose)
 			fprintf(stderr, "spinscope: this kernel cannot unwind stacks in BPF (needs BTF and bpf_task_pt_regs): frame pointers only\n");
