@@ -21,19 +21,6 @@
 #define WORK_TIMEOUT_MS 20000
 #define END_TIMEOUT_MS 15000
 
-/* True when frame is "fn+0x<hex> (module)" exactly. */
-static bool frame_is(const char *frame, const char *fn, const char *module)
-{
-	size_t n = strlen(fn), m = strlen(module);
-	const char *p = frame + n + 3;
-
-	if (strncmp(frame, fn, n) || strncmp(frame + n, "+0x", 3) || !isxdigit((unsigned char)*p))
-		return false;
-	while (isxdigit((unsigned char)*p))
-		p++;
-	return !strncmp(p, " (", 2) && !strncmp(p + 2, module, m) && !strcmp(p + 2 + m, ")");
-}
-
 /* The index of the first frame of stack (an object with "frames") that is
  * one of fns in module, or -1. */
 static int find_frame(json_object *stack, const char *const fns[], const char *module)
@@ -44,7 +31,7 @@ static int find_frame(json_object *stack, const char *const fns[], const char *m
 		const char *s = json_object_get_string(json_object_array_get_idx(frames, i));
 
 		for (int k = 0; s && fns[k]; k++)
-			if (frame_is(s, fns[k], module))
+			if (tt_frame_is(s, fns[k], module))
 				return (int)i;
 	}
 	return -1;
@@ -90,7 +77,7 @@ static void assert_yield_sites_named(json_object *doc, const char *const callers
 	for (size_t i = 0; i < want_sites; i++) {
 		json_object *s = json_object_array_get_idx(sites, i);
 
-		if (!frame_is(frame_at(s, 0), "syscall", "libc.so.6") ||
+		if (!tt_frame_is(frame_at(s, 0), "syscall", "libc.so.6") ||
 		    find_frame(s, callers, module) < 1)
 			fail_msg("yield site %s does not name syscall (libc.so.6) and its caller in %s",
 				 json_object_to_json_string(s), module);
@@ -218,7 +205,7 @@ static void test_target_exited_before_report_is_named(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		json_object *s = json_object_array_get_idx(sites, i);
 
-		assert_true(frame_is(frame_at(s, 0), "syscall", "libc.so.6"));
+		assert_true(tt_frame_is(frame_at(s, 0), "syscall", "libc.so.6"));
 		seen_worker |= find_frame(s, worker, "exit_midway") > 0;
 		seen_main |= find_frame(s, main_fn, "exit_midway") > 0;
 	}

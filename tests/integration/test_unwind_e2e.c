@@ -7,7 +7,6 @@
  * blamed on start_thread, a mutex wait showed only __lll_lock_wait); the
  * CFI unwinder must name them, and the report must say it unwound.
  */
-#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,19 +17,6 @@
 #define WORK_TIMEOUT_MS 60000
 #define END_TIMEOUT_MS 15000
 
-/* True when frame is "fn+0x<hex> (module)". */
-static bool frame_is(const char *frame, const char *fn, const char *module)
-{
-	size_t n = strlen(fn), m = strlen(module);
-	const char *p = frame + n + 3;
-
-	if (strncmp(frame, fn, n) || strncmp(frame + n, "+0x", 3) || !isxdigit((unsigned char)*p))
-		return false;
-	while (isxdigit((unsigned char)*p))
-		p++;
-	return !strncmp(p, " (", 2) && !strncmp(p + 2, module, m) && !strcmp(p + 2 + m, ")");
-}
-
 /* Index of the first frame of stack that is fn in module, or -1. */
 static int frame_index(json_object *stack, const char *fn, const char *module)
 {
@@ -39,7 +25,7 @@ static int frame_index(json_object *stack, const char *fn, const char *module)
 	for (size_t i = 0; i < json_object_array_length(frames); i++) {
 		const char *s = json_object_get_string(json_object_array_get_idx(frames, i));
 
-		if (s && frame_is(s, fn, module))
+		if (s && tt_frame_is(s, fn, module))
 			return (int)i;
 	}
 	return -1;

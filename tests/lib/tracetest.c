@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Workload, spinscope and JSON helpers for the integration tests (see tracetest.h). */
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -594,6 +595,18 @@ unsigned long long tt_uaddr(json_object *futex)
 }
 
 /* ---- stacks ------------------------------------------------------------- */
+
+bool tt_frame_is(const char *frame, const char *fn, const char *module)
+{
+	size_t n = strlen(fn), m = strlen(module);
+	const char *p = frame + n + 3;
+
+	if (strncmp(frame, fn, n) || strncmp(frame + n, "+0x", 3) || !isxdigit((unsigned char)*p))
+		return false;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return !strncmp(p, " (", 2) && !strncmp(p + 2, module, m) && !strcmp(p + 2 + m, ")");
+}
 
 static bool elf_symbol(const char *path, const char *name, GElf_Sym *out)
 {

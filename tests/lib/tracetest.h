@@ -96,6 +96,9 @@ unsigned long long tt_uaddr(json_object *futex);
 
 /* ---- stacks ------------------------------------------------------------- */
 
+/* True when a report's frame is "fn+0x<hex> (module)" exactly. */
+bool tt_frame_is(const char *frame, const char *fn, const char *module);
+
 /* A function of a workload binary: where it was loaded (as the workload
  * printed it) and its size from the binary's symbol table. */
 struct tt_func {

@@ -39,16 +39,11 @@ static int machine_regs(Elf *elf, struct cfi_regs *r)
 	}
 }
 
-static int push_row(struct cfi_table *t, size_t first, size_t max_rows, const struct ss_unwind_row *r)
+int cfi_table__push(struct cfi_table *t, const struct ss_unwind_row *r, size_t max_rows)
 {
-	struct ss_unwind_row *last = t->nrows > first ? &t->rows[t->nrows - 1] : NULL;
-
-	/* Same rules as the row before: it already covers pc. An empty range
-	 * before pc: this row replaces it. */
-	if (last && !memcmp(&last->cfa_off, &r->cfa_off, sizeof(*r) - sizeof(r->pc)))
-		return 0;
-	if (last && last->pc == r->pc) {
-		*last = *r;
+	/* An empty range before pc: this row replaces it. */
+	if (t->nrows && t->rows[t->nrows - 1].pc == r->pc) {
+		t->rows[t->nrows - 1] = *r;
 		return 0;
 	}
 	if (t->nrows >= max_rows)
@@ -64,6 +59,16 @@ static int push_row(struct cfi_table *t, size_t first, size_t max_rows, const st
 	}
 	t->rows[t->nrows++] = *r;
 	return 0;
+}
+
+static int push_row(struct cfi_table *t, size_t first, size_t max_rows, const struct ss_unwind_row *r)
+{
+	const struct ss_unwind_row *last = t->nrows > first ? &t->rows[t->nrows - 1] : NULL;
+
+	/* Same rules as the row before: it already covers pc. */
+	if (last && !memcmp(&last->cfa_off, &r->cfa_off, sizeof(*r) - sizeof(r->pc)))
+		return 0;
+	return cfi_table__push(t, r, max_rows);
 }
 
 /* A register's saved location as an offset from the CFA: 1 when it is

@@ -35,6 +35,10 @@ struct cfi_table_stats {
  * max_rows in all, or another -errno. st may be NULL. */
 int cfi_table__add_elf(struct cfi_table *t, int fd, size_t max_rows, struct cfi_table_stats *st);
 
+/* Appends r (pc not below the last row's; at the same pc it replaces
+ * that row). 0, -EOVERFLOW at max_rows or -ENOMEM. */
+int cfi_table__push(struct cfi_table *t, const struct ss_unwind_row *r, size_t max_rows);
+
 /* The row that applies at pc among rows[0..n) (sorted), or NULL when pc
  * is before the first: the same search the BPF unwinder does. */
 const struct ss_unwind_row *cfi_table__find(const struct ss_unwind_row *rows, size_t n, uint64_t pc);

@@ -58,27 +58,6 @@ static int load_bias(int fd, const struct proc_map *m, __u64 *bias)
 	return err;
 }
 
-static int append(struct cfi_table *t, const struct ss_unwind_row *r, size_t max_rows)
-{
-	if (t->nrows && t->rows[t->nrows - 1].pc == r->pc) {
-		t->rows[t->nrows - 1] = *r;	/* an empty range before it */
-		return 0;
-	}
-	if (t->nrows >= max_rows)
-		return -EOVERFLOW;
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 4096;
-		struct ss_unwind_row *rows = realloc(t->rows, cap * sizeof(*rows));
-
-		if (!rows)
-			return -ENOMEM;
-		t->rows = rows;
-		t->cap = cap;
-	}
-	t->rows[t->nrows++] = *r;
-	return 0;
-}
-
 /* Appends a file's rows moved to the mapping's run-time addresses, clipped
  * to it, and the SS_CFA_NONE row that ends it. Returns the rows added. */
 static int relocate(struct unwind_table *t, const struct cfi_table *file, const struct ss_unwind_module *mod,
@@ -99,9 +78,9 @@ static int relocate(struct unwind_table *t, const struct cfi_table *file, const 
 				continue;
 			r.pc = mod->start;
 		}
-		err = append(&t->cfi, &r, max_rows);
+		err = cfi_table__push(&t->cfi, &r, max_rows);
 	}
-	err = err ?: append(&t->cfi, &end, max_rows);
+	err = err ?: cfi_table__push(&t->cfi, &end, max_rows);
 	if (err) {
 		t->cfi.nrows = first;
 		return err;
