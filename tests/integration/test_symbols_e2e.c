@@ -49,21 +49,9 @@ static const char *frame_at(json_object *stack, size_t i)
  * spinscope with SIGINT and returns the report. */
 static json_object *trace_until_done(struct tt_workload *w, const char *event)
 {
-	const char *args[] = { "-p", tt_num(w->proc.pid), "-d", "0", "--json", "--no-calibrate",
-			       event ? "--event" : NULL, event, NULL };
-	struct tt_trace t;
-	json_object *doc;
-	char done[256];
+	const char *extra[] = { "--event", event, NULL };
 
-	tt_trace_start(&t, args);
-	tt_workload_go(w);
-	tt_workload_wait_line(w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
-	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
-	if (t.rc != 0)
-		fail_msg("spinscope exited with %d; stderr: %s", t.rc, t.err);
-	doc = tt_parse_report(t.out);
-	tt_trace_free(&t);
-	return doc;
+	return tt_trace_until_done(w, event ? extra : NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
 }
 
 /* Every yield site of the report names the syscall wrapper innermost and

@@ -34,21 +34,9 @@ static int frame_index(json_object *stack, const char *fn, const char *module)
 static json_object *trace_workload(struct tt_workload *w)
 {
 	/* A stack for every event: no stack is reused for another call. */
-	const char *args[] = { "-p", tt_num(w->proc.pid), "-d", "0", "--json", "--no-calibrate",
-			       "--stack-interval", "0", NULL };
-	struct tt_trace t;
-	json_object *doc;
-	char done[256];
+	const char *extra[] = { "--stack-interval", "0", NULL };
 
-	tt_trace_start(&t, args);
-	tt_workload_go(w);
-	tt_workload_wait_line(w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
-	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
-	if (t.rc != 0)
-		fail_msg("spinscope exited with %d; stderr: %s", t.rc, t.err);
-	doc = tt_parse_report(t.out);
-	tt_trace_free(&t);
-	return doc;
+	return tt_trace_until_done(w, extra, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
 }
 
 /* Every stack in the array names caller (in the workload) right above the
