@@ -13,15 +13,15 @@
  *
  * The stacks are kept in a hash map keyed by a hash of their ips (ids with
  * SS_UNWIND_ID_BIT set), values laid out as a stack map's: user space reads
- * both the same way. Include once per program, after bpf_helpers.h and
- * bpf_tracing.h; callers pick this or bpf_get_stackid() with targ_unwind.
+ * both the same way. Include once per program, after bpf_helpers.h,
+ * bpf_tracing.h and maps.bpf.h; ss_user_stackid() picks this or
+ * bpf_get_stackid() by targ_unwind.
  */
 #ifndef SPINSCOPE_UNWIND_BPF_H
 #define SPINSCOPE_UNWIND_BPF_H
 
 #include "unwind.h"
 
-#define SS_UNWIND_EEXIST 17
 #define SS_UNWIND_ENOMEM 12
 
 /* Set by user space when the table is loaded and the kernel can run this
@@ -86,10 +86,7 @@ enum ss_unwind_step {
 
 static __always_inline void unwind_count(__u32 stat)
 {
-	__u64 *n = bpf_map_lookup_elem(&unwind_stats, &stat);
-
-	if (n)
-		(*n)++;
+	percpu_inc(&unwind_stats, stat);
 }
 
 /* The last row with row->pc <= pc (as cfi_table__find()), or NULL. */
@@ -196,7 +193,7 @@ static long unwind_frame(__u64 i, void *arg)
 	if (!w)
 		return 1;
 	n = w->n;
-	if (n < 1 || n >= SS_UNWIND_MAX_DEPTH)
+	if (n < 1 || n >= SS_MAX_STACK_DEPTH)
 		return 1;
 	row = unwind_row_of(n == 1 ? w->r.pc : w->r.pc - 1, w->nrows);
 	if (row && row->cfa != SS_CFA_NONE && w->cfi_left) {
@@ -232,7 +229,7 @@ static __always_inline void unwind_walk(struct ss_unwind_scratch *w)
 	w->cfi_left = SS_UNWIND_CFI_FRAMES;
 	w->cut = w->deep = 0;
 	w->nrows = targ_unwind_rows;
-	bpf_loop(SS_UNWIND_MAX_DEPTH - 1, unwind_frame, NULL, 0);
+	bpf_loop(SS_MAX_STACK_DEPTH - 1, unwind_frame, NULL, 0);
 	if (w->cut)
 		unwind_count(SS_UNWIND_STAT_CUT_SHORT);
 	if (w->deep)
@@ -249,7 +246,7 @@ static __always_inline __u32 unwind_hash(const struct ss_unwind_scratch *w)
 {
 	__u64 h = 0xcbf29ce484222325ull;
 
-	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++) {
+	for (int i = 0; i < SS_MAX_STACK_DEPTH; i++) {
 		if (i >= w->n)
 			break;
 		h = (h ^ w->s.ip[i]) * 0x100000001b3ull;
@@ -267,7 +264,7 @@ static __always_inline __s32 unwind_store(const struct ss_unwind_scratch *w)
 	if (!old) {
 		long err = bpf_map_update_elem(&unwind_stacks, &id, &w->s, BPF_NOEXIST);
 
-		if (!err || err == -SS_UNWIND_EEXIST)
+		if (!err || err == -EEXIST)
 			old = bpf_map_lookup_elem(&unwind_stacks, &id);
 		if (!old) {
 			unwind_count(SS_UNWIND_STAT_MAP_FULL);
@@ -275,10 +272,10 @@ static __always_inline __s32 unwind_store(const struct ss_unwind_scratch *w)
 		}
 	}
 	/* The frames and the zero after them: a longer stack differs there. */
-	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++) {
+	for (int i = 0; i < SS_MAX_STACK_DEPTH; i++) {
 		if (old->ip[i] != w->s.ip[i]) {
 			unwind_count(SS_UNWIND_STAT_COLLISIONS);
-			return -SS_UNWIND_EEXIST;
+			return -EEXIST;
 		}
 		if (i >= w->n)
 			break;
@@ -299,7 +296,7 @@ static __always_inline __s32 unwind_user_stackid(void)
 	unwind_count(SS_UNWIND_STAT_STACKS);
 	unwind_walk(w);
 	id = unwind_store(w);
-	for (int i = 0; i < SS_UNWIND_MAX_DEPTH; i++) {
+	for (int i = 0; i < SS_MAX_STACK_DEPTH; i++) {
 		if (i >= w->n)
 			break;
 		barrier_var(i);	/* a loop, not a memset call BPF cannot make */

@@ -19,12 +19,10 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "common.h"
 
 /* Executable mappings the table covers (libc, libstdc++, libjvm, ...). */
 #define SS_UNWIND_MAX_MODULES 32
-/* Frames kept per stack: as the kernel's stack maps (SS_MAX_STACK_DEPTH,
- * SS_SAMPLE_MAX_DEPTH). */
-#define SS_UNWIND_MAX_DEPTH 127
 /* Frames unwound through the table before the frame-pointer walk takes
  * over: libc reaches the user's code in 2-4 frameless frames. */
 #define SS_UNWIND_CFI_FRAMES 8
@@ -39,7 +37,7 @@
 /* A stored stack, innermost frame first, zero padded (value of the
  * unwinder's stack map, laid out as the kernel's stack maps' values). */
 struct ss_unwind_stack {
-	__u64 ip[SS_UNWIND_MAX_DEPTH];
+	__u64 ip[SS_MAX_STACK_DEPTH];
 };
 
 /* How a row finds the CFA. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "map_read.h"
 #include "unwind_maps.h"
 
 static struct bpf_map *map_of(const struct unwind_maps *u, const char *name)
@@ -113,23 +114,13 @@ int unwind_maps__stack_fd(const struct unwind_maps *u, __s32 stack_id, int kerne
 int unwind_maps__stats(const struct unwind_maps *u, __u64 out[SS_UNWIND_NSTATS])
 {
 	struct bpf_map *m = map_of(u, "unwind_stats");
-	int ncpus = libbpf_num_possible_cpus();
-	__u64 *v;
+	int err;
 
 	memset(out, 0, SS_UNWIND_NSTATS * sizeof(*out));
-	if (!m || !u->on || ncpus <= 0)
+	if (!m || !u->on)
 		return 0;
-	v = calloc((size_t)ncpus, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (__u32 k = 0; k < SS_UNWIND_NSTATS; k++) {
-		if (bpf_map__lookup_elem(m, &k, sizeof(k), v, (size_t)ncpus * sizeof(*v), 0))
-			continue;
-		for (int c = 0; c < ncpus; c++)
-			out[k] += v[c];
-	}
-	free(v);
-	return 1;
+	err = map_sum_percpu(bpf_map__fd(m), SS_UNWIND_NSTATS, out);
+	return err ? err : 1;
 }
 
 void unwind_maps__free(struct unwind_maps *u)
