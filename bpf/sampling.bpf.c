@@ -52,8 +52,8 @@ struct {
 
 static const struct ss_sample_thread zero_thread;
 
-SEC("perf_event")
-int ss_sample(struct bpf_perf_event_data *ctx)
+/* unwind: a constant, see ss_user_stackid(). */
+static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
 {
 	struct ss_sample_key key;
 	__u64 *n, zero = 0;
@@ -62,7 +62,7 @@ int ss_sample(struct bpf_perf_event_data *ctx)
 	if (!current_is_target(&key.tid))
 		return 0;
 
-	key.user_stack_id = ss_user_stackid(ctx, &stacks);
+	key.user_stack_id = ss_user_stackid(ctx, &stacks, unwind);
 	if (key.user_stack_id < 0)
 		count_drop(key.user_stack_id == -EEXIST ? SS_SAMPLE_DROP_STACK_COLLISION
 							: SS_SAMPLE_DROP_STACK_FAIL);
@@ -73,6 +73,18 @@ int ss_sample(struct bpf_perf_event_data *ctx)
 	else
 		count_drop(SS_SAMPLE_DROP_COUNTS_FULL);
 	return 0;
+}
+
+SEC("perf_event")
+int ss_sample(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, false);
+}
+
+SEC("perf_event")
+int ss_sample_unw(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, true);
 }
 
 /* Reads this CPU's counters into c; false (and counted) if one fails. */

@@ -113,14 +113,15 @@ static __always_inline struct ss_thread *current_thread(__u32 tid)
  * without frame pointers it faults its way out) costs more than a yield.
  * Counts stay exact; only their split between call sites is sampled.
  */
-static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 *last_ns, __s32 *last_id)
+static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 *last_ns, __s32 *last_id,
+					   bool unwind)
 {
 	__s32 id;
 
 	if (*last_ns && now - *last_ns < targ_stack_interval_ns) {
 		id = *last_id;
 	} else {
-		id = ss_user_stackid(ctx, &stacks);
+		id = ss_user_stackid(ctx, &stacks, unwind);
 		*last_ns = now;
 		*last_id = id;
 	}
@@ -153,7 +154,8 @@ static __always_inline __u32 futex_class(int op)
 	}
 }
 
-static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 class)
+/* unwind: a constant, see ss_user_stackid(). */
+static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 class, bool unwind)
 {
 	struct ss_thread *t = current_thread(tid);
 	__u64 now = bpf_ktime_get_ns();
@@ -165,7 +167,7 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	t->cur.stack_id = -1;
 	/* Waiters' stacks name the lock; wakers' would only add cost. */
 	if (class == SS_FUTEX_CLASS_WAIT)
-		t->cur.stack_id = sampled_stack(ctx, now, &t->wait_stack_ns, &t->wait_stack_id);
+		t->cur.stack_id = sampled_stack(ctx, now, &t->wait_stack_ns, &t->wait_stack_id, unwind);
 	t->cur.start_ns = now;
 	return 0;
 }
@@ -179,37 +181,35 @@ static __always_inline __u64 waitv_first_uaddr(unsigned long waiters)
 	return uaddr;
 }
 
-SEC("tracepoint/syscalls/sys_enter_futex")
-int futex_enter_futex(struct syscall_trace_enter *ctx)
-{
-	__u32 tid;
+/* The programs that take waiters' stacks come twice (ss_user_stackid()). */
+#define FUTEX_ENTER_PROGS(name, sec, uaddr, class)                                  \
+	static __always_inline int name##_body(struct syscall_trace_enter *ctx, \
+					       bool unwind)                          \
+	{                                                                            \
+		__u32 tid;                                                           \
+										     \
+		if (!current_is_target(&tid))                                        \
+			return 0;                                                    \
+		return futex_enter(ctx, tid, uaddr, class, unwind);                  \
+	}                                                                            \
+	SEC(sec) int name(struct syscall_trace_enter *ctx)                     \
+	{                                                                            \
+		return name##_body(ctx, false);                                      \
+	}                                                                            \
+	SEC(sec) int name##_unw(struct syscall_trace_enter *ctx)               \
+	{                                                                            \
+		return name##_body(ctx, true);                                       \
+	}
 
-	if (!current_is_target(&tid))
-		return 0;
-	return futex_enter(ctx, tid, ctx->args[0], futex_class((int)ctx->args[1]));
-}
-
-SEC("tracepoint/syscalls/sys_enter_futex_waitv")
-int futex_enter_waitv(struct syscall_trace_enter *ctx)
-{
-	__u32 tid;
-
-	if (!current_is_target(&tid))
-		return 0;
-	return futex_enter(ctx, tid, waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAIT);
-}
-
+FUTEX_ENTER_PROGS(futex_enter_futex, "tracepoint/syscalls/sys_enter_futex", ctx->args[0],
+		  futex_class((int)ctx->args[1]))
+FUTEX_ENTER_PROGS(futex_enter_waitv, "tracepoint/syscalls/sys_enter_futex_waitv",
+		  waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAIT)
 /* futex2 syscalls (Linux 6.7+): futex_wait, futex_wake, futex_requeue. */
-SEC("tracepoint/syscalls/sys_enter_futex_wait")
-int futex_enter_wait2(struct syscall_trace_enter *ctx)
-{
-	__u32 tid;
+FUTEX_ENTER_PROGS(futex_enter_wait2, "tracepoint/syscalls/sys_enter_futex_wait", ctx->args[0],
+		  SS_FUTEX_CLASS_WAIT)
 
-	if (!current_is_target(&tid))
-		return 0;
-	return futex_enter(ctx, tid, ctx->args[0], SS_FUTEX_CLASS_WAIT);
-}
-
+/* Wakers take no stack: one program each. */
 SEC("tracepoint/syscalls/sys_enter_futex_wake")
 int futex_enter_wake2(struct syscall_trace_enter *ctx)
 {
@@ -217,7 +217,7 @@ int futex_enter_wake2(struct syscall_trace_enter *ctx)
 
 	if (!current_is_target(&tid))
 		return 0;
-	return futex_enter(ctx, tid, ctx->args[0], SS_FUTEX_CLASS_WAKE);
+	return futex_enter(ctx, tid, ctx->args[0], SS_FUTEX_CLASS_WAKE, false);
 }
 
 SEC("tracepoint/syscalls/sys_enter_futex_requeue")
@@ -227,7 +227,7 @@ int futex_enter_requeue2(struct syscall_trace_enter *ctx)
 
 	if (!current_is_target(&tid))
 		return 0;
-	return futex_enter(ctx, tid, waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAKE);
+	return futex_enter(ctx, tid, waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAKE, false);
 }
 
 static __always_inline __u32 wait_outcome(long ret)
@@ -399,8 +399,7 @@ static __always_inline void add_yields(__s32 stack_id, __u64 n)
  * yield_pending and added to that stack's call site when the next stack is
  * taken; user space adds what is still pending when it reads the maps.
  */
-SEC("tracepoint/syscalls/sys_enter_sched_yield")
-int yield_enter(struct syscall_trace_enter *ctx)
+static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind)
 {
 	struct ss_thread *t;
 	__u64 now;
@@ -418,10 +417,22 @@ int yield_enter(struct syscall_trace_enter *ctx)
 		return 0;
 	}
 	add_yields(t->yield_stack_id, t->yield_pending);
-	t->yield_stack_id = ss_user_stackid(ctx, &stacks);
+	t->yield_stack_id = ss_user_stackid(ctx, &stacks, unwind);
 	t->yield_stack_ns = now;
 	t->yield_pending = 1;
 	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_sched_yield")
+int yield_enter(struct syscall_trace_enter *ctx)
+{
+	return on_yield(ctx, false);
+}
+
+SEC("tracepoint/syscalls/sys_enter_sched_yield")
+int yield_enter_unw(struct syscall_trace_enter *ctx)
+{
+	return on_yield(ctx, true);
 }
 
 /* ---- scheduler --------------------------------------------------------- */

@@ -14,8 +14,7 @@
  * The stacks are kept in a hash map keyed by a hash of their ips (ids with
  * SS_UNWIND_ID_BIT set), values laid out as a stack map's: user space reads
  * both the same way. Include once per program, after bpf_helpers.h,
- * bpf_tracing.h and maps.bpf.h; ss_user_stackid() picks this or
- * bpf_get_stackid() by targ_unwind.
+ * bpf_tracing.h and maps.bpf.h.
  */
 #ifndef SPINSCOPE_UNWIND_BPF_H
 #define SPINSCOPE_UNWIND_BPF_H
@@ -23,10 +22,6 @@
 #include "unwind.h"
 
 #define SS_UNWIND_ENOMEM 12
-
-/* Set by user space when the table is loaded and the kernel can run this
- * (bpf_task_pt_regs, kernel BTF); otherwise the branch is dead code. */
-const volatile bool targ_unwind = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -305,12 +300,17 @@ static __always_inline __s32 unwind_user_stackid(void)
 	return id;
 }
 
-/* The user stack of the current event: unwound here when user space
- * loaded a table, else the kernel's frame-pointer walk into stack_map (a
- * BPF_MAP_TYPE_STACK_TRACE). */
-static __always_inline __s32 ss_user_stackid(void *ctx, void *stack_map)
+/*
+ * The user stack of the current event: unwound here, or the kernel's
+ * frame-pointer walk into stack_map (a BPF_MAP_TYPE_STACK_TRACE). unwind
+ * must be a constant: each program that takes stacks comes twice, NAME and
+ * NAME_unw, and user space loads one of them (unwind_maps.c), so that a
+ * kernel without bpf_loop (5.17) or bpf_task_pt_regs (5.15) never sees the
+ * unwinder's instructions.
+ */
+static __always_inline __s32 ss_user_stackid(void *ctx, void *stack_map, bool unwind)
 {
-	if (targ_unwind)
+	if (unwind)
 		return unwind_user_stackid();
 	return bpf_get_stackid(ctx, stack_map, BPF_F_USER_STACK);
 }

@@ -107,8 +107,11 @@ static int bpftool_prog_ids(const char *name, int *ids)
 	for (size_t i = 0; i < json_object_array_length(progs) && n < MAX_IDS; i++) {
 		json_object *p = json_object_array_get_idx(progs, i), *v;
 
+		/* NAME_unw is NAME's twin that unwinds (bpf/unwind.bpf.h). */
 		if (json_object_object_get_ex(p, "name", &v) &&
-		    !strcmp(json_object_get_string(v), name))
+		    !strncmp(json_object_get_string(v), name, strlen(name)) &&
+		    (!strcmp(json_object_get_string(v) + strlen(name), "") ||
+		     !strcmp(json_object_get_string(v) + strlen(name), "_unw")))
 			ids[n++] = json_object_get_int(json_object_object_get(p, "id"));
 	}
 	json_object_put(progs);

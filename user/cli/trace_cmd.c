@@ -530,6 +530,7 @@ static int trace_detach(struct trace_session *s)
 	s->t = NULL;
 	err = samples__read(s->smp, &s->sres);
 	s->have_sres = !err;
+	s->rep.symbols.unwind_on |= samples__add_unwind_stats(s->smp, s->rep.symbols.unwind);
 	samples__free(s->smp);
 	s->smp = NULL;
 	if (s->o->verbose)

@@ -216,6 +216,12 @@ static int publish_counters(struct samples *s, int cpu)
 	return 0;
 }
 
+/* The sampling program loaded: the one that unwinds, or the plain one. */
+static struct bpf_program *sample_prog(const struct samples *s)
+{
+	return s->unwind.on ? s->skel->progs.ss_sample_unw : s->skel->progs.ss_sample;
+}
+
 static int load(struct samples *s, const struct samples_opts *o)
 {
 	struct sampling *skel;
@@ -235,10 +241,10 @@ static int load(struct samples *s, const struct samples_opts *o)
 	/* Load only what has events to run on. */
 	bpf_program__set_autoload(skel->progs.ss_sample, s->available);
 	bpf_program__set_autoload(skel->progs.ss_count_switch, s->counters_available);
+	bpf_program__set_autoload(skel->progs.ss_sample_unw, false);
 	if (s->available)
 		unwind_maps__prepare(&s->unwind, skel->obj, skel->maps.stacks,
-				     (bool *)&skel->rodata->targ_unwind,
-			     (__u32 *)&skel->rodata->targ_unwind_rows, s->pid,
+				     (__u32 *)&skel->rodata->targ_unwind_rows, s->pid,
 				     o->max_stacks ? o->max_stacks : DEFAULT_MAX_STACKS, 0);
 	err = sampling__load(skel);
 	if (err)
@@ -287,7 +293,7 @@ static void cpu_up(struct samples *s, int cpu)
 	int k;
 
 	if (s->available && s->sample_fds[cpu] < 0 && !open_sampling_cpu(s, cpu) && s->started) {
-		s->links[cpu] = bpf_program__attach_perf_event(s->skel->progs.ss_sample,
+		s->links[cpu] = bpf_program__attach_perf_event(sample_prog(s),
 							       s->sample_fds[cpu]);
 		if (!s->links[cpu]) {
 			close_fds(s->sample_fds + cpu, 1);
@@ -406,7 +412,7 @@ int samples__start(struct samples *s)
 		if (s->sample_fds[i] < 0 || s->links[i])
 			continue;
 		/* Attaching also enables the (disabled) event. */
-		s->links[i] = bpf_program__attach_perf_event(s->skel->progs.ss_sample, s->sample_fds[i]);
+		s->links[i] = bpf_program__attach_perf_event(sample_prog(s), s->sample_fds[i]);
 		if (!s->links[i]) {
 			err = -errno;
 			samples__stop(s);
@@ -439,6 +445,17 @@ void samples__stop(struct samples *s)
 	}
 	bpf_link__destroy(s->switch_link);
 	s->switch_link = NULL;
+}
+
+bool samples__add_unwind_stats(const struct samples *s, __u64 sums[SS_UNWIND_NSTATS])
+{
+	__u64 mine[SS_UNWIND_NSTATS];
+
+	if (!s || unwind_maps__stats(&s->unwind, mine) <= 0)
+		return false;
+	for (int k = 0; k < SS_UNWIND_NSTATS; k++)
+		sums[k] += mine[k];
+	return true;
 }
 
 bool samples__available(const struct samples *s)

@@ -29,6 +29,7 @@
 #include <linux/types.h>
 #include "model/samples_result.h"
 #include "sampling.h"
+#include "unwind.h"
 
 struct samples_opts {
 	pid_t pid;			/* target process (required) */
@@ -67,6 +68,8 @@ bool samples__available(const struct samples *s);
  * caller: samples_result__free). 0 or -errno. */
 int samples__read(struct samples *s, struct samples_result *out);
 /* Detaches and closes everything; accepts NULL. */
+/* Adds what the sampler's stack unwinder did to sums; whether it ran. */
+bool samples__add_unwind_stats(const struct samples *s, __u64 sums[SS_UNWIND_NSTATS]);
 void samples__free(struct samples *s);
 
 #endif

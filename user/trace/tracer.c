@@ -327,7 +327,6 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 	if (o->light)
 		light_disable_syscall_programs(t->skel->obj);
 	unwind_maps__prepare(&t->unwind, t->skel->obj, t->skel->maps.stacks,
-			     (bool *)&t->skel->rodata->targ_unwind,
 			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->pid, o->max_stacks, o->verbose);
 
 	*code = load_programs(t, why, whylen);

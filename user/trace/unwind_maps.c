@@ -17,24 +17,55 @@ static struct bpf_map *map_of(const struct unwind_maps *u, const char *name)
 	return u->obj ? bpf_object__find_map_by_name(u->obj, name) : NULL;
 }
 
-/* bpf_task_pt_regs and bpf_get_current_task_btf need the kernel's BTF
- * (5.15 on); probing one helper per program type is enough. */
+/* bpf_task_pt_regs (5.15) and bpf_get_current_task_btf need the kernel's
+ * BTF; bpf_loop is 5.17. Probed for the program types that take stacks. */
 static bool kernel_can_unwind(void)
 {
-	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 &&
-	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_task_pt_regs, NULL) == 1 &&
-	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) == 1;
+	static const enum bpf_prog_type types[] = { BPF_PROG_TYPE_TRACEPOINT, BPF_PROG_TYPE_PERF_EVENT };
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return false;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (libbpf_probe_bpf_helper(types[i], BPF_FUNC_task_pt_regs, NULL) != 1 ||
+		    libbpf_probe_bpf_helper(types[i], BPF_FUNC_loop, NULL) != 1)
+			return false;
+	return true;
+}
+
+#define UNW_SUFFIX "_unw"
+
+/* Each program NAME that takes stacks has a twin NAME_unw that unwinds
+ * (bpf/unwind.bpf.h): load the twin instead where NAME was to be loaded
+ * and on is set, else never the twin. */
+static void pick_programs(struct bpf_object *obj, bool on)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		const char *name = bpf_program__name(p);
+		size_t n = strlen(name), k = strlen(UNW_SUFFIX);
+		struct bpf_program *plain;
+		char base[64];
+
+		if (n <= k || n - k >= sizeof(base) || strcmp(name + n - k, UNW_SUFFIX))
+			continue;
+		snprintf(base, sizeof(base), "%.*s", (int)(n - k), name);
+		plain = bpf_object__find_program_by_name(obj, base);
+		bpf_program__set_autoload(p, on && plain && bpf_program__autoload(plain));
+		if (on && plain)
+			bpf_program__set_autoload(plain, false);
+	}
 }
 
 void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct bpf_map *kernel_stacks,
-			  bool *targ_unwind, __u32 *targ_unwind_rows, int pid, __u32 max_stacks,
-			  int verbose)
+			  __u32 *targ_unwind_rows, int pid, __u32 max_stacks, int verbose)
 {
 	struct bpf_map *rows, *stacks;
 	int err;
 
 	memset(u, 0, sizeof(*u));
 	u->obj = obj;
+	pick_programs(obj, false);
 	rows = map_of(u, "unwind_rows");
 	stacks = map_of(u, "unwind_stacks");
 	if (!rows || !stacks)
@@ -64,8 +95,8 @@ void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct 
 		unwind_table__free(&u->table);
 		return;
 	}
-	*targ_unwind = true;
 	*targ_unwind_rows = (__u32)u->table.cfi.nrows;
+	pick_programs(obj, true);
 	u->on = true;
 	if (verbose)
 		fprintf(stderr, "spinscope: unwind table: %zu modules, %zu rows (%zu not followed), %zu modules not covered\n",

@@ -22,12 +22,13 @@ struct unwind_maps {
 	bool on;			/* targ_unwind was set */
 };
 
-/* Before load: builds pid's table; when it covers something and this
- * kernel runs the unwinder, sets the targ_unwind* settings, sizes the maps
- * (max_stacks stacks). Prints why not with verbose. Never fails. */
+/* Before load, after the programs to load are chosen: builds pid's table;
+ * when it covers something and this kernel runs the unwinder, sets
+ * *targ_unwind_rows, sizes the maps (max_stacks stacks) and loads each
+ * program's unwinding twin (NAME_unw) in its place. Prints why not with
+ * verbose. Never fails. */
 void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct bpf_map *kernel_stacks,
-			  bool *targ_unwind, __u32 *targ_unwind_rows, int pid, __u32 max_stacks,
-			  int verbose);
+			  __u32 *targ_unwind_rows, int pid, __u32 max_stacks, int verbose);
 /* After load: writes the table. On failure returns -errno (the stacks
  * would then be cut short: the caller reports it). */
 int unwind_maps__fill(struct unwind_maps *u);
