@@ -73,6 +73,17 @@ struct {
 	__type(value, __u64);
 } unwind_stats SEC(".maps");
 
+/* arm64 return addresses saved with pointer authentication carry a code
+ * in their top bits; user space addresses fit in 48 bits. */
+static __always_inline __u64 unwind_strip_pac(__u64 ra)
+{
+#if defined(__TARGET_ARCH_arm64)
+	return ra & 0x0000ffffffffffffull;
+#else
+	return ra;
+#endif
+}
+
 enum ss_unwind_step {
 	SS_STEP_OK,
 	SS_STEP_END,		/* outermost frame reached */
@@ -133,10 +144,10 @@ static __always_inline enum ss_unwind_step unwind_cfi_step(const struct ss_unwin
 	}
 	if (row->fp_off && bpf_probe_read_user(&fp, sizeof(fp), (void *)(cfa + row->fp_off)))
 		return SS_STEP_CUT;
-	r->pc = ra;
+	r->pc = unwind_strip_pac(ra);
 	r->sp = cfa;
 	r->fp = fp;
-	return ra ? SS_STEP_OK : SS_STEP_END;
+	return r->pc ? SS_STEP_OK : SS_STEP_END;
 }
 
 /* One step through a frame pointer: [fp] is the caller's, [fp + 8] the
@@ -151,7 +162,7 @@ static __always_inline enum ss_unwind_step unwind_fp_step(struct ss_unwind_regs 
 	if (rec[0] && rec[0] <= r->fp)
 		rec[0] = 0;
 	r->sp = r->fp + sizeof(rec);
-	r->pc = rec[1];
+	r->pc = unwind_strip_pac(rec[1]);
 	r->fp = rec[0];
 	return SS_STEP_OK;
 }
