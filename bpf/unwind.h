@@ -66,6 +66,13 @@ struct ss_unwind_row {
 	__u8 cfa;		/* enum ss_unwind_cfa */
 };
 
+/* The rows handed to the BPF objects (user space): every covered
+ * mapping's, at run-time addresses, sorted. */
+struct ss_unwind_table {
+	const struct ss_unwind_row *rows;
+	__u64 nrows;
+};
+
 /* One executable mapping the table covers: its rows are
  * [first_row, first_row + nrows) (user space only: BPF needs the rows). */
 struct ss_unwind_module {

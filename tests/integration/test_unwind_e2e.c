@@ -14,6 +14,7 @@
 #include "tracetest.h"
 
 #define ITERATIONS "400"
+#define ITERATIONS_N 400
 #define WORK_TIMEOUT_MS 60000
 #define END_TIMEOUT_MS 15000
 
@@ -70,7 +71,7 @@ static void test_frameless_libc_callers_are_named(void **state)
 	doc = trace_workload(&w);
 
 	/* 2 yielders x N: every yield site is yield_spin, not start_thread. */
-	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 2 * atoi(ITERATIONS));
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 2 * ITERATIONS_N);
 	sites = tt_get(doc, "yield_sites");
 	assert_stacks_name(sites, "__sched_yield", "yield_spin", "yield site");
 

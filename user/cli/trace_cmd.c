@@ -33,6 +33,7 @@
 #include "trace/samples.h"
 #include "model/stacks.h"
 #include "syms/syms.h"
+#include "syms/unwind_table.h"
 #include "trace_advise.h"
 #include "trace_record.h"
 #include "trace_cmd.h"
@@ -415,6 +416,38 @@ static int trace_check(struct trace_session *s)
 }
 
 /* Opens and loads the tracer and the sampler; nothing is attached yet. */
+/*
+ * The unwind table of the target's libraries without frame pointers
+ * (syms/unwind_table.h), built once for both BPF objects; empty with
+ * SPINSCOPE_UNWIND=off, which keeps the kernel's frame-pointer walk (to
+ * compare stacks or costs with) or when the maps cannot be read.
+ */
+static void build_unwind_table(const struct ss_opts *o, struct unwind_table *ut,
+			       struct ss_unwind_table *out)
+{
+	const char *env = getenv("SPINSCOPE_UNWIND");
+	int err;
+
+	memset(ut, 0, sizeof(*ut));
+	memset(out, 0, sizeof(*out));
+	if (env && !strcmp(env, "off")) {
+		if (o->verbose)
+			ss_notice("SPINSCOPE_UNWIND=off: user stacks through frame pointers only");
+		return;
+	}
+	err = unwind_table__build(o->pid, NULL, ut);
+	if (err) {
+		if (o->verbose)
+			ss_notice("no unwind table for pid %d: %s", o->pid, strerror(-err));
+		return;
+	}
+	out->rows = ut->cfi.rows;
+	out->nrows = ut->cfi.nrows;
+	if (o->verbose)
+		ss_notice("unwind table: %zu modules, %zu rows (%zu not followed), %zu modules not covered",
+			  ut->nmods, ut->cfi.nrows, ut->unsupported, ut->skipped);
+}
+
 static int trace_open(struct trace_session *s)
 {
 	const struct ss_opts *o = s->o;
@@ -428,18 +461,24 @@ static int trace_open(struct trace_session *s)
 	struct samples_opts sopts = {
 		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
 	};
+	struct ss_unwind_table rows;
+	struct unwind_table ut;
 	char why[1024];
-	int code;
+	int code, smp_err;
 
 	s->t0 = tracer_now_ns();
+	build_unwind_table(o, &ut, &rows);
+	topts.unwind = sopts.unwind = &rows;
 	s->t = tracer__open(&topts, &code, why, sizeof(why));
+	/* A missing PMU is not a failure: smp is then marked unavailable. */
+	s->smp = s->t ? samples__open(&sopts, why, sizeof(why)) : NULL;
+	smp_err = errno;
+	unwind_table__free(&ut);	/* the BPF maps hold their copies */
 	if (!s->t)
 		return ss_error(code, "%s", why);
-	/* A missing PMU is not a failure: smp is then marked unavailable. */
-	s->smp = samples__open(&sopts, why, sizeof(why));
 	if (!s->smp)
-		return ss_error(errno == EPERM || errno == EACCES ? SS_EXIT_PERM :
-				errno == EINVAL ? SS_EXIT_USAGE : SS_EXIT_BPF, "%s", why);
+		return ss_error(smp_err == EPERM || smp_err == EACCES ? SS_EXIT_PERM :
+				smp_err == EINVAL ? SS_EXIT_USAGE : SS_EXIT_BPF, "%s", why);
 	if (o->verbose)
 		ss_notice("loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB",
 			  (tracer_now_ns() - s->t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,

@@ -244,7 +244,7 @@ static int load(struct samples *s, const struct samples_opts *o)
 	bpf_program__set_autoload(skel->progs.ss_sample_unw, false);
 	if (s->available)
 		unwind_maps__prepare(&s->unwind, skel->obj, skel->maps.stacks,
-				     (__u32 *)&skel->rodata->targ_unwind_rows, s->pid,
+				     (__u32 *)&skel->rodata->targ_unwind_rows, o->unwind,
 				     o->max_stacks ? o->max_stacks : DEFAULT_MAX_STACKS, 0);
 	err = sampling__load(skel);
 	if (err)

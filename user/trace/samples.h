@@ -45,6 +45,7 @@ struct samples_opts {
 	 * cache-references, instructions (the miss ratio needs these). */
 	const char *counter_events[SS_SAMPLE_COUNTERS];
 	const char *online_path;	/* NULL: /sys/devices/system/cpu/online */
+	const struct ss_unwind_table *unwind;	/* NULL: frame pointers only */
 };
 
 struct samples;

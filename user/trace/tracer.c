@@ -327,7 +327,8 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 	if (o->light)
 		light_disable_syscall_programs(t->skel->obj);
 	unwind_maps__prepare(&t->unwind, t->skel->obj, t->skel->maps.stacks,
-			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->pid, o->max_stacks, o->verbose);
+			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->unwind, o->max_stacks,
+			     o->verbose);
 
 	*code = load_programs(t, why, whylen);
 	if (*code)

@@ -27,6 +27,7 @@ struct tracer_opts {
 	unsigned int max_futexes;
 	unsigned int max_stacks;
 	__u64 stack_interval_ns;	/* 0: a stack for every event */
+	const struct ss_unwind_table *unwind;	/* NULL: frame pointers only */
 	int verbose;
 	bool light;			/* --light: scheduler tracepoints only */
 	const char *tracefs_roots[3];	/* NULL-terminated; NULL: the usual two */

@@ -58,7 +58,8 @@ static void pick_programs(struct bpf_object *obj, bool on)
 }
 
 void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct bpf_map *kernel_stacks,
-			  __u32 *targ_unwind_rows, int pid, __u32 max_stacks, int verbose)
+			  __u32 *targ_unwind_rows, const struct ss_unwind_table *table, __u32 max_stacks,
+			  int verbose)
 {
 	struct bpf_map *rows, *stacks;
 	int err;
@@ -68,39 +69,23 @@ void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct 
 	pick_programs(obj, false);
 	rows = map_of(u, "unwind_rows");
 	stacks = map_of(u, "unwind_stacks");
-	if (!rows || !stacks)
+	if (!rows || !stacks || !table || !table->nrows)
 		return;
-	/* The frame-pointer walk alone, to compare stacks or costs with. */
-	if (getenv("SPINSCOPE_UNWIND") && !strcmp(getenv("SPINSCOPE_UNWIND"), "off")) {
-		if (verbose)
-			fprintf(stderr, "spinscope: SPINSCOPE_UNWIND=off: frame pointers only\n");
-		return;
-	}
 	if (!kernel_can_unwind()) {
 		if (verbose)
-			fprintf(stderr, "spinscope: this kernel cannot unwind stacks in BPF (needs BTF and bpf_task_pt_regs): frame pointers only\n");
+			fprintf(stderr, "spinscope: this kernel cannot unwind stacks in BPF (needs BTF, bpf_task_pt_regs and bpf_loop: 5.17): frame pointers only\n");
 		return;
 	}
-	err = unwind_table__build(pid, NULL, &u->table);
-	if (err || !u->table.nmods) {
-		if (verbose && err)
-			fprintf(stderr, "spinscope: no unwind table for pid %d: %s\n", pid, strerror(-err));
-		return;
-	}
-	err = bpf_map__set_max_entries(rows, (__u32)u->table.cfi.nrows);
+	err = bpf_map__set_max_entries(rows, (__u32)table->nrows);
 	err = err ?: bpf_map__set_max_entries(stacks, max_stacks);
 	/* The kernel's stack map is not used: keep it as small as allowed. */
 	err = err ?: bpf_map__set_max_entries(kernel_stacks, 1);
-	if (err) {
-		unwind_table__free(&u->table);
+	if (err)
 		return;
-	}
-	*targ_unwind_rows = (__u32)u->table.cfi.nrows;
+	*targ_unwind_rows = (__u32)table->nrows;
 	pick_programs(obj, true);
+	u->table = table;
 	u->on = true;
-	if (verbose)
-		fprintf(stderr, "spinscope: unwind table: %zu modules, %zu rows (%zu not followed), %zu modules not covered\n",
-			u->table.nmods, u->table.cfi.nrows, u->table.unsupported, u->table.skipped);
 }
 
 static int fill_rows(int fd, const struct ss_unwind_row *rows, __u32 n)
@@ -129,9 +114,9 @@ int unwind_maps__fill(struct unwind_maps *u)
 
 	if (!u->on)
 		return 0;
-	err = fill_rows(bpf_map__fd(map_of(u, "unwind_rows")), u->table.cfi.rows, (__u32)u->table.cfi.nrows);
-	/* BPF keeps its copy; the rows are not needed here any more. */
-	cfi_table__free(&u->table.cfi);
+	err = fill_rows(bpf_map__fd(map_of(u, "unwind_rows")), u->table->rows, (__u32)u->table->nrows);
+	/* BPF keeps its copy; the caller may free the table now. */
+	u->table = NULL;
 	return err;
 }
 
@@ -156,6 +141,5 @@ int unwind_maps__stats(const struct unwind_maps *u, __u64 out[SS_UNWIND_NSTATS])
 
 void unwind_maps__free(struct unwind_maps *u)
 {
-	unwind_table__free(&u->table);
 	memset(u, 0, sizeof(*u));
 }

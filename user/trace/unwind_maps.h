@@ -2,8 +2,8 @@
 /*
  * The BPF unwinder's maps (bpf/unwind.bpf.h) in one loaded object, trace
  * or sampling: sized and switched on before load, filled with the
- * process's unwind table (syms/unwind_table.h) after, read back for its
- * stacks and counters. Unwinding is an improvement, never a requirement:
+ * process's unwind table (built by syms/unwind_table.c, handed over by the
+ * command) after, read back for its stacks and counters. Unwinding is an improvement, never a requirement:
  * when the table is empty or the kernel cannot run the unwinder, the
  * object keeps the kernel's frame-pointer stacks.
  */
@@ -14,21 +14,22 @@
 #include <linux/types.h>
 #include <bpf/libbpf.h>
 #include "unwind.h"
-#include "syms/unwind_table.h"
 
 struct unwind_maps {
 	struct bpf_object *obj;
-	struct unwind_table table;
-	bool on;			/* targ_unwind was set */
+	const struct ss_unwind_table *table;	/* until filled */
+	bool on;			/* the unwinding programs are loaded */
 };
 
-/* Before load, after the programs to load are chosen: builds pid's table;
- * when it covers something and this kernel runs the unwinder, sets
- * *targ_unwind_rows, sizes the maps (max_stacks stacks) and loads each
- * program's unwinding twin (NAME_unw) in its place. Prints why not with
- * verbose. Never fails. */
+/* Before load, after the programs to load are chosen: when table (built
+ * by syms/unwind_table.c; NULL or empty: none) has rows and this kernel
+ * runs the unwinder, sets *targ_unwind_rows, sizes the maps (max_stacks
+ * stacks) and loads each program's unwinding twin (NAME_unw) in its
+ * place. Prints why not with verbose. Never fails. table must live until
+ * unwind_maps__fill(). */
 void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct bpf_map *kernel_stacks,
-			  __u32 *targ_unwind_rows, int pid, __u32 max_stacks, int verbose);
+			  __u32 *targ_unwind_rows, const struct ss_unwind_table *table, __u32 max_stacks,
+			  int verbose);
 /* After load: writes the table. On failure returns -errno (the stacks
  * would then be cut short: the caller reports it). */
 int unwind_maps__fill(struct unwind_maps *u);
