@@ -105,6 +105,13 @@ enum ss_unwind_stat {
 };
 
 #ifndef __VMLINUX_H__
+/* The counters' names, as the JSON report writes and a recording reads them. */
+static const char *const ss_unwind_stat_names[SS_UNWIND_NSTATS] = {
+#define SS_UNWIND_STR(name, str) str,
+	SS_UNWIND_STATS(SS_UNWIND_STR)
+#undef SS_UNWIND_STR
+};
+
 _Static_assert(sizeof(struct ss_unwind_row) == 16, "struct ss_unwind_row layout");
 _Static_assert(sizeof(struct ss_unwind_module) == 32, "struct ss_unwind_module layout");
 #endif

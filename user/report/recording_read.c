@@ -346,6 +346,14 @@ static void read_kernel_features(struct ss_recording *rec)
 	rec->rep.kernel_features = &rec->kernel;
 }
 
+/* What the stack unwinder did (absent from recordings before it: off). */
+static void read_unwind(json_object *u, struct ss_report_symbols *s)
+{
+	s->unwind_on = get_bool(u, "enabled");
+	for (int k = 0; k < SS_UNWIND_NSTATS; k++)
+		s->unwind[k] = get_u64(u, ss_unwind_stat_names[k]);
+}
+
 static void read_header(struct ss_recording *rec)
 {
 	json_object *d = rec->doc, *h = get(d, "host"), *t = get(d, "target");
@@ -387,6 +395,7 @@ static void read_header(struct ss_recording *rec)
 	r->symbols.resolved = get_u64(sy, "addresses_resolved");
 	r->symbols.module_only = get_u64(sy, "addresses_module_only");
 	r->symbols.unknown = get_u64(sy, "addresses_unknown");
+	read_unwind(get(sy, "unwind"), &r->symbols);
 	read_kernel_features(rec);
 	rec->calibration = get_type(d, "calibration", json_type_object);
 	rec->intervals = get_type(d, "intervals", json_type_array);

@@ -139,16 +139,11 @@ json_object *report_kernel_features_json(const struct kernel_features *f)
  * whose unwinding stopped inside code without frame pointers). */
 static json_object *unwind_json(const struct ss_report_symbols *s)
 {
-	static const char *const names[] = {
-#define SS_UNWIND_NAME(name, str) str,
-		SS_UNWIND_STATS(SS_UNWIND_NAME)
-#undef SS_UNWIND_NAME
-	};
 	json_object *o = json_object_new_object();
 
 	add(o, "enabled", json_object_new_boolean(s->unwind_on));
 	for (int i = 0; i < SS_UNWIND_NSTATS; i++)
-		add(o, names[i], U64(s->unwind[i]));
+		add(o, ss_unwind_stat_names[i], U64(s->unwind[i]));
 	return o;
 }
 
