@@ -326,9 +326,11 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 	disable_missing(t, roots, o);
 	if (o->light)
 		light_disable_syscall_programs(t->skel->obj);
+	/* --light's programs share this object's stack map and fill it through
+	 * bpf_get_stackid: no unwinding there, the map keeps its size. */
 	unwind_maps__prepare(&t->unwind, t->skel->obj, t->skel->maps.stacks,
-			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->unwind, o->max_stacks,
-			     o->verbose);
+			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->light ? NULL : o->unwind,
+			     o->max_stacks, o->verbose);
 
 	*code = load_programs(t, why, whylen);
 	if (*code)
