@@ -115,13 +115,23 @@ static void check_light_futex_waits(const char *btf, const char *sched)
 	assert_non_null(timed);
 	assert_non_null(intr);
 	assert_non_null(woken);
-	/* Timed and interrupted waits always block: exact, and their time off
-	 * CPU holds the known sleeps (the kernel never ends one early). */
-	assert_int_equal(tt_u64(timed, "waits"), M);
-	assert_in_range(tt_u64(timed, "wait_ns"), M * t_ns, 2 * M * t_ns);
+	/* Timed and interrupted waits block unless the thread was preempted
+	 * between queueing and sleeping for longer than the timeout (a loaded
+	 * host: then the timer ends the wait before it blocks, a stated blind
+	 * spot; seen once, 9 of 10, at load 25). Each one seen lasted at least
+	 * its timeout (the kernel never ends one early) and at most that plus
+	 * the time the thread then queued for a CPU, which light mode counts
+	 * off CPU too. */
+	uint64_t nt = tt_u64(timed, "waits"), ni = tt_u64(intr, "waits");
+	uint64_t runq = thread_u64(doc, main_tid, "runq_ns");
+
+	print_message("timed waits seen %llu of %d, interrupted %llu of %d\n",
+		      (unsigned long long)nt, M, (unsigned long long)ni, I);
+	assert_in_range(nt, 1, M);
+	assert_in_range(tt_u64(timed, "wait_ns"), nt * t_ns, nt * (t_ns + 1000000) + runq);
 	assert_true(tt_u64(timed, "wait_ns_max") >= t_ns);
-	assert_int_equal(tt_u64(intr, "waits"), I);
-	assert_true(tt_u64(intr, "wait_ns") >= I * 10000000ULL);	/* 10 ms timers */
+	assert_in_range(ni, 1, I);
+	assert_true(tt_u64(intr, "wait_ns") >= ni * 10000000ULL);	/* 10 ms timers */
 	/* A wake can reach a waiter between its queueing and its switch (a
 	 * stated blind spot); every wake that woke it is seen, exactly K. */
 	assert_in_range(tt_u64(woken, "waits"), 1, K);
@@ -132,8 +142,8 @@ static void check_light_futex_waits(const char *btf, const char *sched)
 	wake = tt_futex(doc, tt_field(w.ready, "wake"));
 	assert_true(!again || tt_u64(again, "waits") == 0);
 	assert_true(!wake || tt_u64(wake, "wakes") == 0);
-	assert_in_range(thread_u64(doc, main_tid, "futex_wait"), M + I + 1, M + I + K);
-	assert_true(thread_u64(doc, main_tid, "futex_wait_ns") >= M * t_ns);
+	assert_in_range(thread_u64(doc, main_tid, "futex_wait"), nt + ni, M + I + K);
+	assert_true(thread_u64(doc, main_tid, "futex_wait_ns") >= nt * t_ns);
 	json_object_put(doc);
 	tt_workload_end(&w);
 }
