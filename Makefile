@@ -11,6 +11,12 @@
 #   tests/workloads/*.c   -> small programs with known behaviour
 #   mk/*.mk               -> extra targets and packages per topic
 
+# ARCH=arm64 on another host cross-builds into its own folder (mk/arm64.mk).
+ifeq ($(ARCH),arm64)
+ifneq ($(shell uname -m),aarch64)
+OUTPUT ?= build/aarch64
+endif
+endif
 OUTPUT ?= build
 CLANG ?= clang
 CC ?= gcc
