@@ -1,0 +1,102 @@
+#!/bin/busybox sh
+# /init of the kernel matrix's guests (tests/vm/kernels.sh): mounts what
+# spinscope needs, runs the checks named by kmatrix.checks= on the kernel
+# command line and prints one line per check for the host to read:
+#   kmatrix: check NAME ok SECONDS
+#   kmatrix: check NAME FAIL SECONDS why
+# followed by the check's output as "kmatrix-log:" lines, then
+# "kmatrix: done" and a poweroff. The built tree is at /k (OUTPUT=/k).
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t bpf bpf /sys/fs/bpf 2>/dev/null
+mkdir -p /tmp /var/lib
+export PATH=/bin LD_LIBRARY_PATH=/lib/guest OUTPUT=/k CI=true CMOCKA_MESSAGE_OUTPUT=TAP HOME=/tmp
+# No stdin: a test that reads it must not wait on the console.
+exec </dev/null
+
+checks=$(sed -n 's/.*kmatrix\.checks=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
+echo
+echo "kmatrix: guest $(uname -r) $(uname -m) cpus=$(nproc) checks=$checks"
+
+# report NAME START RC OUTPUT-FILE WHY
+report() {
+	t=$(($(date +%s) - $2))
+	if [ "$3" = 0 ]; then
+		echo "kmatrix: check $1 ok ${t}s"
+	else
+		echo "kmatrix: check $1 FAIL ${t}s $5"
+		tail -n 40 "$4" | sed 's/^/kmatrix-log: /'
+	fi
+}
+
+# One cmocka test of a test binary: it must print its own "ok" line (a skip
+# or a filter that matched nothing is a failure).
+cmocka_check() {	# name binary test
+	s=$(date +%s)
+	TEST_FILTER=$3 timeout 600 "/k/tests/$2" >/tmp/out 2>&1
+	rc=$?
+	grep -q "^ok [0-9]* - $3\$" /tmp/out || { [ $rc = 0 ] && rc=1; }
+	# cmocka's message (ERROR: ...) says why, else the failed assertion
+	# and where it is (the two "# " lines after "not ok").
+	why=$(grep -m1 '^ERROR: ' /tmp/out | cut -c8-300)
+	[ -n "$why" ] || why=$(grep -A2 '^not ok' /tmp/out | grep '^# ' | head -2 |
+		sed 's/^# //' | tr '\n' ' ' | cut -c1-300)
+	report "$1" "$s" "$rc" /tmp/out "${why:-exit status $rc}"
+}
+
+# calibrate --quick, saved where the traces' advice reads it (run first: a
+# trace without it calibrates at report time, longer than the tests wait
+# under TCG), then the spin-hint rows this CPU must have: on AArch64
+# ISB, YIELD and WFE measured, and SB measured exactly when the kernel
+# reports FEAT_SB ("sb" in /proc/cpuinfo, HWCAP_SB); on x86-64 PAUSE.
+hint_measured() { grep -Eq "^  $1 +[0-9.]+ " /tmp/cal; }
+calibrate_check() {
+	s=$(date +%s)
+	timeout 900 /k/spinscope calibrate --quick >/tmp/cal 2>&1
+	rc=$?
+	why="exit status $rc"
+	if [ $rc = 0 ]; then
+		case $(uname -m) in
+		aarch64)
+			for h in isb yield wfe; do
+				hint_measured $h || { rc=1 why="$h not measured"; }
+			done
+			if grep -q '^Features.* sb\( \|$\)' /proc/cpuinfo; then
+				hint_measured sb || { rc=1 why="CPU has FEAT_SB but sb not measured"; }
+			else
+				grep -Eq '^  sb +unavailable +\(no HWCAP_SB' /tmp/cal ||
+					{ rc=1 why="CPU lacks FEAT_SB but sb not reported unavailable"; }
+			fi
+			;;
+		x86_64) hint_measured pause || { rc=1 why="pause not measured"; } ;;
+		esac
+	fi
+	report calibrate "$s" "$rc" /tmp/cal "$why"
+	grep -E '^  (isb|sb|yield|wfe|wfet|pause) ' /tmp/cal | sed 's/^/kmatrix-hint: /'
+}
+
+for c in $(echo "$checks" | tr , ' '); do
+	case $c in
+	yields) cmocka_check yields integration/test_trace_counts test_yield_counts_exact ;;
+	new_threads) cmocka_check new_threads integration/test_trace_counts \
+		test_yield_threads_created_after_attach ;;
+	futex) cmocka_check futex integration/test_trace_counts test_futex_waits_exact ;;
+	target_exit) cmocka_check target_exit integration/test_trace_lifecycle \
+		test_target_exit_ends_trace_json ;;
+	calibrate) calibrate_check ;;
+	numa)
+		s=$(date +%s) nodes=$(cat /sys/devices/system/node/online)
+		timeout 600 /k/tests/unit/calib/test_calib_numa >/tmp/out 2>&1
+		rc=$?
+		[ "$nodes" = 0-1 ] || rc=1
+		report numa "$s" "$rc" /tmp/out "nodes online '$nodes', exit status $rc"
+		;;
+	*) echo "kmatrix: check $c FAIL 0s unknown check" ;;
+	esac
+done
+echo "kmatrix: done"
+poweroff -f
