@@ -37,7 +37,7 @@ report() {
 # or a filter that matched nothing is a failure).
 cmocka_check() {	# name binary test
 	s=$(date +%s)
-	TEST_FILTER=$3 timeout 600 "/k/tests/$2" >/tmp/out 2>&1
+	TEST_FILTER=$3 timeout 120 "/k/tests/$2" >/tmp/out 2>&1
 	rc=$?
 	grep -q "^ok [0-9]* - $3\$" /tmp/out || { [ $rc = 0 ] && rc=1; }
 	# cmocka's message (ERROR: ...) says why, else the failed assertion
@@ -56,7 +56,7 @@ cmocka_check() {	# name binary test
 hint_measured() { grep -Eq "^  $1 +[0-9.]+ " /tmp/cal; }
 calibrate_check() {
 	s=$(date +%s)
-	timeout 900 /k/spinscope calibrate --quick >/tmp/cal 2>&1
+	timeout 240 /k/spinscope calibrate --quick >/tmp/cal 2>&1
 	rc=$?
 	why="exit status $rc"
 	if [ $rc = 0 ]; then
@@ -79,7 +79,43 @@ calibrate_check() {
 	grep -E '^  (isb|sb|yield|wfe|wfet|pause) ' /tmp/cal | sed 's/^/kmatrix-hint: /'
 }
 
+# A heartbeat, so that a slow guest can be told from a hung one: every 60 s
+# the check running and the guest's uptime; from the third beat of one
+# check, the processes and the kernel's blocked tasks (sysrq w), once.
+echo none >/tmp/current
+(
+	beats=0 last=""
+	while sleep 60; do
+		cur=$(cat /tmp/current)
+		[ "$cur" = "$last" ] && beats=$((beats + 1)) || beats=1
+		last=$cur
+		echo "kmatrix-beat: $(cut -d' ' -f1 /proc/uptime)s in $cur"
+		if [ "$beats" = 3 ]; then
+			ps -o pid,stat,time,args | sed 's/^/kmatrix-beat: /'
+			echo w >/proc/sysrq-trigger
+			dmesg | tail -n 80 | sed 's/^/kmatrix-beat: /'
+		fi
+	done
+) &
+
+# test_calib_numa on the two nodes; when it fails, the family's own reasons
+# (the "why" of each case) and whether the kernel balances NUMA memory.
+numa_check() {
+	s=$(date +%s)
+	nodes=$(cat /sys/devices/system/node/online)
+	timeout 180 /k/tests/unit/calib/test_calib_numa >/tmp/out 2>&1
+	rc=$?
+	[ "$nodes" = 0-1 ] || rc=1
+	if [ $rc != 0 ]; then
+		echo "numa_balancing=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null)" >>/tmp/out
+		timeout 120 /k/spinscope calibrate --quick --only numa --json 2>&1 |
+			grep -o '"why": *"[^"]*"' >>/tmp/out
+	fi
+	report numa "$s" "$rc" /tmp/out "nodes online '$nodes', exit status $rc"
+}
+
 for c in $(echo "$checks" | tr , ' '); do
+	echo "$c" >/tmp/current
 	case $c in
 	yields) cmocka_check yields integration/test_trace_counts test_yield_counts_exact ;;
 	new_threads) cmocka_check new_threads integration/test_trace_counts \
@@ -88,13 +124,7 @@ for c in $(echo "$checks" | tr , ' '); do
 	target_exit) cmocka_check target_exit integration/test_trace_lifecycle \
 		test_target_exit_ends_trace_json ;;
 	calibrate) calibrate_check ;;
-	numa)
-		s=$(date +%s) nodes=$(cat /sys/devices/system/node/online)
-		timeout 600 /k/tests/unit/calib/test_calib_numa >/tmp/out 2>&1
-		rc=$?
-		[ "$nodes" = 0-1 ] || rc=1
-		report numa "$s" "$rc" /tmp/out "nodes online '$nodes', exit status $rc"
-		;;
+	numa) numa_check ;;
 	*) echo "kmatrix: check $c FAIL 0s unknown check" ;;
 	esac
 done

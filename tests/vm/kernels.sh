@@ -9,7 +9,9 @@
 # Usage: tests/vm/kernels.sh [NAME...]     (default: every guest of the list)
 # Environment: OUTPUT (x86-64 build, default build), ARM64_OUTPUT (the
 # `make ARCH=arm64` build, default $OUTPUT/aarch64, needed for arm64
-# guests), KERNELS_LIST, KERNEL_VM_TIMEOUT (seconds per guest, default 900).
+# guests), KERNELS_LIST, KERNEL_VM_TIMEOUT (seconds per guest, default 420:
+# a guest takes 20 to 90 s on a loaded 2-CPU host; a hung one costs 7
+# minutes, so even a matrix of hung guests ends inside CI's 90).
 # Downloads (kernel packages, busybox for arm64) are cached under
 # $OUTPUT/apt by mk/debfetch.sh; guests' consoles are kept in $OUTPUT/vm.
 set -uo pipefail
@@ -20,7 +22,7 @@ LIST=${KERNELS_LIST:-tests/vm/kernels.list}
 VM=$OUTPUT/vm
 APT=$OUTPUT/apt
 SYSROOT=${ARM64_SYSROOT:-$ARM64_OUTPUT/sysroot}
-TIMEOUT=${KERNEL_VM_TIMEOUT:-900}
+TIMEOUT=${KERNEL_VM_TIMEOUT:-420}
 die() { echo "kernels: $*" >&2; exit 2; }
 mkdir -p "$VM"
 
@@ -127,7 +129,7 @@ qemu_cmd() {	# arch cpu checks kernel
 passed=0 failed=0
 run_guest() {	# name suite arch package cpu checks
 	local name=$1 suite=$2 arch=$3 pkg=$4 cpu=$5 checks=$6 kernel log t0 t total
-	local ok=0 nchecks n_ok summary why
+	local ok=0 nchecks n_ok summary why running
 	nchecks=$(echo "$checks" | tr , '\n' | wc -l)
 	log=$VM/$name.console
 	t0=$(date +%s)
@@ -152,7 +154,8 @@ run_guest() {	# name suite arch package cpu checks
 	elif [ -z "$guest" ]; then
 		why="the guest did not start its checks (qemu exit $t; see $log)"
 	elif ! grep -q '^kmatrix: done$' "$log"; then
-		why="the guest stopped before its checks ended (qemu exit $t after ${total}s; see $log)"
+		running=$(echo "$checks" | cut -d, -f$(($(grep -c '^kmatrix: check ' "$log") + 1)))
+		why="the guest stopped in check $running (qemu exit $t after ${total}s$([ $t = 124 ] && echo ': timeout'); see $log)"
 	fi
 	if [ $ok = 1 ]; then
 		passed=$((passed + 1))
@@ -160,7 +163,10 @@ run_guest() {	# name suite arch package cpu checks
 	else
 		failed=$((failed + 1))
 		printf 'FAIL  %-16s %-26s %d/%d  %4ds  %s\n' "$name" "${guest:-?}" "$n_ok" "$nchecks" "$total" "$summary"
-		[ -n "$why" ] && echo "      $why"
+		if [ -n "$why" ]; then
+			echo "      $why"
+			grep '^kmatrix-beat: [0-9]' "$log" | tail -n 2 | sed 's/^/      /'
+		fi
 		grep '^kmatrix: check .* FAIL ' "$log" | cut -d' ' -f3,6- | cut -c1-220 | sed 's/^/      /'
 	fi
 	grep '^kmatrix-hint: ' "$log" | awk '{$1 = ""; print "      hint" $0}'
