@@ -3,7 +3,7 @@
 # cortex-a72) under QEMU TCG, plus the two-node NUMA guest, and runs the BPF
 # integration checks inside each (tests/vm/kernels.sh, the list in
 # tests/vm/kernels.list). Not part of `make test`: the first run downloads
-# about 400 MB of kernel packages into $(OUTPUT)/apt (later runs are
+# about 350 MB of kernel packages into $(OUTPUT)/apt (later runs are
 # offline), and the matrix takes minutes. KERNELS="bookworm-6.1 ..." runs
 # some guests only. The arm64 guests run the `make ARCH=arm64` build.
 
