@@ -8,9 +8,13 @@
 # the same clang -target bpf build with the arm64 vmlinux headers. On an
 # AArch64 host ARCH=arm64 is the native build and none of this applies.
 
+# libmicrohttpd's own libraries: GnuTLS and what it links.
+ARM64_GNUTLS_PKGS := libgnutls30 libgmp10 libhogweed6 libnettle8 libidn2-0 \
+	libunistring2 libp11-kit0 libtasn1-6 libffi8
 ARM64_LIB_PKGS := libbpf-dev libbpf1 libelf-dev libelf1 zlib1g-dev zlib1g \
 	libzstd-dev libzstd1 libjson-c-dev libjson-c5 libnuma-dev libnuma1 \
-	libcmocka-dev libcmocka0
+	libcmocka-dev libcmocka0 libprotobuf-c-dev libprotobuf-c1 \
+	libmicrohttpd-dev libmicrohttpd12 $(ARM64_GNUTLS_PKGS)
 # Where mk/debfetch.sh keeps its private apt state and downloads.
 DEBFETCH_DIR ?= $(OUTPUT)/apt
 
@@ -21,10 +25,11 @@ ARM64_TRIPLET := aarch64-linux-gnu
 # The cross compiler and its libc come with mk/calib.mk's DEB_DEPS; the
 # demangler (mk/syms.mk) links libstdc++.
 DEB_DEPS += debian-archive-keyring libstdc++-12-dev-arm64-cross
+# The sysroot's headers go with the compiler itself, so that rules with
+# their own flags (mk/exports.mk's generated code) find them too.
 ifeq ($(origin CC),default)
-CC := $(ARM64_TRIPLET)-gcc
+CC := $(ARM64_TRIPLET)-gcc -isystem $(ARM64_SYSROOT)/usr/include
 endif
-ALL_CFLAGS += -isystem $(ARM64_SYSROOT)/usr/include
 ARM64_LIBDIRS := $(ARM64_SYSROOT)/usr/lib/$(ARM64_TRIPLET) $(ARM64_SYSROOT)/lib/$(ARM64_TRIPLET)
 LDFLAGS += $(foreach d,$(ARM64_LIBDIRS),-L$(d) -Wl,-rpath-link,$(d))
 
