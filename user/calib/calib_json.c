@@ -19,6 +19,8 @@ json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
 	json_object_object_add(o, "min", json_object_new_double(st->min));
 	json_object_object_add(o, "max", json_object_new_double(st->max));
 	json_object_object_add(o, "cv", json_object_new_double(st->cv));
+	json_object_object_add(o, "ci_lo", json_object_new_double(st->ci_lo));
+	json_object_object_add(o, "ci_hi", json_object_new_double(st->ci_hi));
 	json_object_object_add(o, "n", json_object_new_int(st->n));
 	if (st->n < 3)
 		len += (size_t)snprintf(warn + len, sizeof(warn) - len,
@@ -51,6 +53,9 @@ bool calib_stats__from_json(const json_object *obj, const char *key,
 	st->min = calib_json__double(f, "min", st->median);
 	st->max = calib_json__double(f, "max", st->median);
 	st->cv = calib_json__double(f, "cv", 0);
+	/* Files from before the interval was kept: the range stands in. */
+	st->ci_lo = calib_json__double(f, "ci_lo", st->min);
+	st->ci_hi = calib_json__double(f, "ci_hi", st->max);
 	st->n = (int)calib_json__double(f, "n", 0);
 	if (warning && json_object_object_get_ex(f, "warning", &v))
 		*warning = json_object_get_string(v);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "calib_stat.h"
 #include "calib_util.h"
 #include "common/cpulist.h"
 
@@ -82,6 +83,7 @@ void calib_stats__compute(struct calib_stats *st, const double *samples, int n)
 	if (!s) {
 		/* Without scratch memory, report the first sample alone. */
 		st->median = st->min = st->max = samples[0];
+		st->ci_lo = st->ci_hi = samples[0];
 		st->n = 1;
 		return;
 	}
@@ -91,6 +93,7 @@ void calib_stats__compute(struct calib_stats *st, const double *samples, int n)
 	st->min = s[0];
 	st->max = s[n - 1];
 	st->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	calib_ci__median(s, n, &st->ci_lo, &st->ci_hi);
 	for (int i = 0; i < n; i++)
 		sum += s[i];
 	mean = sum / n;

@@ -45,6 +45,9 @@ struct calib_stats {
 	double min;
 	double max;
 	double cv;	/* coefficient of variation: stddev / mean (0 if n < 2) */
+	/* 95% interval of the median (calib_stat.h's rule); the full range
+	 * when n < 6, where no interval reaches 95%. */
+	double ci_lo, ci_hi;
 	int n;
 };
 

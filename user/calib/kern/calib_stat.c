@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The statistical rule of calibration verdicts (see calib_stat.h): median
+ * intervals, modes, adaptive repetition and the good region.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib_stat.h"
+#include "calib_util.h"
+
+/* Largest k (1-based) with P(k <= B <= n-k) >= level for B ~ Bin(n, 1/2);
+ * 0 when even k = 1 falls short. */
+static int median_rank(int n, double level)
+{
+	double pmf, cdf = 0;
+	int k = 0;
+
+	if (n > 1000)	/* normal approximation; exact below */
+		return (int)floor(n / 2.0 - 1.959964 * sqrt((double)n) / 2.0);
+	pmf = pow(0.5, n);
+	/* cdf = P(B <= j); coverage of rank j + 1 is 1 - 2 cdf. */
+	for (int j = 0; j < n / 2; j++) {
+		cdf += pmf;
+		if (1 - 2 * cdf < level)
+			break;
+		k = j + 1;
+		pmf = pmf * (n - j) / (j + 1);
+	}
+	return k;
+}
+
+double calib_ci__median(const double *sorted, int n, double *lo, double *hi)
+{
+	int k;
+	double cdf = 0, pmf;
+
+	*lo = *hi = 0;
+	if (n <= 0)
+		return 0;
+	k = median_rank(n, CALIB_CI_LEVEL);
+	if (k < 1)
+		k = 1;
+	*lo = sorted[k - 1];
+	*hi = sorted[n - k];
+	if (n > 1000)
+		return CALIB_CI_LEVEL;
+	pmf = pow(0.5, n);
+	for (int j = 0; j < k; j++) {
+		cdf += pmf;
+		pmf = pmf * (n - j) / (j + 1);
+	}
+	return 1 - 2 * cdf;
+}
+
+double calib_ci__rel(double median, double lo, double hi)
+{
+	if (median == 0 || !isfinite(median))
+		return 1.0;
+	return (hi - lo) / (2 * fabs(median));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_of_sorted(const double *s, int n)
+{
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* Relative width of a sorted group: largest / smallest. */
+static double group_width(const double *s, int n)
+{
+	return s[0] > 0 ? s[n - 1] / s[0] : INFINITY;
+}
+
+int calib_modes__find(const double *samples, int n, struct calib_mode *modes)
+{
+	double *s, gap = 0;
+	int min_n, cut = -1;
+
+	if (n <= 0)
+		return 0;
+	s = malloc(sizeof(*s) * (size_t)n);
+	if (!s)
+		return 0;
+	memcpy(s, samples, sizeof(*s) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	min_n = (int)ceil(CALIB_MODE_MIN_SHARE * n);
+	if (min_n < 2)
+		min_n = 2;
+	/* The widest gap that leaves enough samples on both sides. */
+	for (int i = min_n; i <= n - min_n; i++) {
+		double g = s[i - 1] > 0 ? s[i] / s[i - 1] : 0;
+
+		if (g > gap) {
+			gap = g;
+			cut = i;
+		}
+	}
+	if (cut > 0 && gap >= CALIB_MODE_GAP && group_width(s, cut) < gap &&
+	    group_width(s + cut, n - cut) < gap) {
+		modes[0] = (struct calib_mode){ median_of_sorted(s, cut), (double)cut / n, cut };
+		modes[1] = (struct calib_mode){ median_of_sorted(s + cut, n - cut),
+						(double)(n - cut) / n, n - cut };
+		free(s);
+		return 2;
+	}
+	modes[0] = (struct calib_mode){ median_of_sorted(s, n), 1.0, n };
+	free(s);
+	return 1;
+}
+
+int calib__repeat_until(const struct calib_goal *goal, volatile sig_atomic_t *stop,
+			double (*measure)(void *arg), void *arg, double *samples,
+			struct calib_reached *reached)
+{
+	int min_reps = goal->min_reps < 3 ? 3 : goal->min_reps, n = 0;
+	uint64_t t0 = calib__now_ns();
+	struct calib_reached r = { 0 };
+	struct calib_stats st;
+
+	if (min_reps > goal->max_reps)
+		min_reps = goal->max_reps;
+	while (n < goal->max_reps && !(stop && *stop)) {
+		samples[n++] = measure(arg);
+		if (n < min_reps)
+			continue;
+		calib_stats__compute(&st, samples, n);
+		r.rel_ci = calib_ci__rel(st.median, st.ci_lo, st.ci_hi);
+		if (r.rel_ci <= goal->rel_ci) {
+			r.goal_met = true;
+			break;
+		}
+		if (calib__now_ns() - t0 >= goal->budget_ns) {
+			r.budget_spent = true;
+			break;
+		}
+	}
+	r.n = n;
+	if (reached)
+		*reached = r;
+	return n;
+}
+
+/* Whether a is better than b in the region's direction. */
+static bool better(double a, double b, bool higher_better)
+{
+	return higher_better ? a > b : a < b;
+}
+
+static bool equivalent(const struct calib_candidate *c, const struct calib_candidate *best,
+		       bool higher_better, double tolerance)
+{
+	double gap = fabs(best->median - c->median) / (best->median ? fabs(best->median) : 1);
+
+	if (gap <= tolerance)
+		return true;
+	/* Intervals that overlap cannot tell the two apart. */
+	return higher_better ? c->ci_hi >= best->ci_lo : c->ci_lo <= best->ci_hi;
+}
+
+int calib_region__select(const struct calib_candidate *c, int n, bool higher_better,
+			 double tolerance, struct calib_region *out)
+{
+	int measured = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->best = out->pick = -1;
+	if (n > CALIB_MAX_CANDIDATES)
+		n = CALIB_MAX_CANDIDATES;
+	for (int i = 0; i < n; i++) {
+		if (c[i].n <= 0 || !isfinite(c[i].median))
+			continue;
+		measured++;
+		if (out->best < 0 || better(c[i].median, c[out->best].median, higher_better))
+			out->best = i;
+	}
+	if (out->best < 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		double gap;
+
+		if (c[i].n <= 0 || !isfinite(c[i].median) ||
+		    !equivalent(&c[i], &c[out->best], higher_better, tolerance))
+			continue;
+		out->members[out->nmembers++] = i;
+		if (out->pick < 0 || c[i].preference < c[out->pick].preference)
+			out->pick = i;
+		gap = fabs(c[out->best].median - c[i].median) /
+		      (c[out->best].median ? fabs(c[out->best].median) : 1);
+		if (gap > out->spread)
+			out->spread = gap;
+	}
+	/* One candidate alone separates nothing either. */
+	out->separated = measured > 1 &&
+			 (double)out->nmembers < CALIB_REGION_UNSEPARATED * measured;
+	return out->nmembers;
+}
