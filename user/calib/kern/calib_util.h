@@ -45,10 +45,10 @@ struct calib_stats {
 	double min;
 	double max;
 	double cv;	/* coefficient of variation: stddev / mean (0 if n < 2) */
+	int n;
 	/* 95% interval of the median (calib_stat.h's rule); the full range
 	 * when n < 6, where no interval reaches 95%. */
 	double ci_lo, ci_hi;
-	int n;
 };
 
 /* Computes the statistics of samples[0..n-1] (not modified). n == 0 gives
