@@ -22,6 +22,7 @@ CALIB_ARM64_BIN := $(OUTPUT)/arm64/spinscope-calibrate
 endif
 K := user/calib/kern
 CALIB_ARM64_SRCS := user/calib/plain/calibrate_main.c $(K)/calib_util.c $(K)/calib_stat.c \
+	$(K)/calib_conditions.c \
 	user/common/cpulist.c \
 	$(K)/calib_hints.c $(K)/fingerprint.c $(K)/calib_false_sharing_kern.c \
 	$(K)/calib_spin_hint_kern.c $(K)/calib_memory_order_kern.c

@@ -69,7 +69,13 @@ json_object *calib_busy__json(const struct calib_busy *b)
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "load1", json_object_new_double(b->load1));
+	json_object_object_add(o, "load1_end", json_object_new_double(b->load1_end));
+	json_object_object_add(o, "others_cpu_share",
+			       b->others_share >= 0 ? json_object_new_double(b->others_share) : NULL);
 	json_object_object_add(o, "steal_frac", json_object_new_double(b->steal_frac));
+	json_object_object_add(o, "cpu_mhz", b->cpu_mhz > 0 ? json_object_new_double(b->cpu_mhz) : NULL);
+	if (b->mhz_source && b->mhz_source[0])
+		json_object_object_add(o, "cpu_mhz_source", json_object_new_string(b->mhz_source));
 	json_object_object_add(o, "busy", json_object_new_boolean(b->busy));
 	json_object_object_add(o, "why", json_object_new_string(b->why));
 	return o;
@@ -146,15 +152,49 @@ static bool is_spread(const char *w)
 	return !strncmp(w, "wide spread", 11) || !strncmp(w, "only ", 5);
 }
 
+/* A person's name for an array element: "2 threads, atomic", its label,
+ * or its position ("#2") when it says nothing of itself. */
+static void element_name(const json_object *el, size_t i, char *buf, size_t len)
+{
+	const char *label = calib_json__string(el, "label", NULL);
+	const char *kind = calib_json__string(el, "kind", NULL);
+	json_object *threads;
+
+	if (label) {
+		snprintf(buf, len, "%s", label);
+	} else if (json_object_object_get_ex(el, "threads", &threads)) {
+		snprintf(buf, len, "%d thread%s%s%s", json_object_get_int(threads),
+			 json_object_get_int(threads) == 1 ? "" : "s", kind ? ", " : "", kind ? kind : "");
+	} else {
+		snprintf(buf, len, "#%zu", i + 1);
+	}
+}
+
+/* Appends a path segment in words: "shared_counter" reads "shared counter". */
+static void push_segment(char *path, size_t plen, size_t base, const char *seg)
+{
+	size_t n = base;
+
+	n += (size_t)snprintf(path + n, n < plen ? plen - n : 0, "%s", base ? ", " : "");
+	for (const char *c = seg; *c && n + 1 < plen; c++)
+		path[n++] = *c == '_' ? ' ' : *c;
+	if (n < plen)
+		path[n] = '\0';
+}
+
 static void walk_warnings(json_object *obj, char *path, size_t plen, FILE *out, int *shown,
 			  int *spread)
 {
 	size_t base = strlen(path);
+	char seg[96];
 
 	if (json_object_is_type(obj, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(obj); i++) {
-			snprintf(path + base, plen - base, "[%zu]", i);
-			walk_warnings(json_object_array_get_idx(obj, i), path, plen, out, shown, spread);
+			json_object *el = json_object_array_get_idx(obj, i);
+
+			element_name(el, i, seg, sizeof(seg));
+			push_segment(path, plen, base, seg);
+			walk_warnings(el, path, plen, out, shown, spread);
 		}
 	} else if (json_object_is_type(obj, json_type_object)) {
 		json_object_object_foreach(obj, key, val) {
@@ -166,13 +206,16 @@ static void walk_warnings(json_object *obj, char *path, size_t plen, FILE *out, 
 				 * warning; repeating it per figure drowns the rest. */
 				if (is_spread(w) || (base && !strncmp(w, "host busy", 9))) {
 					(*spread)++;
+				} else if (base) {
+					fprintf(out, "  warning: %s: %s\n", path, w);
+					(*shown)++;
 				} else {
-					fprintf(out, "  warning: %s: %s\n", base ? path : "(family)", w);
+					fprintf(out, "  warning: %s\n", w);
 					(*shown)++;
 				}
 				continue;
 			}
-			snprintf(path + base, plen - base, "%s%s", base ? "." : "", key);
+			push_segment(path, plen, base, key);
 			walk_warnings(val, path, plen, out, shown, spread);
 		}
 	}

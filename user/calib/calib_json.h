@@ -24,7 +24,8 @@ json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
 bool calib_stats__from_json(const json_object *obj, const char *key,
 			    struct calib_stats *st, const char **warning);
 
-/* {"load1":..,"steal_frac":..,"busy":bool,"why":".."} */
+/* {"load1","load1_end","others_cpu_share","steal_frac","cpu_mhz",
+ * "cpu_mhz_source","busy":bool,"why"}: the conditions of calib_conditions.h */
 json_object *calib_busy__json(const struct calib_busy *b);
 /* {"threads":N,"overlap":..,"wall_ns":..,"cpus":[..]} plus "warning" when
  * overlap < CALIB_OVERLAP_OK: the threads did not all run at once. */
@@ -42,7 +43,8 @@ const char *calib_json__string(const json_object *obj, const char *key, const ch
 const char *calib_json__cell(const json_object *obj, const char *key,
 			     const char *fmt, char *buf, size_t len);
 /* Prints the "warning"s found in obj (recursively), one line each with the
- * path of the figure, except spread warnings, which the tables mark with
+ * figure named in words ("shared counter, 2 threads, pause"; a
+ * family's own warning unnamed), except spread warnings, which the tables mark with
  * "!" and one closing line counts. Returns how many warnings there were. */
 int calib_json__print_warnings(const json_object *obj, FILE *out);
 

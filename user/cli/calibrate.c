@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "calib/calib_json.h"
+#include "calib/calib_merge.h"
 #include "calib/calib_store.h"
 #include "calib/kern/calib_util.h"
 #include "calibrate.h"
@@ -32,10 +34,11 @@ const int calibrate_nfamilies = sizeof(calibrate_families) / sizeof(calibrate_fa
 
 static const char usage[] =
 	"Usage: spinscope calibrate [--quick|--full] [--only FAMILY,...] [--cpus LIST]\n"
-	"                           [--json] [-o FILE] [--show]\n"
+	"                           [--json] [-o FILE] [--force] [--show]\n"
+	"       spinscope calibrate --compare A.json B.json\n"
 	"Measures what spinning, padding, NUMA placement and memory ordering cost on\n"
 	"this host, and saves the results for 'spinscope -p'.\n"
-	"  --quick        short run, about 20 s (default)\n"
+	"  --quick        short run, about 10 s on 2 CPUs (default)\n"
 	"  --full         longer, steadier run (minutes)\n"
 	"  --only LIST    run only these families: false_sharing, spin_hint,\n"
 	"                 spin_threshold, numa, memory_order, host_costs\n"
@@ -43,7 +46,11 @@ static const char usage[] =
 	"  --json         print {schema, host, results} as JSON\n"
 	"  -o FILE        save to FILE (default: /var/lib/spinscope/calibration.json\n"
 	"                 as root, else $XDG_CACHE_HOME/spinscope/calibration.json)\n"
-	"  --show         print the saved results again; measures nothing\n"
+	"  --force        replace stored families even when this run's host was busier\n"
+	"  --show         print the saved results again, with when and under what load\n"
+	"                 each family was measured; measures nothing\n"
+	"  --compare A B  print two calibrations' headline figures side by side, with\n"
+	"                 ratios and which differences exceed their measured noise\n"
 	"  -h, --help     this text\n"
 	"Ctrl-C stops early and saves what was measured, marked partial (exit 1).\n";
 
@@ -117,6 +124,8 @@ int calibrate__parse_args(int argc, char **argv, struct calibrate_opts *o)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "show", no_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "compare", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,6 +145,8 @@ int calibrate__parse_args(int argc, char **argv, struct calibrate_opts *o)
 		case 'f': full = true; break;
 		case 'j': o->json = true; break;
 		case 's': o->show = true; break;
+		case 'F': o->force = true; break;
+		case 'C': o->compare[0] = optarg; break;
 		case 'o': o->path = optarg; break;
 		case 'h': o->help = true; break;
 		case 'O':
@@ -154,6 +165,11 @@ int calibrate__parse_args(int argc, char **argv, struct calibrate_opts *o)
 					argv[optind - 1]);
 		}
 	}
+	/* --compare A B: the second file is the one operand. */
+	if (o->compare[0] && optind < argc)
+		o->compare[1] = argv[optind++];
+	if (o->compare[0] && !o->compare[1])
+		return ss_error(SS_EXIT_USAGE, "--compare needs two files: spinscope calibrate --compare A.json B.json");
 	if (optind < argc)
 		return ss_error(SS_EXIT_USAGE, "unexpected argument '%s': see 'spinscope calibrate --help'",
 				argv[optind]);
@@ -227,6 +243,46 @@ static void collect_skips(const char *key, json_object *result, char *buf, size_
 	}
 }
 
+/* "2026-12-01 12:26 UTC": when a family started, for --show and the notes. */
+static json_object *utc_now(void)
+{
+	char text[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	return json_object_new_string(text);
+}
+
+/* The family's conditions (calib_conditions.h) and its busy warning. */
+static void add_conditions(json_object *r, const struct calib_busy_sample *b0, int online)
+{
+	struct calib_busy_sample b1;
+	struct calib_busy busy;
+	char w[256];
+
+	if (calib_busy__read(NULL, &b1))
+		return;
+	calib_busy__judge(b0, &b1, online, &busy);
+	json_object_object_add(r, "busy", calib_busy__json(&busy));
+	if (busy.busy) {
+		snprintf(w, sizeof(w), "host busy while measuring: %s; the figures may be off", busy.why);
+		json_object_object_add(r, "warning", json_object_new_string(w));
+	}
+}
+
+static double budget_of(const struct calibrate_opts *o)
+{
+	double s = 0;
+
+	for (int i = 0; i < calibrate_nfamilies; i++)
+		if (o->only & (1u << i))
+			s += o->quick ? calibrate_families[i]->quick_seconds
+				      : calibrate_families[i]->full_seconds;
+	return s;
+}
+
 static int run_families(const struct calibrate_opts *o, json_object *results, bool *failed)
 {
 	struct calib_ctx ctx = { .quick = o->quick, .cpus = o->cpus, .stop = &stop_requested };
@@ -236,14 +292,10 @@ static int run_families(const struct calibrate_opts *o, json_object *results, bo
 	ctx.ncpus = CPU_COUNT(&o->cpus);
 	ctx.progress = progress_draw;
 	ctx.progress_arg = &prog;
-	for (int i = 0; i < calibrate_nfamilies; i++)
-		if (o->only & (1u << i))
-			prog.budget_left += o->quick ? calibrate_families[i]->quick_seconds
-						     : calibrate_families[i]->full_seconds;
+	prog.budget_left = budget_of(o);
 	for (int i = 0; i < calibrate_nfamilies && !stop_requested; i++) {
 		const struct calib_family *f = calibrate_families[i];
-		struct calib_busy_sample b0, b1;
-		struct calib_busy busy;
+		struct calib_busy_sample b0;
 		json_object *r;
 		uint64_t t0;
 		int err;
@@ -255,22 +307,13 @@ static int run_families(const struct calibrate_opts *o, json_object *results, bo
 		prog.budget_left -= prog.budget_now;
 		progress_draw(&prog, 0);
 		r = json_object_new_object();
+		json_object_object_add(r, "measured_at", utc_now());
 		calib_busy__read(NULL, &b0);
 		t0 = calib__now_ns();
 		err = f->run(&ctx, r);
 		json_object_object_add(r, "seconds",
 				       json_object_new_double((double)(calib__now_ns() - t0) / 1e9));
-		if (!calib_busy__read(NULL, &b1)) {
-			calib_busy__judge(&b0, &b1, (int)(online > 0 ? online : 1), &busy);
-			json_object_object_add(r, "busy", calib_busy__json(&busy));
-			if (busy.busy) {
-				char w[256];
-
-				snprintf(w, sizeof(w), "host busy while measuring (%s): figures may be off",
-					 busy.why);
-				json_object_object_add(r, "warning", json_object_new_string(w));
-			}
-		}
+		add_conditions(r, &b0, (int)(online > 0 ? online : 1));
 		if (err) {
 			json_object_object_add(r, "error", json_object_new_string(strerror(-err)));
 			*failed = true;
@@ -303,7 +346,7 @@ static void print_host(const json_object *host, FILE *out)
 static void print_text(const json_object *doc, unsigned only, FILE *out)
 {
 	json_object *results = NULL, *host = NULL, *v;
-	char skips[4096] = "";
+	char skips[4096] = "", cond[256];
 
 	json_object_object_get_ex(doc, "host", &host);
 	json_object_object_get_ex(doc, "results", &results);
@@ -317,6 +360,7 @@ static void print_text(const json_object *doc, unsigned only, FILE *out)
 		fprintf(out, "\n%s [%s]%s\n", f->title, f->key,
 			json_object_object_get_ex(r, "partial", &v) ? " (partial: interrupted)" : "");
 		collect_skips(f->key, r, skips, sizeof(skips));
+		fprintf(out, "  measured %s\n", calib_merge__conditions(r, cond, sizeof(cond)));
 		if (json_object_object_get_ex(r, "skipped", &v) && json_object_get_boolean(v)) {
 			fprintf(out, "  skipped: %s\n", calib_json__string(r, "reason", "no reason given"));
 			continue;
@@ -369,21 +413,50 @@ static int show_saved(const struct calibrate_opts *o, const char *path)
 }
 
 /*
- * --only measures some families: the others already saved for this very
- * host are kept, so that measuring one family never loses the rest.
+ * The results to save: this run's families merged into the stored ones of
+ * this very host (calib_merge.h: a busier, interrupted or failed family
+ * never replaces a good one unless --force), and one note per family kept.
  */
-static void keep_other_families(const char *path, json_object *results)
+static json_object *merge_with_stored(const char *path, json_object *fresh, bool force,
+				      struct calib_merge_note *notes, size_t max, size_t *nnotes)
 {
-	json_object *old = NULL;
+	json_object *old = NULL, *merged;
 	char why[256];
 
 	if (calib_store__load_matching_at(path, NULL, &old, why, sizeof(why)))
-		return;
-	json_object_object_foreach(old, key, val) {
-		if (!json_object_object_get_ex(results, key, NULL))
-			json_object_object_add(results, key, json_object_get(val));
-	}
+		old = NULL;	/* none, unreadable or another host's: nothing to keep */
+	merged = calib_merge__results(old, fresh, force, notes, max, nnotes);
 	json_object_put(old);
+	return merged;
+}
+
+static bool any_partial(const json_object *results)
+{
+	json_object_object_foreach((json_object *)results, key, val) {
+		(void)key;
+		if (json_object_get_boolean(json_object_object_get(val, "partial")))
+			return true;
+	}
+	return false;
+}
+
+/* The notes as "not_saved" in the printed document, and on stderr. */
+static void report_kept(json_object *doc, const struct calib_merge_note *notes, size_t n)
+{
+	json_object *arr;
+
+	if (!n)
+		return;
+	arr = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "family", json_object_new_string(notes[i].family));
+		json_object_object_add(o, "why", json_object_new_string(notes[i].text));
+		json_object_array_add(arr, o);
+		ss_warn("%s", notes[i].text);
+	}
+	json_object_object_add(doc, "not_saved", arr);
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -391,7 +464,9 @@ int cmd_calibrate(int argc, char **argv)
 	struct calibrate_opts o;
 	struct ss_fingerprint fp;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	json_object *results, *doc;
+	json_object *results, *doc, *merged, *saved;
+	struct calib_merge_note notes[16];
+	size_t nnotes = 0;
 	char path[4096], why[512];
 	bool failed = false, partial;
 	int err;
@@ -417,6 +492,9 @@ int cmd_calibrate(int argc, char **argv)
 				strerror(-err));
 	if (geteuid() != 0 && !o.json)
 		fprintf(stderr, "spinscope: not root: figures that need BPF are skipped and listed at the end\n");
+	if (!o.json)
+		fprintf(stderr, "spinscope: calibrating (%s): about %.0f s; Ctrl-C stops and keeps what is done\n",
+			o.quick ? "--quick" : "--full", budget_of(&o) + 0.5);
 
 	/* No SA_RESTART: a kernel sleeping in a syscall sees EINTR and
 	 * checks the stop flag. */
@@ -430,11 +508,18 @@ int cmd_calibrate(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 
 	partial = stop_requested;
-	keep_other_families(path, results);
+	merged = merge_with_stored(path, results, o.force, notes, sizeof(notes) / sizeof(notes[0]),
+				   &nnotes);
+	saved = merged ? calib_store__document(&fp, merged, any_partial(merged)) : NULL;
 	doc = calib_store__document(&fp, results, partial);
-	if (!doc)
+	if (!doc || !saved) {
+		json_object_put(doc);
+		json_object_put(saved);
 		return ss_error(SS_EXIT_ERROR, "out of memory building the results");
-	err = calib_store__save(path, doc, why, sizeof(why));
+	}
+	err = calib_store__save(path, saved, why, sizeof(why));
+	json_object_put(saved);
+	report_kept(doc, notes, nnotes);
 	print_doc(doc, &o);
 	json_object_put(doc);
 	if (err)
@@ -445,6 +530,9 @@ int cmd_calibrate(int argc, char **argv)
 	/* The document on stdout already says "partial" or "error": a second
 	 * JSON object after it would only break its parsing. */
 	ss_set_json_errors(false);
+	if (partial && nnotes)
+		return ss_error(SS_EXIT_ERROR, "calibration interrupted: the stored complete families were "
+				"kept (see above), the rest saved to %s marked partial", path);
 	if (partial)
 		return ss_error(SS_EXIT_ERROR, "calibration interrupted: partial results saved to %s", path);
 	if (failed)

@@ -15,6 +15,8 @@ struct calibrate_opts {
 	bool json;
 	bool show;		/* print saved results, measure nothing */
 	bool help;		/* -h: usage printed, exit 0 */
+	bool force;		/* replace stored families even from a busier host */
+	const char *compare[2];	/* --compare A B: print both, measure nothing */
 	const char *path;	/* -o FILE, or NULL for the default place */
 	unsigned only;		/* bit i: families[i] selected */
 	cpu_set_t cpus;		/* --cpus, or every CPU this process may use */

@@ -132,18 +132,39 @@ static void test_busy_probe(void **state)
 	snprintf(path, sizeof(path), "%s/proc/stat", root);
 	write_file(path, "cpu  100 0 100 700 0 0 0 100 0 0\ncpu0 1 2 3\nprocs_running 3\n");
 	assert_int_equal(calib_busy__read(root, &a), 0);
-	assert_true(a.load1 == 3.5 && a.steal == 100 && a.total == 1000);
+	assert_true(a.load1 == 3.5 && a.steal == 100 && a.total == 1000 && a.idle == 700);
 	assert_int_equal(a.running, 3);
-	/* 200 more ticks of which 50 stolen: 25% steal. */
+	/* No cpufreq in the fake tree: /proc/cpuinfo's clock, averaged. */
+	assert_true(a.cpu_mhz == 0);
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
+	write_file(path, "processor\t: 0\ncpu MHz\t\t: 2000.000\nprocessor\t: 1\ncpu MHz\t\t: 3000.0\n");
+	assert_int_equal(calib_busy__read(root, &a), 0);
+	assert_true(a.cpu_mhz == 2500 && !a.mhz_cpufreq);
+	/* 200 more ticks: 100 user (others: this process used none of it,
+	 * self_ns is pinned below), 50 idle, 50 stolen. */
+	snprintf(path, sizeof(path), "%s/proc/stat", root);
 	write_file(path, "cpu  200 0 100 750 0 0 0 150 0 0\n");
 	assert_int_equal(calib_busy__read(root, &b), 0);
+	a.self_ns = b.self_ns = 0;
 	calib_busy__judge(&a, &b, 2, &busy);
 	assert_true(busy.busy);
 	assert_true(busy.steal_frac == 0.25);
-	assert_non_null(strstr(busy.why, "load average 3.50 on 2 CPUs"));
+	assert_true(busy.others_share == 0.5);
+	assert_true(busy.load1 == 3.5 && busy.cpu_mhz == 2500);
+	assert_string_equal(busy.mhz_source, "cpuinfo");
+	assert_non_null(strstr(busy.why, "other processes used 50% of the 2 CPUs"));
 	assert_non_null(strstr(busy.why, "25% of CPU time stolen"));
+	/* The same busy ticks, all of them ours: not busy, whatever the load. */
+	b.self_ns = (uint64_t)(100 * 1e9 / sysconf(_SC_CLK_TCK));
+	write_file(path, "cpu  200 0 100 800 0 0 0 100 0 0\n");
+	calib_busy__read(root, &b);
+	b.self_ns = (uint64_t)(100 * 1e9 / sysconf(_SC_CLK_TCK));
+	calib_busy__judge(&a, &b, 2, &busy);
+	assert_true(busy.others_share < 0.01);
+	assert_false(busy.busy);
 	calib_busy__judge(&a, &a, 8, &busy);
 	assert_false(busy.busy);
+	assert_true(busy.others_share == -1);	/* no ticks: unknown */
 	assert_string_equal(busy.why, "");
 
 	json_object *j = calib_stats__json(&(struct calib_stats){ 10, 9, 11, 0.01, 5, 9, 11 },

@@ -107,35 +107,7 @@ void calib_team__free(struct calib_team_result *res);
 /* Pins the calling thread to one CPU. Returns 0 or -errno. */
 int calib__pin_self(int cpu);
 
-/* --- how busy the host was --------------------------------------------- */
-
-/* A snapshot of /proc/loadavg and the aggregate "cpu" line of /proc/stat. */
-struct calib_busy_sample {
-	double load1;
-	uint64_t steal;		/* USER_HZ ticks, cumulative */
-	uint64_t total;		/* all ticks, cumulative */
-	int running;		/* procs_running */
-};
-
-/* Verdict over an interval between two samples. */
-struct calib_busy {
-	double load1;		/* at the start */
-	double steal_frac;	/* steal / total ticks during the interval */
-	bool busy;		/* load or steal high enough to distort figures */
-	char why[160];		/* why busy, in words; "" when not */
-};
-
-/* Steal above this share of CPU time, or a 1-minute load average above
- * this share of the online CPUs, makes the host "busy". */
-#define CALIB_BUSY_STEAL	0.05
-#define CALIB_BUSY_LOAD		0.75
-
-/* Reads the snapshot from root ("" or NULL for "/", else a fake tree whose
- * proc/ holds loadavg and stat). Returns 0 or -errno. */
-int calib_busy__read(const char *root, struct calib_busy_sample *s);
-/* Judges an interval: ncpus_online scales the load threshold. */
-void calib_busy__judge(const struct calib_busy_sample *before,
-		       const struct calib_busy_sample *after, int ncpus_online,
-		       struct calib_busy *out);
+/* How busy the host was while measuring: calib_conditions.h. */
+#include "calib_conditions.h"
 
 #endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a new calibration run may replace in the stored one, family by
+ * family, so that a bad moment never overwrites a good calibration:
+ *
+ *  - a family measured on a busier host (others' CPU share plus steal, see
+ *    calib_conditions.h) does not replace one measured on a quieter host,
+ *    unless forced (`calibrate --force`);
+ *  - an interrupted (partial) or failed family never replaces a complete
+ *    one, nor does a skipped family replace a measured one;
+ *  - families this run did not measure are kept.
+ *
+ * Each family kept over this run's gets one note saying which one was kept
+ * and why, in words.
+ */
+#ifndef SPINSCOPE_CALIB_MERGE_H
+#define SPINSCOPE_CALIB_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+
+/* Two families whose busy scores differ by less than this are equally
+ * quiet: the newer one is taken. */
+#define CALIB_MERGE_QUIETER 0.05
+
+struct calib_merge_note {
+	char family[32];
+	char text[400];
+};
+
+/* How busy a family's host was: others' CPU share plus steal, from its
+ * "busy" object; 0 for a quiet family of an older file that only says
+ * "busy": false, 1 for one that says true. */
+double calib_merge__busy_score(const json_object *family);
+
+/* Merges fresh results into stored ones (stored may be NULL; neither is
+ * changed). Returns a new results object, NULL when out of memory; fills
+ * notes[0..max-1] and *nnotes with the families where the stored one was
+ * kept. */
+json_object *calib_merge__results(const json_object *stored, const json_object *fresh,
+				  bool force, struct calib_merge_note *notes, size_t max,
+				  size_t *nnotes);
+
+/* "2026-12-01 12:26 UTC, other processes 3% of the CPUs, steal 0%, load
+ * 0.99, 2100 MHz (cpufreq)": when and under what load a family was
+ * measured, for --show and the notes. Returns buf. */
+const char *calib_merge__conditions(const json_object *family, char *buf, size_t len);
+
+#endif
