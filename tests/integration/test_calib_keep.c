@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A busy host never overwrites a good calibration, for real: a quiet stored
+ * calibration of this host (a fixture's results under this host's
+ * fingerprint, in a temporary store, never /var/lib/spinscope) survives
+ * `spinscope calibrate` run while two CPU burners load the host, and the
+ * run says which one it kept; `--force` replaces it. An interrupted run
+ * never replaces a complete family either.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "testlib.h"
+#include "calib/calib_json.h"
+#include "calib/calib_store.h"
+#include "calib/kern/fingerprint.h"
+
+#define FIXTURE "tests/fixtures/calib/store/quiet-results.json"
+#define FIXTURE_TIME "2026-01-02 03:04:05 UTC"
+
+static char dir[64], store[128];
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/ss-calkeep-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(store, sizeof(store), "%s/calibration.json", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* The fixture's quiet results saved as this host's calibration. */
+static void plant_quiet_store(void)
+{
+	struct ss_fingerprint fp;
+	json_object *results = json_object_from_file(FIXTURE), *doc;
+
+	assert_non_null(results);
+	assert_int_equal(fingerprint__read(NULL, &fp), 0);
+	doc = calib_store__document(&fp, results, false);
+	assert_int_equal(calib_store__save(store, doc), 0);
+	json_object_put(doc);
+}
+
+/* measured_at of a family in the store. */
+static const char *stored_time(const char *family, char *buf, size_t len)
+{
+	json_object *res, *f, *v;
+	char why[256];
+
+	buf[0] = 0;
+	assert_int_equal(calib_store__load_matching_at(store, NULL, &res, why, sizeof(why)), 0);
+	if (json_object_object_get_ex(res, family, &f) &&
+	    json_object_object_get_ex(f, "measured_at", &v))
+		snprintf(buf, len, "%s", json_object_get_string(v));
+	json_object_put(res);
+	return buf;
+}
+
+struct burners {
+	pid_t pid[2];
+};
+
+/* Two processes that spin until killed: the load of other engineers. */
+static void burners_start(struct burners *b)
+{
+	for (int i = 0; i < 2; i++) {
+		b->pid[i] = fork();
+		assert_true(b->pid[i] >= 0);
+		if (b->pid[i] == 0) {
+			volatile unsigned long x = 0;
+
+			for (;;)
+				x++;
+		}
+	}
+}
+
+static void burners_stop(struct burners *b)
+{
+	for (int i = 0; i < 2; i++) {
+		kill(b->pid[i], SIGKILL);
+		waitpid(b->pid[i], NULL, 0);
+	}
+}
+
+static int calibrate(bool force, char **out, char **err)
+{
+	char *argv[] = { (char *)tl_path("spinscope"), "calibrate", "--only", "spin_hint",
+			 "--json", "-o", store, force ? "--force" : NULL, NULL };
+
+	return tl_run(argv, out, err);
+}
+
+static void test_busy_run_keeps_quiet_store(void **state)
+{
+	struct burners b;
+	json_object *doc, *res, *sh, *busy, *v;
+	char *out, *err, when[64];
+	int rc;
+
+	plant_quiet_store();
+	burners_start(&b);
+	rc = calibrate(false, &out, &err);
+	burners_stop(&b);
+	if (rc != 0)
+		fail_msg("calibrate exited %d: %s", rc, err);
+	doc = json_tokener_parse(out);
+	assert_non_null(doc);
+	/* This run was measured busy (the burners took their share)... */
+	assert_true(json_object_object_get_ex(doc, "results", &res));
+	assert_true(json_object_object_get_ex(res, "spin_hint", &sh));
+	assert_true(json_object_object_get_ex(sh, "busy", &busy));
+	assert_true(json_object_object_get_ex(busy, "busy", &v));
+	if (!json_object_get_boolean(v))
+		fail_msg("two burners did not make the host busy: %s",
+			 json_object_to_json_string(busy));
+	assert_true(calib_json__double(busy, "others_cpu_share", 0) > 0.25);
+	/* ...so the quiet stored family stays, and the run says so. */
+	assert_string_equal(stored_time("spin_hint", when, sizeof(when)), FIXTURE_TIME);
+	assert_string_equal(stored_time("memory_order", when, sizeof(when)), FIXTURE_TIME);
+	assert_true(json_object_object_get_ex(doc, "not_saved", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+	assert_non_null(strstr(err, "spin_hint: kept the figures measured on a quieter host "
+			       "(" FIXTURE_TIME ", other processes 2% of the CPUs"));
+	assert_non_null(strstr(err, "give --force to replace them"));
+	json_object_put(doc);
+	free(out);
+	free(err);
+
+	/* --force replaces it, busy or not; the other family stays. */
+	burners_start(&b);
+	rc = calibrate(true, &out, &err);
+	burners_stop(&b);
+	if (rc != 0)
+		fail_msg("calibrate --force exited %d: %s", rc, err);
+	assert_string_not_equal(stored_time("spin_hint", when, sizeof(when)), FIXTURE_TIME);
+	assert_string_equal(stored_time("memory_order", when, sizeof(when)), FIXTURE_TIME);
+	assert_null(strstr(err, "kept the figures"));
+	free(out);
+	free(err);
+}
+
+static void test_interrupted_run_keeps_complete_family(void **state)
+{
+	char *argv[] = { (char *)tl_path("spinscope"), "calibrate", "--full", "--only",
+			 "memory_order", "-o", store, NULL };
+	char when[64];
+	struct tl_proc p;
+
+	plant_quiet_store();
+	assert_int_equal(tl_spawn(&p, argv), 0);
+	/* --full memory_order takes far longer: the signal lands mid-family. */
+	usleep(700 * 1000);
+	tl_kill(&p, SIGINT);
+	char *out = tl_read_all(p.out_fd);
+	char *err = tl_read_all(p.err_fd);
+	assert_int_equal(tl_wait(&p), 1);
+	assert_non_null(strstr(err, "memory_order: kept the complete figures measured " FIXTURE_TIME));
+	assert_non_null(strstr(err, "this run's were interrupted and were not saved"));
+	assert_string_equal(stored_time("memory_order", when, sizeof(when)), FIXTURE_TIME);
+	free(out);
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_busy_run_keeps_quiet_store),
+		cmocka_unit_test(test_interrupted_run_keeps_complete_family),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
