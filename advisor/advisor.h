@@ -149,11 +149,19 @@ struct adv_host_spin_hint {
 };
 
 /* Best lock strategy of the spin-threshold sweep at one contention level. */
+/* Best lock strategy of the spin-threshold sweep at one contention level:
+ * the preferred member of the sweep's good region (every configuration
+ * within noise of the fastest), so that it does not change from run to run
+ * with which one happened to win. */
 struct adv_best {
 	char strategy[32];		/* "spin_then_park", "spin_then_yield", ... */
-	uint32_t n;			/* spins before yielding/parking: 0, 0x1 ... 0xFF */
-	double throughput;		/* acquisitions per second, best strategy */
+	uint32_t n;			/* spins before yielding/parking: 0, 1 ... 255 */
+	double throughput;		/* acquisitions per second, this strategy */
 	double mutex_throughput;	/* same, plain pthread_mutex */
+	uint32_t n_min, n_max;		/* spin counts of this strategy in the region */
+	uint32_t region_size;		/* configurations in it; 0: no region stored */
+	double region_spread;		/* slowest member vs the fastest, 0..1 */
+	bool separated;			/* false: the sweep could not tell them apart */
 };
 
 struct adv_host_spin_threshold {
@@ -189,7 +197,14 @@ struct adv_host_memory_order {
 struct adv_host {
 	bool present;			/* a stored calibration was found */
 	bool matches;			/* ... and its fingerprint matches this host */
-	char mismatch_reason[ADV_REASON_LEN];	/* when present && !matches */
+	/* present && !matches: why (another host's, or unreadable) */
+	char mismatch_reason[ADV_REASON_LEN];
+	bool unreadable;		/* present but not valid JSON, too large, ... */
+	/* Families (enum adv_family bits, hostcal.h) whose stored figures
+	 * failed validation (NaN, negative, out of physical bounds): not
+	 * present, and the first one's field and value in rejected_reason. */
+	unsigned rejected;
+	char rejected_reason[ADV_REASON_LEN];
 	struct adv_host_false_sharing false_sharing;
 	struct adv_host_spin_hint spin_hint;
 	struct adv_host_spin_threshold spin_threshold;

@@ -69,6 +69,14 @@ double adv_cal__note(struct adv_finding *f, const struct adv_host *h, unsigned w
 	if (!h->present)
 		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
 				      "none stored for this host: no host figures used, confidence lowered");
+	else if (h->unreadable)
+		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
+				      "the stored one cannot be used (%.100s): no host figures used, confidence lowered",
+				      h->mismatch_reason[0] ? h->mismatch_reason : "unreadable");
+	else if (missing & h->rejected)
+		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
+				      "stored figures rejected (%.100s): not used, confidence lowered",
+				      h->rejected_reason);
 	else if (!h->matches)
 		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
 				      "stored one is for another host (%.100s): not used, confidence lowered",

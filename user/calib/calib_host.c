@@ -2,17 +2,22 @@
 /* Calibration results (calibrate's JSON) to the advisor's host struct, and
  * the quiet calibration run -p makes when none is stored. */
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include "calib_host.h"
 #include "calib_store.h"
 #include "calib_json.h"
 #include "calib/kern/calib_util.h"
+#include "advisor/hostcal.h"
+#include "common/errors.h"
 
 /* obj.a.b... as an object, or NULL. */
 static json_object *path(const json_object *obj, const char *a, const char *b)
@@ -24,6 +29,13 @@ static json_object *path(const json_object *obj, const char *a, const char *b)
 	if (!b)
 		return x;
 	return json_object_object_get_ex(x, b, &y) ? y : NULL;
+}
+
+/* A count from JSON: UINT32_MAX for what no uint32_t holds (negative,
+ * NaN, 1e308), which every bound below then rejects. */
+static uint32_t to_u32(double v)
+{
+	return isfinite(v) && v >= 0 && v < 4294967295.0 ? (uint32_t)v : UINT32_MAX;
 }
 
 /* A family's object when it was measured (not skipped). */
@@ -51,20 +63,23 @@ static double figure(const json_object *obj, const char *key)
 static void fill_false_sharing(const json_object *f, struct adv_host_false_sharing *o)
 {
 	json_object *rows = path(f, "rows", NULL);
-	int threads = (int)calib_json__double(f, "headline_threads", 2);
+	int threads = (int)to_u32(calib_json__double(f, "headline_threads", 2));
+
+	if (!json_object_is_type(rows, json_type_array))
+		rows = NULL;
 
 	/* A family that failed has an "error" and none of its figures. */
 	o->present = path(f, "ratio_unpadded_padded", NULL) != NULL;
 	if (!o->present)
 		return;
 	o->ratio_2t = calib_json__double(f, "ratio_unpadded_padded", 0);
-	o->interference_bytes = (uint32_t)calib_json__double(f, "destructive_interference", 0);
-	o->cache_line_bytes = (uint32_t)calib_json__double(f, "cache_line_sysfs", 0);
+	o->interference_bytes = to_u32(calib_json__double(f, "destructive_interference", 0));
+	o->cache_line_bytes = to_u32(calib_json__double(f, "cache_line_sysfs", 0));
 	/* Concurrent when the headline row's threads really overlapped. */
 	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
 		json_object *r = json_object_array_get_idx(rows, i);
 
-		if ((int)calib_json__double(r, "threads", 0) == threads)
+		if ((int)to_u32(calib_json__double(r, "threads", 0)) == threads)
 			o->concurrent = figure(r, "overlap") >= CALIB_OVERLAP_OK;
 	}
 }
@@ -73,9 +88,12 @@ static void fill_spin_hint(const json_object *f, const char *machine, struct adv
 {
 	json_object *per = path(f, "ns_per_hint", NULL), *un = path(f, "unavailable", NULL);
 
-	o->present = per != NULL;
+	/* A hand-edited file may hold anything: only the shapes written. */
+	o->present = json_object_is_type(per, json_type_object);
 	if (!o->present)
 		return;
+	if (!json_object_is_type(un, json_type_array))
+		un = NULL;
 	snprintf(o->arch, sizeof(o->arch), "%s", machine);
 	json_object_object_foreach(per, name, v) {
 		struct adv_hint *h;
@@ -97,12 +115,21 @@ static void fill_spin_hint(const json_object *f, const char *machine, struct adv
 
 static void fill_best(const json_object *level, struct adv_best *o)
 {
-	json_object *best = path(level, "best", NULL);
+	json_object *reg = path(level, "region", NULL), *best = path(reg, "pick", NULL);
 
+	/* Files from before the good region: the raw best stands alone. */
+	if (!best)
+		best = path(level, "best", NULL);
 	snprintf(o->strategy, sizeof(o->strategy), "%s", calib_json__string(best, "strategy", ""));
-	o->n = (uint32_t)calib_json__double(best, "spins", 0);
+	o->n = to_u32(calib_json__double(best, "spins", 0));
 	o->throughput = calib_json__double(best, "acq_per_s", 0);
 	o->mutex_throughput = calib_json__double(level, "mutex_acq_per_s", 0);
+	o->n_min = to_u32(calib_json__double(reg, "spins_min", o->n));
+	o->n_max = to_u32(calib_json__double(reg, "spins_max", o->n));
+	if (json_object_is_type(path(reg, "members", NULL), json_type_array))
+		o->region_size = (uint32_t)json_object_array_length(path(reg, "members", NULL));
+	o->region_spread = calib_json__double(reg, "spread", 0);
+	o->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
 }
 
 static void fill_host_costs(const json_object *f, struct adv_host_costs *o)
@@ -126,7 +153,7 @@ static void fill_numa(const json_object *f, struct adv_host_numa *o)
 	json_object *s = path(f, "summary", NULL);
 
 	o->present = s != NULL;
-	o->nodes = (uint32_t)calib_json__double(f, "node_count", 0);
+	o->nodes = to_u32(calib_json__double(f, "node_count", 0));
 	o->local_ns = calib_json__double(s, "local_latency_ns", 0);
 	o->remote_ns = calib_json__double(s, "remote_latency_ns", 0);
 	o->interleaved_ns = calib_json__double(s, "interleave_latency_ns", 0);
@@ -148,27 +175,190 @@ static void fill_memory_order(const json_object *f, struct adv_host_memory_order
 	o->cas_release_ns = figure(u, "cas_release");
 }
 
-void calib_host__fill(const json_object *results, const char *machine, struct adv_host *h)
+/* --- validation ----------------------------------------------------------
+ * A stored figure is a number a person or a disk may have mangled: every
+ * one is checked before the advisor sees it, and a family with one figure
+ * that is not finite, not positive where a cost must be, or outside what
+ * any host can measure, is rejected whole (one warning naming the field).
+ */
+
+struct check {
+	char why[ADV_REASON_LEN];
+	bool bad;
+};
+
+/* v must lie in [lo, hi]; optional figures may also be 0 (not measured). */
+static void bound(struct check *c, const char *field, double v, double lo, double hi,
+		  const char *range, bool optional)
+{
+	if (c->bad || (optional && v == 0) || (isfinite(v) && v >= lo && v <= hi))
+		return;
+	c->bad = true;
+	snprintf(c->why, sizeof(c->why), "%s is %g, outside %s", field, v, range);
+}
+
+static void check_false_sharing(const struct adv_host_false_sharing *o, struct check *c)
+{
+	bound(c, "unpadded/padded ratio", o->ratio_2t, 0.05, 1000, "0.05x to 1000x", false);
+	bound(c, "destructive interference size", o->interference_bytes, 8, 65536,
+	      "8 B to 64 KiB", true);
+	bound(c, "cache line", o->cache_line_bytes, 8, 65536, "8 B to 64 KiB", true);
+}
+
+static void check_spin_hint(const struct adv_host_spin_hint *o, struct check *c)
+{
+	char field[48];
+
+	for (size_t i = 0; i < o->nhints; i++) {
+		if (!o->hints[i].available)
+			continue;
+		snprintf(field, sizeof(field), "%.16s ns per hint", o->hints[i].name);
+		bound(c, field, o->hints[i].ns, 0.05, 1e9, "0.05 ns to 1 s", false);
+	}
+}
+
+static void check_best(const struct adv_best *b, const char *level, struct check *c)
+{
+	char field[64];
+
+	if (!b->strategy[0])
+		return;
+	snprintf(field, sizeof(field), "best lock at %s contention, acq/s", level);
+	bound(c, field, b->throughput, 1, 1e11, "1 to 1e11 acq/s", false);
+	snprintf(field, sizeof(field), "pthread_mutex at %s contention, acq/s", level);
+	bound(c, field, b->mutex_throughput, 1, 1e11, "1 to 1e11 acq/s", true);
+	snprintf(field, sizeof(field), "spins at %s contention", level);
+	bound(c, field, b->n, 0, 1 << 20, "0 to 1048576", true);
+	snprintf(field, sizeof(field), "good region's spins at %s contention", level);
+	bound(c, field, b->n_max, b->n_min, 1 << 20, "the region's lowest count to 1048576", true);
+}
+
+static void check_host_costs(const struct adv_host_costs *o, struct check *c)
+{
+	bound(c, "futex handoff on one CPU", o->futex_handoff_same_ns, 10, 1e7, "10 ns to 10 ms", true);
+	bound(c, "futex handoff across CPUs", o->futex_handoff_cross_ns, 10, 1e7, "10 ns to 10 ms", true);
+	bound(c, "sched_yield alone", o->yield_alone_ns, 10, 1e7, "10 ns to 10 ms", true);
+	bound(c, "sched_yield with a peer", o->yield_peer_ns, 10, 1e7, "10 ns to 10 ms", true);
+	bound(c, "cache-line round trip", o->cacheline_rtt_ns, 1, 1e6, "1 ns to 1 ms", true);
+	bound(c, "tracing cost per event", o->trace_event_ns, 0, 1e6, "0 to 1 ms", true);
+}
+
+static void check_numa(const struct adv_host_numa *o, struct check *c)
+{
+	bound(c, "local latency", o->local_ns, 1, 1e6, "1 ns to 1 ms", true);
+	bound(c, "remote latency", o->remote_ns, 1, 1e6, "1 ns to 1 ms", true);
+	bound(c, "interleaved latency", o->interleaved_ns, 1, 1e6, "1 ns to 1 ms", true);
+	bound(c, "local bandwidth", o->local_gbs, 1e-3, 1e5, "0.001 to 100000 GB/s", true);
+	bound(c, "remote bandwidth", o->remote_gbs, 1e-3, 1e5, "0.001 to 100000 GB/s", true);
+	bound(c, "interleaved bandwidth", o->interleaved_gbs, 1e-3, 1e5, "0.001 to 100000 GB/s", true);
+}
+
+static void check_memory_order(const struct adv_host_memory_order *o, struct check *c)
+{
+	const struct { const char *name; double v; } f[] = {
+		{ "relaxed store", o->relaxed_store_ns }, { "release store", o->release_store_ns },
+		{ "seq_cst store", o->seq_cst_store_ns }, { "store + fence", o->store_fence_ns },
+		{ "seq_cst CAS", o->cas_seq_cst_ns }, { "release CAS", o->cas_release_ns },
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		bound(c, f[i].name, f[i].v, 0.05, 1e6, "0.05 ns to 1 ms", true);
+}
+
+/* Rejects a family that failed its checks: not present, counted in
+ * h->rejected, said on stderr when warn. */
+static void judge(struct adv_host *h, unsigned bit, const char *key, bool *present,
+		  const struct check *c, bool warn)
+{
+	char why[ADV_REASON_LEN + 64];
+
+	if (!*present || !c->bad)
+		return;
+	*present = false;
+	h->rejected |= bit;
+	snprintf(why, sizeof(why), "%s: %s", key, c->why);
+	if (!h->rejected_reason[0])
+		snprintf(h->rejected_reason, sizeof(h->rejected_reason), "%s", why);
+	if (warn)
+		ss_warn("stored calibration: %s; the %s figures are not used: run 'spinscope calibrate --only %s'",
+			why, key, key);
+}
+
+static void fill(const json_object *results, const char *machine, struct adv_host *h, bool warn)
 {
 	json_object *f;
+	struct check c;
 
 	h->present = true;
 	h->matches = true;
-	if ((f = family(results, "false_sharing")))
+	if ((f = family(results, "false_sharing"))) {
 		fill_false_sharing(f, &h->false_sharing);
-	if ((f = family(results, "spin_hint")))
+		c = (struct check){ 0 };
+		check_false_sharing(&h->false_sharing, &c);
+		judge(h, ADV_FAM_FALSE_SHARING, "false_sharing", &h->false_sharing.present, &c, warn);
+	}
+	if ((f = family(results, "spin_hint"))) {
 		fill_spin_hint(f, machine, &h->spin_hint);
+		c = (struct check){ 0 };
+		check_spin_hint(&h->spin_hint, &c);
+		judge(h, ADV_FAM_SPIN_HINT, "spin_hint", &h->spin_hint.present, &c, warn);
+	}
 	if ((f = family(results, "spin_threshold")) && path(f, "contention", NULL)) {
 		h->spin_threshold.present = true;
 		fill_best(path(f, "contention", "light"), &h->spin_threshold.light);
 		fill_best(path(f, "contention", "heavy"), &h->spin_threshold.heavy);
+		c = (struct check){ 0 };
+		check_best(&h->spin_threshold.light, "light", &c);
+		check_best(&h->spin_threshold.heavy, "heavy", &c);
+		judge(h, ADV_FAM_SPIN_THRESHOLD, "spin_threshold", &h->spin_threshold.present, &c, warn);
 	}
-	if ((f = family(results, "host_costs")))
+	if ((f = family(results, "host_costs"))) {
 		fill_host_costs(f, &h->host_costs);
-	if ((f = family(results, "numa")))
+		c = (struct check){ 0 };
+		check_host_costs(&h->host_costs, &c);
+		judge(h, ADV_FAM_HOST_COSTS, "host_costs", &h->host_costs.present, &c, warn);
+	}
+	if ((f = family(results, "numa"))) {
 		fill_numa(f, &h->numa);
-	if ((f = family(results, "memory_order")))
+		c = (struct check){ 0 };
+		check_numa(&h->numa, &c);
+		judge(h, ADV_FAM_NUMA, "numa", &h->numa.present, &c, warn);
+	}
+	if ((f = family(results, "memory_order"))) {
 		fill_memory_order(f, &h->memory_order);
+		c = (struct check){ 0 };
+		check_memory_order(&h->memory_order, &c);
+		judge(h, ADV_FAM_MEMORY_ORDER, "memory_order", &h->memory_order.present, &c, warn);
+	}
+}
+
+void calib_host__fill(const json_object *results, const char *machine, struct adv_host *h)
+{
+	fill(results, machine, h, false);
+}
+
+bool calib_host__family_valid(const char *key, const json_object *family_obj, char *why,
+			      size_t len)
+{
+	json_object *one = json_object_new_object();
+	struct adv_host *h = calloc(1, sizeof(*h));
+	struct utsname u;
+	bool ok;
+
+	if (!one || !h) {
+		json_object_put(one);
+		free(h);
+		return true;	/* nothing to judge with: judge nothing */
+	}
+	uname(&u);
+	json_object_object_add(one, key, json_object_get((json_object *)family_obj));
+	fill(one, u.machine, h, false);
+	ok = !h->rejected;
+	if (!ok)
+		snprintf(why, len, "%s", h->rejected_reason);
+	json_object_put(one);
+	free(h);
+	return ok;
 }
 
 /* What each finding's advice rests on, by calibrate's family keys. */
@@ -227,12 +417,12 @@ const char *calib_host__needed(const struct adv_report *r, const struct adv_host
 int calib_host__load(struct adv_host *host, const char *path, const char *machine)
 {
 	json_object *res = NULL;
-	char why[ADV_REASON_LEN];
+	char why[ADV_REASON_LEN + 256];
 	int err = calib__load_matching(path, &res, why, sizeof(why));
 
 	memset(host, 0, sizeof(*host));
 	if (!err) {
-		calib_host__fill(res, machine, host);
+		fill(res, machine, host, true);
 		json_object_put(res);
 	} else if (err == -ESTALE) {
 		/* why reads "calibration in PATH is for another host (DIFF): run
@@ -246,6 +436,15 @@ int calib_host__load(struct adv_host *host, const char *path, const char *machin
 				 (int)(b - a - 14), a + 14);
 		else
 			snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%s", why);
+	} else if (err != -ENOENT) {
+		/* A file that is there but cannot be used is not "none stored". */
+		host->present = true;
+		host->unreadable = true;
+		snprintf(host->mismatch_reason, sizeof(host->mismatch_reason), "%s",
+			 err == -EBADMSG ? "not valid JSON" : err == -EFBIG ? "larger than 16 MiB" :
+			 err == -EINVAL ? "not a calibration of this schema" :
+			 err == -EISDIR || err == -ENXIO ? "not a regular file" : strerror(-err));
+		ss_warn("stored calibration not used: %s", why);
 	}
 	return err;
 }

@@ -13,8 +13,16 @@
 #include "advisor/advisor.h"
 
 /* Fills h's families from results (measured on this host: present and
- * matches are set). Families absent or skipped stay !present. */
+ * matches are set). Families absent or skipped stay !present; so do those
+ * with a figure that is not finite, not positive where it must be, or out
+ * of physical bounds (0.05 ns to 1 s per hint, 10 ns to 10 ms per handoff,
+ * ...): they are counted in h->rejected with the field in rejected_reason. */
 void calib_host__fill(const json_object *results, const char *machine, struct adv_host *h);
+
+/* Whether one stored family (results[key]) passes those checks; why gets
+ * the field and value when not. */
+bool calib_host__family_valid(const char *key, const json_object *family_obj, char *why,
+			      size_t len);
 
 /* Comma-separated calibrate families ("host_costs,spin_threshold") that
  * the findings in r rest on and h lacks; "" when none. Returns buf. */
@@ -22,9 +30,11 @@ const char *calib_host__needed(const struct adv_report *r, const struct adv_host
 			       size_t len);
 
 /* The saved calibration (path NULL: the default place) as h: filled when it
- * matches this host, present but !matches with the differing field when it
- * is another host's, !present when there is none. Returns 0 or the
- * calib__load_matching error. */
+ * matches this host (a warning on stderr per rejected family), present but
+ * !matches with the differing field when it is another host's, present,
+ * !matches and unreadable (with a warning) when it cannot be parsed, is too
+ * large or of another schema, !present when there is none. Returns 0 or
+ * the calib__load_matching error. */
 int calib_host__load(struct adv_host *h, const char *path, const char *machine);
 
 /* Runs `spinscope calibrate --quick --only families [-o path]` quietly

@@ -15,6 +15,7 @@
 #include "calib.h"
 #include "calib_json.h"
 #include "calib_table.h"
+#include "calib/kern/calib_stat.h"
 #include "calib/kern/calib_swlock.h"
 #include "calib/kern/calib_util.h"
 
@@ -172,6 +173,100 @@ static int best_config(json_object *configs, const char *key, bool want_max, boo
 	return bi;
 }
 
+/* Among equivalent configurations, the one to recommend: the strategy that
+ * degrades best when the holder is descheduled first (parking leaves the
+ * CPU to it), then the fewest spins (less CPU burnt for the same result). */
+static int preference(const char *strategy, int spins_index)
+{
+	static const char *const order[] = { "spin_then_park", "spin_then_yield",
+					     "spin_yield_repeat", "pthread_mutex", "spin" };
+	int rank = 5;
+
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(strategy, order[i]))
+			rank = i;
+	return rank * 100 + spins_index;
+}
+
+static int spins_index(int spins)
+{
+	for (unsigned i = 0; i < NSPINS; i++)
+		if ((int)sweep_spins[i] == spins)
+			return (int)i;
+	return 0;
+}
+
+static enum swlock_strategy strategy_of(const char *name)
+{
+	for (int s = 0; s < SWLOCK__COUNT; s++)
+		if (!strcmp(name, swlock_strategy__name((enum swlock_strategy)s)))
+			return (enum swlock_strategy)s;
+	return SWLOCK__COUNT;
+}
+
+static int spins_of(const json_object *cfg)
+{
+	return (int)calib_json__double(cfg, "spins", 0);
+}
+
+#define REGION_RULE "median acquisitions/s of the repetitions with their 95% interval; " \
+	"equivalent: interval overlapping the best's, or median within 3% of it"
+
+/* The good region of one contention level (calib_stat.h's rule) as
+ * level.region: its members, the preferred member and the spin range of
+ * its strategy, and whether the run separated the candidates at all. */
+static void add_region(json_object *level, json_object *configs)
+{
+	struct calib_candidate c[CALIB_MAX_CANDIDATES];
+	struct calib_region r;
+	size_t n = json_object_array_length(configs);
+	json_object *reg, *members, *pick;
+	const char *strategy;
+	int lo = -1, hi = -1, same = 0;
+
+	if (n > CALIB_MAX_CANDIDATES)
+		n = CALIB_MAX_CANDIDATES;
+	for (size_t i = 0; i < n; i++) {
+		json_object *cfg = json_object_array_get_idx(configs, i);
+		struct calib_stats st;
+
+		if (!calib_stats__from_json(cfg, "acq_per_s", &st, NULL))
+			st.n = 0;
+		c[i] = (struct calib_candidate){ st.median, st.ci_lo, st.ci_hi, st.n,
+			preference(calib_json__string(cfg, "strategy", ""), spins_index(spins_of(cfg))) };
+	}
+	if (!calib_region__select(c, (int)n, true, CALIB_REGION_TOLERANCE, &r))
+		return;
+	pick = json_object_array_get_idx(configs, (size_t)r.pick);
+	strategy = calib_json__string(pick, "strategy", "");
+	reg = json_object_new_object();
+	members = json_object_new_array();
+	for (int m = 0; m < r.nmembers; m++) {
+		json_object *cfg = json_object_array_get_idx(configs, (size_t)r.members[m]);
+
+		json_object_array_add(members, json_object_new_string(calib_json__string(cfg, "label", "")));
+		if (strcmp(calib_json__string(cfg, "strategy", ""), strategy))
+			continue;
+		same++;
+		if (lo < 0 || spins_of(cfg) < lo)
+			lo = spins_of(cfg);
+		if (spins_of(cfg) > hi)
+			hi = spins_of(cfg);
+	}
+	json_object_object_add(reg, "rule", json_object_new_string(REGION_RULE));
+	json_object_object_add(reg, "members", members);
+	json_object_object_add(reg, "of", json_object_new_int((int)n));
+	json_object_object_add(reg, "pick", pick_json(pick));
+	json_object_object_add(reg, "strategy_members", json_object_new_int(same));
+	if (swlock_strategy__has_spins(strategy_of(strategy))) {
+		json_object_object_add(reg, "spins_min", json_object_new_int(lo));
+		json_object_object_add(reg, "spins_max", json_object_new_int(hi));
+	}
+	json_object_object_add(reg, "spread", json_object_new_double(r.spread));
+	json_object_object_add(reg, "separated", json_object_new_boolean(r.separated));
+	json_object_object_add(level, "region", reg);
+}
+
 /* Runs every configuration reps times at one contention level, interleaved
  * (rep-major, rotating the order) so that drift on the host spreads evenly. */
 static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
@@ -264,6 +359,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 		    calib_stats__from_json(c, "acq_per_s", &st, NULL))
 			json_object_object_add(level, "mutex_acq_per_s", json_object_new_double(st.median));
 	}
+	add_region(level, arr);
 	best = best_config(arr, "acq_per_s", true, &tie);
 	fastest_stop = best_config(arr, "stop_all_ns", false, &stop_tie);
 	if (best >= 0) {
@@ -286,21 +382,50 @@ out:
 	return err;
 }
 
-/* "best at light contention (2 threads): spin 0x1F then futex park, 12.3 M
- * acq/s": one clause per level, for --show and JSON readers. */
+/* "light contention (2 threads): spin 0-255 then yield loop, 5.22 M acq/s;
+ * 9 of 26 configurations within noise of the best are equivalent here":
+ * one clause per level, from its good region (the raw best for files
+ * without one), for --show and JSON readers. */
 static void level_headline(const char *name, const json_object *level, char *buf, size_t len)
 {
-	json_object *best;
+	json_object *reg, *pick, *best;
+	const char *strategy;
+	char what[96];
+	int lo, hi, n;
 
 	buf[0] = '\0';
-	if (!json_object_object_get_ex(level, "best", &best))
+	if (!json_object_object_get_ex(level, "region", &reg) ||
+	    !json_object_object_get_ex(reg, "pick", &pick)) {
+		if (json_object_object_get_ex(level, "best", &best))
+			snprintf(buf, len, "best at %s contention (%d threads): %s, %.2f M acq/s", name,
+				 (int)calib_json__double(level, "threads", 0),
+				 calib_json__string(best, "label", "?"),
+				 calib_json__double(best, "acq_per_s", 0) / 1e6);
 		return;
-	snprintf(buf, len, "best at %s contention (%d threads): %s, %.2f M acq/s%s", name,
-		 (int)calib_json__double(level, "threads", 0),
-		 calib_json__string(best, "label", "?"),
-		 calib_json__double(best, "acq_per_s", 0) / 1e6,
-		 json_object_get_boolean(json_object_object_get(best, "within_noise_of_runner_up")) ?
-		 " (runner-up within noise)" : "");
+	}
+	strategy = calib_json__string(pick, "strategy", "");
+	lo = (int)calib_json__double(reg, "spins_min", -1);
+	hi = (int)calib_json__double(reg, "spins_max", -1);
+	if (lo >= 0 && strategy_of(strategy) != SWLOCK__COUNT)
+		swlock_strategy__describe_range(strategy_of(strategy), (uint32_t)lo, (uint32_t)hi,
+						what, sizeof(what));
+	else
+		snprintf(what, sizeof(what), "%s", calib_json__string(pick, "label", "?"));
+	n = json_object_is_type(json_object_object_get(reg, "members"), json_type_array) ?
+	    (int)json_object_array_length(json_object_object_get(reg, "members")) : 0;
+	if (json_object_get_boolean(json_object_object_get(reg, "separated")))
+		snprintf(buf, len, "%s contention (%d threads): %s, %.2f M acq/s; %d of %d "
+			 "configurations within noise of the best (%.0f%%) are equivalent here", name,
+			 (int)calib_json__double(level, "threads", 0), what,
+			 calib_json__double(pick, "acq_per_s", 0) / 1e6, n,
+			 (int)calib_json__double(reg, "of", 0),
+			 calib_json__double(reg, "spread", 0) * 100);
+	else
+		snprintf(buf, len, "%s contention (%d threads): this run could not separate the "
+			 "strategies (%d of %d within noise of the best): rerun with --full, or --cpus on "
+			 "idle CPUs; meanwhile %s is as good as any", name,
+			 (int)calib_json__double(level, "threads", 0), n,
+			 (int)calib_json__double(reg, "of", 0), what);
 }
 
 static const char *const level_names[] = { "light", "heavy" };

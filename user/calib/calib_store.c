@@ -231,16 +231,76 @@ int calib_store__save(const char *path, json_object *doc, char *why, size_t whyl
 	return err;
 }
 
+/* The whole file, NUL-terminated, or NULL with errno set (EFBIG past
+ * CALIB_STORE_MAX_BYTES: a calibration is tens of KiB). */
+static char *read_capped(const char *path)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t off = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), saved;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st))
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		/* A folder, FIFO or device is not a calibration (and a FIFO
+		 * opened O_NONBLOCK is never read, so never blocks). */
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ENXIO;
+		goto fail;
+	}
+	if (st.st_size > CALIB_STORE_MAX_BYTES) {
+		errno = EFBIG;
+		goto fail;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		goto fail;
+	while (off < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + off, (size_t)st.st_size - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;	/* shrank under us: parse what is there */
+		off += (size_t)n;
+	}
+	buf[off] = '\0';
+	close(fd);
+	return buf;
+fail:
+	saved = errno;
+	free(buf);
+	close(fd);
+	errno = saved;
+	return NULL;
+}
+
 int calib_store__load(const char *path, json_object **doc)
 {
+	struct json_tokener *tok;
 	json_object *d, *v;
+	char *text;
 
 	*doc = NULL;
-	if (access(path, R_OK))
+	text = read_capped(path);
+	if (!text)
 		return -errno;
-	d = json_object_from_file(path);
-	if (!d)
-		return -EINVAL;
+	tok = json_tokener_new();
+	if (!tok) {
+		free(text);
+		return -ENOMEM;
+	}
+	d = json_tokener_parse_ex(tok, text, (int)strlen(text));
+	if (!d || json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(d);
+		json_tokener_free(tok);
+		free(text);
+		return -EBADMSG;
+	}
+	json_tokener_free(tok);
+	free(text);
 	if (!json_object_object_get_ex(d, "schema", &v) || !json_object_is_type(v, json_type_int) ||
 	    json_object_get_int(v) != CALIB_SCHEMA ||
 	    !json_object_object_get_ex(d, "results", &v) || !json_object_is_type(v, json_type_object)) {
@@ -275,6 +335,19 @@ int calib_store__load_matching_at(const char *path, const char *root, json_objec
 	if (err == -EINVAL) {
 		snprintf(why, whylen, "%s is not a calibration of schema %d: run 'spinscope calibrate' again",
 			 path, CALIB_SCHEMA);
+		return err;
+	}
+	if (err == -EBADMSG) {
+		snprintf(why, whylen, "%s is not valid JSON: run 'spinscope calibrate' again", path);
+		return err;
+	}
+	if (err == -EFBIG) {
+		snprintf(why, whylen, "%s is larger than %d MiB, no calibration is: not read", path,
+			 CALIB_STORE_MAX_BYTES >> 20);
+		return err;
+	}
+	if (err == -EISDIR || err == -ENXIO) {
+		snprintf(why, whylen, "%s is not a regular file: give a calibration file", path);
 		return err;
 	}
 	if (err) {

@@ -41,8 +41,13 @@ int calib_store__check(const char *path, char *why, size_t whylen);
  * reason in why. */
 int calib_store__save(const char *path, json_object *doc, char *why, size_t whylen);
 
+/* A calibration is tens of KiB: a larger file is not read at all. */
+#define CALIB_STORE_MAX_BYTES (16 << 20)
+
 /* Loads a document and checks its schema. Returns 0, -ENOENT (no file),
- * -EINVAL (not a calibration document of this schema) or -errno. */
+ * -EBADMSG (not valid JSON), -EFBIG (over CALIB_STORE_MAX_BYTES), -EISDIR
+ * or -ENXIO (a folder, a FIFO or device: never read), -EINVAL (not a
+ * calibration document of this schema) or -errno. */
 int calib_store__load(const char *path, json_object **doc);
 
 /* Loads the results saved at path (NULL: the default path) if they were
@@ -50,8 +55,8 @@ int calib_store__load(const char *path, json_object **doc);
  * the live host). On success *out holds a reference to the "results"
  * object (json_object_put it) and 0 is returned; otherwise why says why
  * not, in words a person acts on, and the return is -ENOENT (nothing
- * saved), -EINVAL (unreadable or other schema), -ESTALE (another host or
- * kernel) or -errno. */
+ * saved), -EINVAL (other schema), -EBADMSG, -EFBIG, -EISDIR, -ENXIO,
+ * -ESTALE (another host or kernel) or -errno. */
 int calib_store__load_matching_at(const char *path, const char *root, json_object **out,
 				  char *why, size_t whylen);
 int calib__load_matching(const char *path_or_NULL, json_object **out, char *why, size_t whylen);

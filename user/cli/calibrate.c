@@ -386,20 +386,38 @@ static int print_doc(const json_object *doc, const struct calibrate_opts *o)
 	return 0;
 }
 
-static int show_saved(const struct calibrate_opts *o, const char *path)
+/* Loads a calibration document; on failure one line saying why, and the
+ * exit code. */
+static int load_doc(const char *path, json_object **doc)
 {
-	struct ss_fingerprint saved, here;
-	json_object *doc, *host = NULL;
-	char why[512];
-	int err = calib_store__load(path, &doc);
+	int err = calib_store__load(path, doc);
 
 	if (err == -ENOENT)
 		return ss_error(SS_EXIT_ERROR, "no calibration saved at %s: run 'spinscope calibrate'", path);
 	if (err == -EINVAL)
 		return ss_error(SS_EXIT_ERROR, "%s is not a spinscope calibration of schema %d",
 				path, CALIB_SCHEMA);
+	if (err == -EBADMSG)
+		return ss_error(SS_EXIT_ERROR, "%s is not valid JSON: not a spinscope calibration", path);
+	if (err == -EFBIG)
+		return ss_error(SS_EXIT_ERROR, "%s is larger than %d MiB: not a spinscope calibration",
+				path, CALIB_STORE_MAX_BYTES >> 20);
+	if (err == -EISDIR || err == -ENXIO)
+		return ss_error(SS_EXIT_ERROR, "%s is not a regular file: give a calibration file", path);
 	if (err)
 		return ss_error(SS_EXIT_ERROR, "cannot read %s: %s", path, strerror(-err));
+	return 0;
+}
+
+static int show_saved(const struct calibrate_opts *o, const char *path)
+{
+	struct ss_fingerprint saved, here;
+	json_object *doc, *host = NULL;
+	char why[512];
+	int err = load_doc(path, &doc);
+
+	if (err)
+		return err;
 	json_object_object_get_ex(doc, "host", &host);
 	if (!calib_store__host_from_json(host, &saved) && !fingerprint__read(NULL, &here) &&
 	    !fingerprint__match(&saved, &here, why, sizeof(why)))

@@ -219,7 +219,10 @@ static void test_save_load_matching(void **state)
 	f = fopen(path, "w");
 	fputs("not json", f);
 	fclose(f);
-	assert_int_equal(calib_store__load(path, &doc), -EINVAL);
+	/* Not JSON is told apart from another schema: "not valid JSON". */
+	assert_int_equal(calib_store__load(path, &doc), -EBADMSG);
+	assert_int_equal(calib_store__load_matching_at(path, X86, &out, why, sizeof(why)), -EBADMSG);
+	assert_non_null(strstr(why, "is not valid JSON"));
 }
 
 static void test_save_replaces_atomically(void **state)

@@ -57,25 +57,49 @@ bool swlock_strategy__has_spins(enum swlock_strategy s)
 	       s == SWLOCK_SPIN_THEN_PARK;
 }
 
-void swlock_strategy__describe(enum swlock_strategy s, uint32_t spins, char *buf, size_t size)
+/* "31 (0x1F)": a person reads the decimal; the sweep's counts are the
+ * JDK's 2^k - 1 masks, written in hex there, so the hex stands beside it
+ * where it differs. */
+static void spins_text(uint32_t spins, char *buf, size_t size)
 {
+	if (spins < 10)
+		snprintf(buf, size, "%u", spins);
+	else
+		snprintf(buf, size, "%u (0x%X)", spins, spins);
+}
+
+void swlock_strategy__describe_range(enum swlock_strategy s, uint32_t lo, uint32_t hi,
+				     char *buf, size_t size)
+{
+	char n[64], h[32];
+
+	spins_text(hi, h, sizeof(h));
+	if (lo == hi)
+		snprintf(n, sizeof(n), "%s", h);
+	else
+		snprintf(n, sizeof(n), "%u-%s", lo, h);
 	switch (s) {
 	case SWLOCK_SPIN:
 		snprintf(buf, size, "pure spin");
 		break;
 	case SWLOCK_SPIN_THEN_YIELD:
-		snprintf(buf, size, "spin 0x%X then yield loop", spins);
+		snprintf(buf, size, "spin %s then yield loop", n);
 		break;
 	case SWLOCK_SPIN_YIELD_REPEAT:
-		snprintf(buf, size, "(spin 0x%X + yield) repeated", spins);
+		snprintf(buf, size, "(spin %s + yield) repeated", n);
 		break;
 	case SWLOCK_SPIN_THEN_PARK:
-		snprintf(buf, size, "spin 0x%X then futex park", spins);
+		snprintf(buf, size, "spin %s then futex park", n);
 		break;
 	default:
 		snprintf(buf, size, "pthread_mutex");
 		break;
 	}
+}
+
+void swlock_strategy__describe(enum swlock_strategy s, uint32_t spins, char *buf, size_t size)
+{
+	swlock_strategy__describe_range(s, spins, spins, buf, size);
 }
 
 void swlock__init(struct swlock *l, enum swlock_strategy s, uint32_t spins)

@@ -43,8 +43,11 @@ void swlock__destroy(struct swlock *l);
 const char *swlock_strategy__name(enum swlock_strategy s);
 /* Whether N (spins) means anything for this strategy. */
 bool swlock_strategy__has_spins(enum swlock_strategy s);
-/* Words a person reads: "spin 0x1F then futex park". */
+/* Words a person reads: "spin 31 (0x1F) then futex park". */
 void swlock_strategy__describe(enum swlock_strategy s, uint32_t spins, char *buf, size_t size);
+/* The same for a range of counts: "spin 0-31 (0x1F) then yield loop". */
+void swlock_strategy__describe_range(enum swlock_strategy s, uint32_t lo, uint32_t hi,
+				     char *buf, size_t size);
 
 /* Acquisition latency histogram: log-linear buckets, 8 per power of two
  * (about 12% resolution), exact maximum. */
