@@ -151,16 +151,20 @@ struct adv_host_spin_hint {
 /* Best lock strategy of the spin-threshold sweep at one contention level. */
 /* Best lock strategy of the spin-threshold sweep at one contention level:
  * the preferred member of the sweep's good region (every configuration
- * within noise of the fastest), so that it does not change from run to run
- * with which one happened to win. */
+ * within noise of the fastest, struct adv_region), so that it does not
+ * change from run to run with which one happened to win. */
 struct adv_best {
 	char strategy[32];		/* "spin_then_park", "spin_then_yield", ... */
 	uint32_t n;			/* spins before yielding/parking: 0, 1 ... 255 */
 	double throughput;		/* acquisitions per second, this strategy */
 	double mutex_throughput;	/* same, plain pthread_mutex */
-	uint32_t n_min, n_max;		/* spin counts of this strategy in the region */
-	uint32_t region_size;		/* configurations in it; 0: no region stored */
-	double region_spread;		/* slowest member vs the fastest, 0..1 */
+};
+
+/* The good region behind an adv_best. */
+struct adv_region {
+	uint32_t n_min, n_max;		/* spin counts of best's strategy in it */
+	uint32_t size;			/* configurations in it; 0: no region stored */
+	double spread;			/* slowest member vs the fastest, 0..1 */
 	bool separated;			/* false: the sweep could not tell them apart */
 };
 
@@ -168,6 +172,7 @@ struct adv_host_spin_threshold {
 	bool present;
 	struct adv_best light;		/* one thread per CPU */
 	struct adv_best heavy;		/* many threads per CPU */
+	struct adv_region light_region, heavy_region;
 };
 
 struct adv_host_costs {

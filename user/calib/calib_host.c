@@ -113,7 +113,7 @@ static void fill_spin_hint(const json_object *f, const char *machine, struct adv
 	}
 }
 
-static void fill_best(const json_object *level, struct adv_best *o)
+static void fill_best(const json_object *level, struct adv_best *o, struct adv_region *g)
 {
 	json_object *reg = path(level, "region", NULL), *best = path(reg, "pick", NULL);
 
@@ -124,12 +124,12 @@ static void fill_best(const json_object *level, struct adv_best *o)
 	o->n = to_u32(calib_json__double(best, "spins", 0));
 	o->throughput = calib_json__double(best, "acq_per_s", 0);
 	o->mutex_throughput = calib_json__double(level, "mutex_acq_per_s", 0);
-	o->n_min = to_u32(calib_json__double(reg, "spins_min", o->n));
-	o->n_max = to_u32(calib_json__double(reg, "spins_max", o->n));
+	g->n_min = to_u32(calib_json__double(reg, "spins_min", o->n));
+	g->n_max = to_u32(calib_json__double(reg, "spins_max", o->n));
 	if (json_object_is_type(path(reg, "members", NULL), json_type_array))
-		o->region_size = (uint32_t)json_object_array_length(path(reg, "members", NULL));
-	o->region_spread = calib_json__double(reg, "spread", 0);
-	o->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
+		g->size = (uint32_t)json_object_array_length(path(reg, "members", NULL));
+	g->spread = calib_json__double(reg, "spread", 0);
+	g->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
 }
 
 static void fill_host_costs(const json_object *f, struct adv_host_costs *o)
@@ -217,7 +217,8 @@ static void check_spin_hint(const struct adv_host_spin_hint *o, struct check *c)
 	}
 }
 
-static void check_best(const struct adv_best *b, const char *level, struct check *c)
+static void check_best(const struct adv_best *b, const struct adv_region *g, const char *level,
+		       struct check *c)
 {
 	char field[64];
 
@@ -230,7 +231,7 @@ static void check_best(const struct adv_best *b, const char *level, struct check
 	snprintf(field, sizeof(field), "spins at %s contention", level);
 	bound(c, field, b->n, 0, 1 << 20, "0 to 1048576", true);
 	snprintf(field, sizeof(field), "good region's spins at %s contention", level);
-	bound(c, field, b->n_max, b->n_min, 1 << 20, "the region's lowest count to 1048576", true);
+	bound(c, field, g->n_max, g->n_min, 1 << 20, "the region's lowest count to 1048576", true);
 }
 
 static void check_host_costs(const struct adv_host_costs *o, struct check *c)
@@ -305,11 +306,13 @@ static void fill(const json_object *results, const char *machine, struct adv_hos
 	}
 	if ((f = family(results, "spin_threshold")) && path(f, "contention", NULL)) {
 		h->spin_threshold.present = true;
-		fill_best(path(f, "contention", "light"), &h->spin_threshold.light);
-		fill_best(path(f, "contention", "heavy"), &h->spin_threshold.heavy);
+		fill_best(path(f, "contention", "light"), &h->spin_threshold.light,
+			  &h->spin_threshold.light_region);
+		fill_best(path(f, "contention", "heavy"), &h->spin_threshold.heavy,
+			  &h->spin_threshold.heavy_region);
 		c = (struct check){ 0 };
-		check_best(&h->spin_threshold.light, "light", &c);
-		check_best(&h->spin_threshold.heavy, "heavy", &c);
+		check_best(&h->spin_threshold.light, &h->spin_threshold.light_region, "light", &c);
+		check_best(&h->spin_threshold.heavy, &h->spin_threshold.heavy_region, "heavy", &c);
 		judge(h, ADV_FAM_SPIN_THRESHOLD, "spin_threshold", &h->spin_threshold.present, &c, warn);
 	}
 	if ((f = family(results, "host_costs"))) {

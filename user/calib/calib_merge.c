@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "calib_host.h"
 #include "calib_json.h"
 #include "calib_merge.h"
 
@@ -72,7 +73,8 @@ static bool keep_stored(const char *key, const json_object *old, const json_obje
 	char cond_old[200], cond_new[200];
 	double s_old, s_new;
 
-	if (!complete(old))
+	/* Absurd stored figures (calib_host.h's checks) protect nothing. */
+	if (!complete(old) || !calib_host__family_valid(key, old, text, len))
 		return false;
 	calib_merge__conditions(old, cond_old, sizeof(cond_old));
 	calib_merge__conditions(new, cond_new, sizeof(cond_new));

@@ -8,6 +8,8 @@
  *    unless forced (`calibrate --force`);
  *  - an interrupted (partial) or failed family never replaces a complete
  *    one, nor does a skipped family replace a measured one;
+ *  - a stored family whose figures fail calib_host.h's checks is replaced
+ *    by anything;
  *  - families this run did not measure are kept.
  *
  * Each family kept over this run's gets one note saying which one was kept

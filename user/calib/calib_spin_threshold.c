@@ -390,8 +390,8 @@ static void level_headline(const char *name, const json_object *level, char *buf
 {
 	json_object *reg, *pick, *best;
 	const char *strategy;
+	int threads = (int)calib_json__double(level, "threads", 0), lo, hi, n;
 	char what[96];
-	int lo, hi, n;
 
 	buf[0] = '\0';
 	if (!json_object_object_get_ex(level, "region", &reg) ||
@@ -414,17 +414,17 @@ static void level_headline(const char *name, const json_object *level, char *buf
 	n = json_object_is_type(json_object_object_get(reg, "members"), json_type_array) ?
 	    (int)json_object_array_length(json_object_object_get(reg, "members")) : 0;
 	if (json_object_get_boolean(json_object_object_get(reg, "separated")))
-		snprintf(buf, len, "%s contention (%d threads): %s, %.2f M acq/s; %d of %d "
+		snprintf(buf, len, "%s contention (%d thread%s): %s, %.2f M acq/s; %d of %d "
 			 "configurations within noise of the best (%.0f%%) are equivalent here", name,
-			 (int)calib_json__double(level, "threads", 0), what,
+			 threads, threads == 1 ? "" : "s", what,
 			 calib_json__double(pick, "acq_per_s", 0) / 1e6, n,
 			 (int)calib_json__double(reg, "of", 0),
 			 calib_json__double(reg, "spread", 0) * 100);
 	else
-		snprintf(buf, len, "%s contention (%d threads): this run could not separate the "
+		snprintf(buf, len, "%s contention (%d thread%s): this run could not separate the "
 			 "strategies (%d of %d within noise of the best): rerun with --full, or --cpus on "
 			 "idle CPUs; meanwhile %s is as good as any", name,
-			 (int)calib_json__double(level, "threads", 0), n,
+			 threads, threads == 1 ? "" : "s", n,
 			 (int)calib_json__double(reg, "of", 0), what);
 }
 

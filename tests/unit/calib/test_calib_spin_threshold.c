@@ -47,6 +47,36 @@ static void check_pick(const json_object *level, const char *key)
 	assert_true(json_object_object_get_ex(p, "within_noise_of_runner_up", NULL));
 }
 
+/* The good region: its rule, members (the best among them), a preferred
+ * pick that is a member, and the spin range of the pick's strategy. */
+static void check_region(json_object *level)
+{
+	json_object *reg, *members, *pick, *best;
+	bool pick_in = false, best_in = false;
+
+	assert_true(json_object_object_get_ex(level, "region", &reg));
+	assert_non_null(strstr(calib_json__string(reg, "rule", ""), "95% interval"));
+	assert_true(json_object_object_get_ex(reg, "members", &members));
+	assert_true(json_object_array_length(members) >= 1);
+	assert_int_equal((int)calib_json__double(reg, "of", 0), 26);
+	assert_true(json_object_object_get_ex(reg, "pick", &pick));
+	assert_true(json_object_object_get_ex(level, "best", &best));
+	for (size_t i = 0; i < json_object_array_length(members); i++) {
+		const char *m = json_object_get_string(json_object_array_get_idx(members, i));
+
+		pick_in |= !strcmp(m, calib_json__string(pick, "label", "?"));
+		best_in |= !strcmp(m, calib_json__string(best, "label", "?"));
+	}
+	assert_true(pick_in && best_in);
+	if (strstr(calib_json__string(pick, "strategy", ""), "spin_")) {
+		assert_true(calib_json__double(reg, "spins_min", -1) ==
+			    calib_json__double(pick, "spins", -2));
+		assert_true(calib_json__double(reg, "spins_max", -1) >=
+			    calib_json__double(reg, "spins_min", 0));
+	}
+	assert_true(calib_json__double(reg, "spread", -1) >= 0);
+}
+
 static void test_result_keys_and_table(void **state)
 {
 	volatile sig_atomic_t stop = 0;
@@ -72,6 +102,7 @@ static void test_result_keys_and_table(void **state)
 		assert_true(calib_json__double(level, "reps", 0) >= 2);
 		check_pick(level, "best");
 		check_pick(level, "best_stop_all");
+		check_region(level);
 		assert_true(calib_json__double(level, "mutex_acq_per_s", 0) > 0);
 		assert_true(json_object_object_get_ex(level, "configs", &configs));
 		/* Pure spin, pthread_mutex, and 3 strategies x 8 values of N. */
@@ -97,13 +128,14 @@ static void test_result_keys_and_table(void **state)
 	f = open_memstream(&text, &len);
 	calib_spin_threshold.print(r, f);
 	fclose(f);
-	/* Headline first: the words a person acts on, also saved as text. */
-	assert_true(strncmp(text, "  best at light contention (1 threads): ", 40) == 0);
-	assert_non_null(strstr(text, "\n  best at heavy contention (4 threads): "));
+	/* Headline first: the words a person acts on, also saved as text,
+	 * from each level's good region. */
+	assert_true(strncmp(text, "  light contention (1 thread): ", 31) == 0);
+	assert_non_null(strstr(text, "\n  heavy contention (4 threads): "));
 	assert_true(strncmp(calib_json__string(r, "headline", ""),
-			    "best at light contention (1 threads): ", 38) == 0);
+			    "light contention (1 thread): ", 29) == 0);
 	assert_non_null(strstr(calib_json__string(r, "headline", ""),
-			       "; best at heavy contention (4 threads): "));
+			       "; heavy contention (4 threads): "));
 	assert_non_null(strstr(text, "M acq/s"));
 	free(text);
 	json_object_put(r);

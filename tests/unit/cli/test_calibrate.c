@@ -175,9 +175,14 @@ static void test_quick_completes_and_saves(void **state)
 
 	/* --show prints it again, headline first per family. */
 	assert_int_equal(run(&out, &err, "--show", "-o", path, NULL, NULL, NULL), 0);
-	assert_non_null(strstr(out, "Spin-wait hint instructions [spin_hint]\n  per hint: "));
-	assert_non_null(strstr(out, "False sharing and padding [false_sharing]\n  unpadded/padded: "));
-	assert_non_null(strstr(out, "Memory ordering [memory_order]\n  store: release "));
+	assert_non_null(strstr(out, "Spin-wait hint instructions [spin_hint]\n  measured 20"));
+	assert_non_null(strstr(out, "\n  per hint: "));
+	assert_non_null(strstr(out, "False sharing and padding [false_sharing]\n  measured 20"));
+	assert_non_null(strstr(out, "\n  unpadded/padded: "));
+	assert_non_null(strstr(out, "Memory ordering [memory_order]\n  measured 20"));
+	assert_non_null(strstr(out, "\n  store: release "));
+	/* When and under what load each family was measured. */
+	assert_non_null(strstr(out, " UTC, other processes "));
 	free(out);
 	free(err);
 }
