@@ -21,13 +21,18 @@
 #include "calib/kern/calib_host_kern.h"
 #include "calib_json.h"
 #include "calib_table.h"
+#include "calib/kern/calib_stat.h"
 #include "calib/kern/calib_util.h"
 #include "trace/privs.h"
 #include "model/profile.h"
 #include "trace/tracer.h"
 
+/* Most repetitions an adaptive figure takes. */
+#define HC_MAX_REPS 32
+
 struct hc_plan {
-	int reps;
+	int reps;			/* at least; adaptive figures go on to their goal */
+	uint64_t handoff_budget_ns;	/* time box of each handoff figure */
 	int handoff_rounds;
 	uint64_t yields;
 	uint64_t round_trips;
@@ -52,6 +57,31 @@ static json_object *stat_json(const double *v, int n, double cv_limit)
 	return calib_stats__json(&st, cv_limit, NULL);
 }
 
+/* Samples that fall into two groups (calib_stat.h's rule) are said as
+ * modes with their shares: a median between them was never measured. */
+static void add_modes(json_object *fig, const double *v, int n)
+{
+	struct calib_mode m[CALIB_MAX_MODES];
+	json_object *arr;
+	char w[160];
+
+	if (!fig || calib_modes__find(v, n, m) != 2)
+		return;
+	arr = json_object_new_array();
+	for (int i = 0; i < 2; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "median", json_object_new_double(m[i].median));
+		json_object_object_add(o, "share", json_object_new_double(m[i].share));
+		json_object_object_add(o, "n", json_object_new_int(m[i].n));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(fig, "modes", arr);
+	snprintf(w, sizeof(w), "two modes: %.0f (%.0f%% of repetitions) and %.0f (%.0f%%)",
+		 m[0].median, m[0].share * 100, m[1].median, m[1].share * 100);
+	json_object_object_add(fig, "note", json_object_new_string(w));
+}
+
 static void skip_part(json_object *result, json_object *part, const char *what,
 		      const char *reason)
 {
@@ -72,11 +102,20 @@ static void skip_part(json_object *result, json_object *part, const char *what,
 static int measure_handoff(const struct calib_ctx *ctx, const struct hc_plan *plan,
 			   int cpu_a, int cpu_b, bool same_cpu, json_object *out)
 {
-	double med[32], p90[32];
+	double med[HC_MAX_REPS], p90[HC_MAX_REPS];
 	int n = 0, raced = 0, valid = 0, err = 0;
 	struct calib_hc_handoff h;
 
-	for (int r = 0; r < plan->reps && !calib__stopped(ctx); r++) {
+	uint64_t deadline = calib__now_ns() + plan->handoff_budget_ns;
+	struct calib_stats st;
+	json_object *fig;
+
+	/* Adaptive: plan->reps at least, then on until the interval of the
+	 * median meets its goal or the time box is spent. */
+	for (int r = 0; r < HC_MAX_REPS && !calib__stopped(ctx); r++) {
+		if (n >= plan->reps && (calib_ci__rel_of(med, n) <= CALIB_GOAL_CONTENTION ||
+					calib__now_ns() > deadline))
+			break;
 		err = calib_hc__futex_handoff(cpu_a, cpu_b, same_cpu, plan->handoff_rounds, &h);
 		if (err == -EAGAIN)
 			continue;	/* every wake raced its wait: nothing to time */
@@ -89,7 +128,11 @@ static int measure_handoff(const struct calib_ctx *ctx, const struct hc_plan *pl
 	}
 	json_object_object_add(out, "waker_cpu", json_object_new_int(cpu_a));
 	json_object_object_add(out, "wakee_cpu", json_object_new_int(same_cpu ? cpu_a : cpu_b));
-	json_object_object_add(out, "ns", stat_json(med, n, CALIB_CV_CONTENTION));
+	calib_stats__compute(&st, med, n);
+	fig = calib_stats__json(&st, CALIB_CV_CONTENTION, NULL);
+	calib_json__goal(fig, &st, CALIB_GOAL_CONTENTION);
+	add_modes(fig, med, n);
+	json_object_object_add(out, "ns", fig);
 	json_object_object_add(out, "p90_ns", stat_json(p90, n, CALIB_CV_CONTENTION));
 	json_object_object_add(out, "handoffs", json_object_new_int(valid));
 	/* Wakes that found the peer not yet asleep: not handoffs, dropped. */
@@ -187,11 +230,17 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 			break;
 		o = json_object_new_object();
 		struct calib_stats st;
-		double ns[32];
+		double ns[HC_MAX_REPS];
 		int n = 0;
+		json_object *fig;
 
-		for (int r = 0; r < plan->reps && !calib__stopped(ctx); r++) {
+		for (int r = 0; r < HC_MAX_REPS && !calib__stopped(ctx); r++) {
 			uint64_t final;
+
+			/* Adaptive within the matrix's time box, as the handoff. */
+			if (n >= plan->reps && (calib_ci__rel_of(ns, n) <= CALIB_GOAL_CONTENTION ||
+						calib__now_ns() > deadline))
+				break;
 
 			err = calib_hc__c2c(pairs[p].a, pairs[p].b, plan->round_trips, &ns[n], &final);
 			if (err)
@@ -209,8 +258,10 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 		calib_stats__compute(&st, ns, n);
 		json_object_object_add(o, "a", json_object_new_int(pairs[p].a));
 		json_object_object_add(o, "b", json_object_new_int(pairs[p].b));
-		json_object_object_add(o, "round_trip_ns", calib_stats__json(&st, CALIB_CV_CONTENTION,
-									    NULL));
+		fig = calib_stats__json(&st, CALIB_CV_CONTENTION, NULL);
+		calib_json__goal(fig, &st, CALIB_GOAL_CONTENTION);
+		add_modes(fig, ns, n);
+		json_object_object_add(o, "round_trip_ns", fig);
 		json_object_array_add(arr, o);
 		if (lo < 0 || st.median < lo_ns)
 			lo = p, lo_ns = st.median;
@@ -431,6 +482,20 @@ static double median_of(const json_object *obj, const char *key)
 	return calib_stats__from_json(obj, key, &st, NULL) ? st.median : 0;
 }
 
+/* The modes of the first pair's round trip (calib_stat.h), or NULL: a
+ * bimodal figure is reported as its modes, not as the median between. */
+static json_object *pair_modes(const json_object *c2c)
+{
+	json_object *pairs, *fig, *modes;
+
+	if (!json_object_object_get_ex(c2c, "pairs", &pairs) ||
+	    !json_object_is_type(pairs, json_type_array) || !json_object_array_length(pairs) ||
+	    !json_object_object_get_ex(json_object_array_get_idx(pairs, 0), "round_trip_ns", &fig) ||
+	    !json_object_object_get_ex(fig, "modes", &modes))
+		return NULL;
+	return json_object_get(modes);
+}
+
 /* Flat figures for the advisor: medians in ns, null when not measured. */
 static void add_summary(json_object *result)
 {
@@ -466,6 +531,7 @@ static void add_summary(json_object *result)
 				       json_object_new_double(calib_json__double(o, "median_ns", 0)));
 		json_object_object_add(s, "c2c_max_ns",
 				       json_object_new_double(calib_json__double(sl, "ns", 0)));
+		json_object_object_add(s, "c2c_modes", pair_modes(o));
 	} else {
 		json_object_object_add(s, "c2c_min_ns", NULL);
 		json_object_object_add(s, "c2c_median_ns", NULL);
@@ -487,8 +553,9 @@ static void add_headline(json_object *result)
 static int host_costs_run(const struct calib_ctx *ctx, json_object *result)
 {
 	const struct hc_plan plan = ctx->quick ?
-		(struct hc_plan){ 5, 200, 20000, 20000, 16, 20000, 1, 1000000000ULL } :
-		(struct hc_plan){ 11, 2000, 200000, 50000, 4096, 100000, 3, 60000000000ULL };
+		(struct hc_plan){ 5, 400000000ULL, 200, 20000, 20000, 16, 20000, 1, 1000000000ULL } :
+		(struct hc_plan){ 11, 5000000000ULL, 2000, 200000, 50000, 4096, 100000, 3,
+				  60000000000ULL };
 	json_object *handoff = json_object_new_object(), *same = json_object_new_object();
 	json_object *cross = json_object_new_object(), *yield = json_object_new_object();
 	json_object *alone = json_object_new_object(), *peer = json_object_new_object();
@@ -562,6 +629,23 @@ static void handoff_headline(const json_object *r, char *buf, size_t len)
 			 median_of(same, "ns") / 1e3, calib_json__string(cross, "reason", "-"));
 }
 
+/* "    round trip CPUs 0-1: two modes: 89 (60% of repetitions) and 395
+ * (40%), in ns: not one figure" */
+static void print_modes(const json_object *pairs, FILE *out)
+{
+	for (size_t i = 0; json_object_is_type(pairs, json_type_array) &&
+			   i < json_object_array_length(pairs); i++) {
+		json_object *p = json_object_array_get_idx(pairs, i), *fig;
+		const char *note;
+
+		if (!json_object_object_get_ex(p, "round_trip_ns", &fig) ||
+		    !(note = calib_json__string(fig, "note", NULL)))
+			continue;
+		fprintf(out, "    round trip CPUs %d-%d: %s, in ns: not one figure\n",
+			(int)calib_json__double(p, "a", 0), (int)calib_json__double(p, "b", 0), note);
+	}
+}
+
 static void print_headlines(const json_object *r, FILE *out)
 {
 	json_object *alone = get2(r, "sched_yield", "alone");
@@ -582,6 +666,7 @@ static void print_headlines(const json_object *r, FILE *out)
 			(int)calib_json__double(fa, "a", 0), (int)calib_json__double(fa, "b", 0),
 			calib_json__double(sl, "ns", 0), (int)calib_json__double(sl, "a", 0),
 			(int)calib_json__double(sl, "b", 0));
+		print_modes(get2(c2c, "pairs", NULL), out);
 	} else {
 		fprintf(out, "  cache-line round trip between CPUs: not measured: %s\n",
 			calib_json__string(c2c, "reason", "-"));

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "calib_json.h"
+#include "calib/kern/calib_stat.h"
 
 json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
 			       const struct calib_busy *busy)
@@ -35,6 +36,17 @@ json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
 	if (warn[0])
 		json_object_object_add(o, "warning", json_object_new_string(warn));
 	return o;
+}
+
+void calib_json__goal(json_object *fig, const struct calib_stats *st, double goal)
+{
+	double rel = calib_ci__rel(st->median, st->ci_lo, st->ci_hi);
+
+	if (!fig)
+		return;
+	json_object_object_add(fig, "rel_ci", json_object_new_double(rel));
+	json_object_object_add(fig, "rel_ci_goal", json_object_new_double(goal));
+	json_object_object_add(fig, "goal_met", json_object_new_boolean(rel <= goal));
 }
 
 bool calib_stats__from_json(const json_object *obj, const char *key,

@@ -18,6 +18,11 @@
  * be NULL). Returns NULL only when out of memory. */
 json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
 			       const struct calib_busy *busy);
+/* Adds to fig what its repetition goal was and what it reached:
+ * "rel_ci" (the interval's relative half-width), "rel_ci_goal", and
+ * and "goal_met". */
+void calib_json__goal(json_object *fig, const struct calib_stats *st, double goal);
+
 /* Reads a figure written by calib_stats__json from obj[key]. Returns false
  * when it is missing or malformed; *warning (may be NULL) gets the warning
  * or NULL. */

@@ -11,6 +11,7 @@
 #include "calib.h"
 #include "calib_json.h"
 #include "calib/kern/calib_kern.h"
+#include "calib/kern/calib_stat.h"
 #include "calib/kern/calib_util.h"
 
 #define SH_MAX_REPS 32
@@ -21,6 +22,7 @@ struct sh_cfg {
 	int samples;		/* short samples per repetition (min taken) */
 	double sample_ns;	/* target length of one sample */
 	uint64_t target;	/* shared-counter increments per run */
+	uint64_t budget_ns;	/* time box of the adaptive hint-cost repetitions */
 };
 
 static bool is_here(int h)
@@ -54,10 +56,24 @@ static int sh_hint_costs(const struct calib_ctx *ctx, const struct sh_cfg *cfg, 
 	cpu_set_t before;
 	sched_getaffinity(0, sizeof(before), &before);
 	calib__pin_self(calib__nth_cpu(&ctx->cpus, 0));
-	for (err = 0; n < cfg->reps && !calib__stopped(ctx) && !err; n++)
+	/* Adaptive: at least cfg->reps, then on until every hint's interval
+	 * meets its goal or the time box is spent (calib_stat.h). */
+	uint64_t deadline = calib__now_ns() + cfg->budget_ns;
+	for (err = 0; n < SH_MAX_REPS && !calib__stopped(ctx) && !err; n++) {
+		bool met = true;
+
+		if (n >= cfg->reps) {
+			for (int h = 1; h < CALIB_HINT__COUNT; h++)
+				if ((avail & CALIB_HINT_BIT(h)) &&
+				    calib_ci__rel_of(samples[h], n) > CALIB_GOAL_INSTR)
+					met = false;
+			if (met || calib__now_ns() > deadline)
+				break;
+		}
 		for (int h = 1; h < CALIB_HINT__COUNT && !err; h++)
 			if (avail & CALIB_HINT_BIT(h))
 				err = calib_sh__hint_cost(h, cfg->samples, per[h], &samples[h][n]);
+	}
 	sched_setaffinity(0, sizeof(before), &before);
 	if (err)
 		return err;
@@ -69,6 +85,7 @@ static int sh_hint_costs(const struct calib_ctx *ctx, const struct sh_cfg *cfg, 
 		calib_stats__compute(&st, samples[h], n);
 		cost[h] = st.median;
 		json_object *fig = calib_stats__json(&st, CALIB_CV_INSTR, NULL);
+		calib_json__goal(fig, &st, CALIB_GOAL_INSTR);
 		json_object_object_add(fig, "per_sample", json_object_new_int64((int64_t)per[h]));
 		json_object_object_add(out, calib_hints__name(h), fig);
 	}
@@ -164,8 +181,8 @@ static int sh_counter(const struct calib_ctx *ctx, const struct sh_cfg *cfg, uin
 
 static int sh_run(const struct calib_ctx *ctx, json_object *result)
 {
-	struct sh_cfg cfg = ctx->quick ? (struct sh_cfg){ 5, 15, 20e3, 100000 }
-				       : (struct sh_cfg){ 15, 50, 20e3, 1000000 };
+	struct sh_cfg cfg = ctx->quick ? (struct sh_cfg){ 5, 15, 20e3, 100000, 300000000ull }
+				       : (struct sh_cfg){ 15, 50, 20e3, 1000000, 10000000000ull };
 	uint32_t avail = calib_hints__available();
 	json_object *costs = json_object_new_object(), *absent = json_object_new_array();
 	json_object *rows = json_object_new_array();

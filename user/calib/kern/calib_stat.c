@@ -60,6 +60,16 @@ double calib_ci__rel(double median, double lo, double hi)
 	return (hi - lo) / (2 * fabs(median));
 }
 
+double calib_ci__rel_of(const double *samples, int n)
+{
+	struct calib_stats st;
+
+	if (n < 2)
+		return 1.0;
+	calib_stats__compute(&st, samples, n);
+	return calib_ci__rel(st.median, st.ci_lo, st.ci_hi);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

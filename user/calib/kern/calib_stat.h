@@ -36,6 +36,10 @@ double calib_ci__median(const double *sorted, int n, double *lo, double *hi);
  * 1.0 (no precision) when median is 0. */
 double calib_ci__rel(double median, double lo, double hi);
 
+/* The relative half-width of the median's interval of samples[0..n-1]
+ * (any order): what a figure's goal is checked against; 1.0 for n < 2. */
+double calib_ci__rel_of(const double *samples, int n);
+
 /* --- modes ------------------------------------------------------------- */
 
 #define CALIB_MAX_MODES 2
