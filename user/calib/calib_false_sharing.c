@@ -106,6 +106,7 @@ static int fs_run(const struct calib_ctx *ctx, json_object *result)
 	int counts[16], ncounts = 0, done = 0, err = 0;
 	double best_ratio = 0, best_ratio2 = 0, overlap_min = 1, tail[NSPACING] = { 0 };
 	int best_threads = 0;
+	json_object *best_row = NULL;
 	char text[512];
 
 	/* 2 threads up to every allowed CPU (quick: 2 and all). */
@@ -141,6 +142,7 @@ static int fs_run(const struct calib_ctx *ctx, json_object *result)
 				best_ratio = ratio;
 				best_ratio2 = ratio2;
 				best_threads = counts[i];
+				best_row = row;
 				memcpy(tail, t, sizeof(tail));
 				overlap_min = ov;
 			}
@@ -159,6 +161,9 @@ static int fs_run(const struct calib_ctx *ctx, json_object *result)
 	json_object_object_add(result, "destructive_interference",
 			       reliable ? json_object_new_int((int)dis) : NULL);
 	json_object_object_add(result, "ratio_unpadded_padded", json_object_new_double(best_ratio));
+	/* The headline row's ratio with its interval, for --compare. */
+	json_object_object_add(result, "ratio_stats",
+			       json_object_get(json_object_object_get(best_row, "ratio_8_64")));
 	json_object_object_add(result, "ratio_64_128", json_object_new_double(best_ratio2));
 	json_object_object_add(result, "headline_threads", json_object_new_int(best_threads));
 

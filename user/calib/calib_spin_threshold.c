@@ -139,6 +139,9 @@ static json_object *pick_json(const json_object *cfg)
 			       json_object_new_string(calib_json__string(cfg, "label", "")));
 	calib_stats__from_json(cfg, "acq_per_s", &st, NULL);
 	json_object_object_add(o, "acq_per_s", json_object_new_double(st.median));
+	/* The figure with its interval, for --compare's noise test. */
+	json_object_object_get_ex(cfg, "acq_per_s", &v);
+	json_object_object_add(o, "acq_per_s_stats", v ? json_object_get(v) : NULL);
 	calib_stats__from_json(cfg, "stop_all_ns", &st, NULL);
 	json_object_object_add(o, "stop_all_ns", json_object_new_double(st.median));
 	return o;
@@ -356,8 +359,11 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 		struct calib_stats st;
 
 		if (!strcmp(calib_json__string(c, "strategy", ""), "pthread_mutex") &&
-		    calib_stats__from_json(c, "acq_per_s", &st, NULL))
+		    calib_stats__from_json(c, "acq_per_s", &st, NULL)) {
 			json_object_object_add(level, "mutex_acq_per_s", json_object_new_double(st.median));
+			json_object_object_add(level, "mutex_acq_per_s_stats",
+					       json_object_get(json_object_object_get(c, "acq_per_s")));
+		}
 	}
 	add_region(level, arr);
 	best = best_config(arr, "acq_per_s", true, &tie);

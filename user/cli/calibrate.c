@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "calib/calib_compare.h"
 #include "calib/calib_json.h"
 #include "calib/calib_merge.h"
 #include "calib/calib_store.h"
@@ -430,6 +431,22 @@ static int show_saved(const struct calibrate_opts *o, const char *path)
 	return SS_EXIT_OK;
 }
 
+/* --compare A B: both loaded (one line and exit 1 when one cannot be),
+ * printed side by side; measures nothing. */
+static int compare_files(const struct calibrate_opts *o)
+{
+	json_object *a = NULL, *b = NULL;
+	int err = load_doc(o->compare[0], &a);
+
+	if (!err)
+		err = load_doc(o->compare[1], &b);
+	if (!err)
+		calib_compare__print(a, o->compare[0], b, o->compare[1], o->json, stdout);
+	json_object_put(a);
+	json_object_put(b);
+	return err;
+}
+
 /*
  * The results to save: this run's families merged into the stored ones of
  * this very host (calib_merge.h: a busier, interrupted or failed family
@@ -496,6 +513,8 @@ int cmd_calibrate(int argc, char **argv)
 		return SS_EXIT_OK;
 	}
 	ss_set_json_errors(o.json);
+	if (o.compare[0])
+		return compare_files(&o);
 	if (o.path)
 		snprintf(path, sizeof(path), "%s", o.path);
 	else if (calib_store__default_path(path, sizeof(path)))

@@ -214,6 +214,69 @@ static void test_ctrl_c_saves_partial(void **state)
 	free(err);
 }
 
+#define CMP "tests/fixtures/calib/compare/"
+
+/* --compare on two fixture files: side by side, ratios, and which
+ * differences exceed the noise both measured. */
+static void test_compare_fixtures(void **state)
+{
+	char *out, *err;
+	json_object *doc, *figs;
+	int seen = 0;
+
+	assert_int_equal(run(&out, &err, "--compare", CMP "host-a.json", CMP "host-b.json", NULL,
+			     NULL, NULL), 0);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(out, "B: " CMP "host-b.json: Next Gen Processor (x86_64)"));
+	/* 13.25 ns (12.98-13.65) against 26.5 ns (26.4-26.6): beyond noise. */
+	assert_non_null(strstr(out, "PAUSE, ns                                     13.2 ±3%        "
+			       "26.5 ±0%    2.00x  differs beyond noise\n"));
+	/* 28.2 us (27.6-29.1) against 28.5 us (27.7-29.3): within noise. */
+	assert_non_null(strstr(out, "futex handoff, across CPUs, us                28.2 ±2%        "
+			       "28.5 ±3%    1.01x  within noise\n"));
+	assert_non_null(strstr(out, "bimodal; B: modes 89 (60%) and 395 (40%)\n"));
+	assert_non_null(strstr(out, "seq_cst store, ns                             5.68 ±2%                -"
+			       "        -  measured on one only\n"));
+	assert_non_null(strstr(out, "1 figure differs beyond the noise both runs measured"));
+	assert_non_null(strstr(out, "lock, heavy contention (region)        spin_then_park 31 | spin_then_park 31"));
+	free(out);
+	free(err);
+
+	assert_int_equal(run(&out, &err, "--compare", CMP "host-a.json", CMP "host-b.json", "--json",
+			     NULL, NULL), 0);
+	doc = json_tokener_parse(out);
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "figures", &figs));
+	for (size_t i = 0; i < json_object_array_length(figs); i++) {
+		json_object *f = json_object_array_get_idx(figs, i);
+		const char *name = json_object_get_string(json_object_object_get(f, "figure"));
+
+		if (!strcmp(name, "PAUSE")) {
+			assert_float_equal(json_object_get_double(json_object_object_get(f, "ratio")),
+					   2.0, 1e-9);
+			assert_string_equal(json_object_get_string(json_object_object_get(f, "verdict")),
+					    "differs beyond noise");
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 1);
+	json_object_put(doc);
+	free(out);
+	free(err);
+
+	/* A file that is not a calibration: one line, exit 1. */
+	assert_int_equal(run(&out, &err, "--compare", CMP "host-a.json",
+			     "tests/fixtures/calib/absurd/malformed.json", NULL, NULL, NULL), 1);
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, "malformed.json is not valid JSON"));
+	free(out);
+	free(err);
+	assert_int_equal(run(&out, &err, "--compare", CMP "host-a.json", NULL, NULL, NULL, NULL), 2);
+	assert_non_null(strstr(err, "--compare needs two files"));
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_usage_errors_are_one_line),
 		cmocka_unit_test(test_quick_completes_and_saves),
 		cmocka_unit_test(test_ctrl_c_saves_partial),
+		cmocka_unit_test(test_compare_fixtures),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
