@@ -100,10 +100,14 @@ struct adv_str adv_fmt_spins(int64_t n)
 {
 	struct adv_str r;
 
+	/* A person reads decimals; the counts are the JDK's 2^k - 1 masks,
+	 * written in hex there, so the hex stands beside where it differs. */
 	if (n <= 0)
 		snprintf(r.s, sizeof(r.s), "0");
+	else if (n < 10)
+		snprintf(r.s, sizeof(r.s), "%lld", (long long)n);
 	else
-		snprintf(r.s, sizeof(r.s), "0x%llX", (unsigned long long)n);
+		snprintf(r.s, sizeof(r.s), "%lld (0x%llX)", (long long)n, (unsigned long long)n);
 	return r;
 }
 

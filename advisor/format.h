@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Numbers with their units, for evidence strings: times (ns/us/ms/s),
- * rates, ratios ("6.1x"), shares, counts, sizes, spin counts ("0x1F").
+ * rates, ratios ("6.1x"), shares, counts, sizes, spin counts ("31 (0x1F)").
  * Each returns a small struct by value so calls nest inside one printf:
  *   adv_evidence(f, ADV_SRC_HOST, "futex handoff", "%s", adv_fmt_ns(h).s);
  */
@@ -22,7 +22,7 @@ struct adv_str adv_fmt_pct(double share);		/* 0.314 -> "31%" */
 struct adv_str adv_fmt_count(double n);			/* "950", "12.3k", "4.5M" */
 struct adv_str adv_fmt_bytes(double bytes);		/* "64 bytes", "4.0 KiB" */
 struct adv_str adv_fmt_gbs(double gb_per_s);		/* "12.3 GB/s" */
-struct adv_str adv_fmt_spins(int64_t n);		/* "0x1F" */
+struct adv_str adv_fmt_spins(int64_t n);		/* "31 (0x1F)", "7" */
 
 /* snprintf into a fixed array where cutting a long sentence short is the
  * intended behaviour (findings have fixed-size fields); returns buf. */

@@ -160,3 +160,18 @@ const struct adv_best *adv_cal__best(const struct adv_host *h, bool heavy)
 	b = heavy ? &h->spin_threshold.heavy : &h->spin_threshold.light;
 	return b->strategy[0] ? b : NULL;
 }
+
+const char *adv_cal__region_words(const struct adv_host *h, bool heavy, char *buf, size_t len)
+{
+	const struct adv_region *g = heavy ? &h->spin_threshold.heavy_region :
+					     &h->spin_threshold.light_region;
+
+	buf[0] = 0;
+	if (!adv_cal__best(h, heavy) || !g->size)
+		return buf;
+	if (!g->separated)
+		snprintf(buf, len, "; the sweep could not separate the strategies (calibrate --full)");
+	else if (g->n_max > g->n_min)
+		snprintf(buf, len, "; any N from %u to %u as good here", g->n_min, g->n_max);
+	return buf;
+}

@@ -45,7 +45,12 @@ double adv_cal__yield_ns(const struct adv_host *h, double yields_per_switch);
 const struct adv_hint *adv_cal__hint(const struct adv_host *h);
 /* spinscope's own cost per traced event here; 0 when not measured. */
 double adv_cal__trace_ns(const struct adv_host *h);
-/* The spin-threshold sweep's best strategy at this contention level. */
+/* The spin-threshold sweep's best strategy at this contention level: the
+ * preferred member of its good region. */
 const struct adv_best *adv_cal__best(const struct adv_host *h, bool heavy);
+/* ", any N from 0 to 255 as good here" or ", the sweep could not separate
+ * the strategies (calibrate --full)": what the region adds to the best;
+ * "" when nothing. Returns buf. */
+const char *adv_cal__region_words(const struct adv_host *h, bool heavy, char *buf, size_t len);
 
 #endif

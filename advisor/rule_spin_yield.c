@@ -42,6 +42,7 @@ static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool
 	const struct adv_breakeven *be = &ctx->be;
 	const struct adv_best *best = adv_cal__best(ctx->h, heavy);
 	double trace_ns = adv_cal__trace_ns(ctx->h);
+	char region[96];
 
 	if (be->yield_ns > 0) {
 		adv_finding__evidence(f, ADV_SRC_HOST, "sched_yield cost", "%s per call (%s)",
@@ -56,11 +57,12 @@ static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool
 				      adv_fmt_ns(be->handoff_ns).s);
 	if (best)
 		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here",
-				      "%.24s, N=%s at %s contention: %s, %s a pthread_mutex",
+				      "%.24s, N=%s at %s contention: %s, %s a pthread_mutex%s",
 				      best->strategy, adv_fmt_spins(best->n).s, heavy ? "heavy" : "light",
 				      adv_fmt_rate(best->throughput, "acq").s,
 				      adv_fmt_ratio(best->mutex_throughput > 0 ?
-						    best->throughput / best->mutex_throughput : 0).s);
+						    best->throughput / best->mutex_throughput : 0).s,
+				      adv_cal__region_words(ctx->h, heavy, region, sizeof(region)));
 	if (trace_ns > 0 && ctx->m.spin_rate * trace_ns / 1e9 >= ADV_TRACE_INFLATES)
 		adv_finding__evidence(f, ADV_SRC_HOST, "tracing cost",
 				      "%s per event: it slowed each spinner by ~%s, rates are low by as much",

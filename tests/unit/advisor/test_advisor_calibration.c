@@ -5,6 +5,7 @@
  * how to measure them, uses none of them, and is less confident.
  */
 #include "advisor_fixture.h"
+#include "advisor/hostcal.h"
 
 enum cal { FULL, NONE, MISMATCH };
 
@@ -134,6 +135,65 @@ static void test_missing_family_is_named(void **state)
 	fx_free(fx);
 }
 
+/* Rejected (absurd) stored figures are said as such, not as "not
+ * measured"; an unreadable file is not "none stored". */
+static void test_rejected_and_unreadable_are_said(void **state)
+{
+	struct fx *fx = fx_new(5, 4);
+	const struct adv_finding *f;
+
+	lock(fx);
+	fx_host(fx);
+	fx->h.host_costs.present = false;
+	fx->h.rejected = ADV_FAM_HOST_COSTS;
+	snprintf(fx->h.rejected_reason, sizeof(fx->h.rejected_reason),
+		 "host_costs: futex handoff across CPUs is nan, outside 10 ns to 10 ms");
+	f = fx_run_get(fx, "futex-contention");
+	assert_string_equal(fx_evidence(f, "calibration"),
+			    "stored figures rejected (host_costs: futex handoff across CPUs is nan, "
+			    "outside 10 ns to 10 ms): not used, confidence lowered");
+	assert_null(strstr(f->recommendation, "nan"));
+	fx_free(fx);
+
+	fx = fx_new(5, 4);
+	lock(fx);
+	memset(&fx->h, 0, sizeof(fx->h));
+	fx->h.present = fx->h.unreadable = true;
+	snprintf(fx->h.mismatch_reason, sizeof(fx->h.mismatch_reason), "not valid JSON");
+	f = fx_run_get(fx, "futex-contention");
+	assert_string_equal(fx_evidence(f, "calibration"),
+			    "the stored one cannot be used (not valid JSON): no host figures used, "
+			    "confidence lowered");
+	fx_free(fx);
+}
+
+/* The good region stands beside the best strategy: its spin range, or
+ * that the sweep could not separate the strategies. */
+static void test_region_in_best_strategy_evidence(void **state)
+{
+	struct fx *fx = fx_new(5, 4);
+	const struct adv_finding *f;
+
+	yielders(fx);
+	fx_host(fx);
+	fx->h.spin_threshold.light_region = (struct adv_region){ 0, 255, 9, 0.03, true };
+	f = fx_run_get(fx, "spin-yield");
+	assert_non_null(strstr(fx_evidence(f, "best lock strategy here"),
+			       "N=31 (0x1F) at light contention"));
+	assert_non_null(strstr(fx_evidence(f, "best lock strategy here"),
+			       "; any N from 0 to 255 as good here"));
+	fx_free(fx);
+
+	fx = fx_new(5, 4);
+	yielders(fx);
+	fx_host(fx);
+	fx->h.spin_threshold.light_region = (struct adv_region){ 31, 31, 20, 0.3, false };
+	f = fx_run_get(fx, "spin-yield");
+	assert_non_null(strstr(fx_evidence(f, "best lock strategy here"),
+			       "the sweep could not separate the strategies (calibrate --full)"));
+	fx_free(fx);
+}
+
 /* Calibration only lowers confidence; it never turns a healthy process
  * into a finding. */
 static void test_no_calibration_healthy_stays_quiet(void **state)
@@ -154,6 +214,8 @@ int main(void)
 		cmocka_unit_test(test_mismatched_calibration_lowers_confidence_and_says_so),
 		cmocka_unit_test(test_missing_family_is_named),
 		cmocka_unit_test(test_no_calibration_healthy_stays_quiet),
+		cmocka_unit_test(test_rejected_and_unreadable_are_said),
+		cmocka_unit_test(test_region_in_best_strategy_evidence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

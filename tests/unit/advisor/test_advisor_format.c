@@ -38,8 +38,8 @@ static void test_sizes_bandwidth_and_spin_counts(void **state)
 	assert_string_equal(adv_fmt_bytes(4096).s, "4 KiB");
 	assert_string_equal(adv_fmt_bytes(3 << 20).s, "3 MiB");
 	assert_string_equal(adv_fmt_gbs(12.34).s, "12.3 GB/s");
-	assert_string_equal(adv_fmt_spins(0x1F).s, "0x1F");
-	assert_string_equal(adv_fmt_spins(0xFF).s, "0xFF");
+	assert_string_equal(adv_fmt_spins(0x1F).s, "31 (0x1F)");
+	assert_string_equal(adv_fmt_spins(0xFF).s, "255 (0xFF)");
 	assert_string_equal(adv_fmt_spins(0).s, "0");
 }
 
