@@ -232,7 +232,7 @@ static void fs_print(const json_object *result, FILE *out)
 const struct calib_family calib_false_sharing = {
 	.key = "false_sharing",
 	.title = "False sharing and padding",
-	.quick_seconds = 2,
+	.quick_seconds = 1,
 	.full_seconds = 30,
 	.run = fs_run,
 	.print = fs_print,

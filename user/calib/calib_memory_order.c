@@ -223,7 +223,7 @@ static void mo_print(const json_object *result, FILE *out)
 const struct calib_family calib_memory_order = {
 	.key = "memory_order",
 	.title = "Memory ordering",
-	.quick_seconds = 1.5,
+	.quick_seconds = 1,
 	.full_seconds = 40,
 	.run = mo_run,
 	.print = mo_print,

@@ -649,7 +649,7 @@ static void numa_print(const json_object *r, FILE *out)
 const struct calib_family calib_numa = {
 	.key = "numa",
 	.title = "NUMA placement",
-	.quick_seconds = 1,
+	.quick_seconds = 0.5,
 	.full_seconds = 60,
 	.run = numa_run,
 	.print = numa_print,

@@ -277,7 +277,7 @@ static void sh_print(const json_object *result, FILE *out)
 const struct calib_family calib_spin_hint = {
 	.key = "spin_hint",
 	.title = "Spin-wait hint instructions",
-	.quick_seconds = 2.5,
+	.quick_seconds = 0.5,
 	.full_seconds = 60,
 	.run = sh_run,
 	.print = sh_print,

@@ -554,7 +554,7 @@ static void spin_threshold_print(const json_object *result, FILE *out)
 const struct calib_family calib_spin_threshold = {
 	.key = "spin_threshold",
 	.title = "Spin-then-yield thresholds",
-	.quick_seconds = 4.5,
+	.quick_seconds = 3,
 	.full_seconds = 240,
 	.run = spin_threshold_run,
 	.print = spin_threshold_print,

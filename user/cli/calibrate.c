@@ -530,8 +530,9 @@ int cmd_calibrate(int argc, char **argv)
 	if (geteuid() != 0 && !o.json)
 		fprintf(stderr, "spinscope: not root: figures that need BPF are skipped and listed at the end\n");
 	if (!o.json)
-		fprintf(stderr, "spinscope: calibrating (%s): about %.0f s; Ctrl-C stops and keeps what is done\n",
-			o.quick ? "--quick" : "--full", budget_of(&o) + 0.5);
+		fprintf(stderr, "spinscope: calibrating (%s): about %.0f s on a quiet host, longer on a busy "
+			"one; Ctrl-C stops and keeps what is done\n", o.quick ? "--quick" : "--full",
+			budget_of(&o) + 0.5);
 
 	/* No SA_RESTART: a kernel sleeping in a syscall sees EINTR and
 	 * checks the stop flag. */
