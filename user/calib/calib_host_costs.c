@@ -99,11 +99,15 @@ static void skip_part(json_object *result, json_object *part, const char *what,
 
 /* ---- futex handoff ------------------------------------------------------- */
 
+/* Time box of one handoff repetition, and the fewest rounds it may take. */
+#define HANDOFF_SAMPLE_BUDGET_NS 80000000ULL
+#define HANDOFF_MIN_ROUNDS 20
+
 static int measure_handoff(const struct calib_ctx *ctx, const struct hc_plan *plan,
 			   int cpu_a, int cpu_b, bool same_cpu, json_object *out)
 {
 	double med[HC_MAX_REPS], p90[HC_MAX_REPS];
-	int n = 0, raced = 0, valid = 0, err = 0;
+	int n = 0, raced = 0, valid = 0, err = 0, rounds = plan->handoff_rounds;
 	struct calib_hc_handoff h;
 
 	uint64_t deadline = calib__now_ns() + plan->handoff_budget_ns;
@@ -116,7 +120,17 @@ static int measure_handoff(const struct calib_ctx *ctx, const struct hc_plan *pl
 		if (n >= plan->reps && (calib_ci__rel_of(med, n) <= CALIB_GOAL_CONTENTION ||
 					calib__now_ns() > deadline))
 			break;
-		err = calib_hc__futex_handoff(cpu_a, cpu_b, same_cpu, plan->handoff_rounds, &h);
+		uint64_t t0 = calib__now_ns(), took;
+
+		err = calib_hc__futex_handoff(cpu_a, cpu_b, same_cpu, rounds, &h);
+		/* A loaded host stretches each handoff to a time slice: keep a
+		 * repetition to its time box with fewer rounds, as sched_yield. */
+		took = calib__now_ns() - t0;
+		if (took > HANDOFF_SAMPLE_BUDGET_NS && rounds > HANDOFF_MIN_ROUNDS) {
+			uint64_t fit = (uint64_t)rounds * HANDOFF_SAMPLE_BUDGET_NS / took;
+
+			rounds = fit > HANDOFF_MIN_ROUNDS ? (int)fit : HANDOFF_MIN_ROUNDS;
+		}
 		if (err == -EAGAIN)
 			continue;	/* every wake raced its wait: nothing to time */
 		if (err)
@@ -144,7 +158,7 @@ static int measure_handoff(const struct calib_ctx *ctx, const struct hc_plan *pl
 
 /* Time box of one sched_yield sample, and the fewest calls it may take. */
 #define YIELD_SAMPLE_BUDGET_NS 50000000ULL
-#define YIELD_MIN_CALLS 500
+#define YIELD_MIN_CALLS 50
 
 static int measure_yield(const struct calib_ctx *ctx, const struct hc_plan *plan, int cpu,
 			 bool with_peer, json_object *out)
@@ -154,6 +168,13 @@ static int measure_yield(const struct calib_ctx *ctx, const struct hc_plan *plan
 	struct calib_stats st;
 	uint64_t calls = plan->yields;
 	int n = 0;
+
+	/* A pilot of a few calls first: with another task runnable on the
+	 * CPU each yield can cost a whole time slice, and 20000 of them a
+	 * minute. */
+	if (!calib_hc__yield(cpu, with_peer, YIELD_MIN_CALLS, &y) && y.ns_per_yield > 0)
+		calls = calib__iters_for((double)YIELD_SAMPLE_BUDGET_NS, y.ns_per_yield,
+					 YIELD_MIN_CALLS, plan->yields);
 
 	for (int r = 0; r < plan->reps && r < 32 && !calib__stopped(ctx); r++) {
 		uint64_t t0 = calib__now_ns(), took;
@@ -202,6 +223,22 @@ static double pair_median(json_object *pairs)
 	return all.median;
 }
 
+/* Time box of one round-trip sample and the fewest trips it may take: on
+ * a loaded host each trip can wait for a time slice (ms, not ns), so a
+ * pilot of a few trips decides how many fit. */
+#define C2C_SAMPLE_BUDGET_NS 50000000.0
+#define C2C_MIN_TRIPS 64
+
+static uint64_t c2c_trips(int a, int b, uint64_t want)
+{
+	uint64_t final, pilot = want < 256 ? want : 256;
+	double ns;
+
+	if (calib_hc__c2c(a, b, pilot, &ns, &final) || ns <= 0)
+		return want;
+	return calib__iters_for(C2C_SAMPLE_BUDGET_NS, ns, C2C_MIN_TRIPS, want);
+}
+
 static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 		       json_object *out, double done0, double share)
 {
@@ -234,6 +271,8 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 		int n = 0;
 		json_object *fig;
 
+		uint64_t trips = c2c_trips(pairs[p].a, pairs[p].b, plan->round_trips);
+
 		for (int r = 0; r < HC_MAX_REPS && !calib__stopped(ctx); r++) {
 			uint64_t final;
 
@@ -242,10 +281,10 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 						calib__now_ns() > deadline))
 				break;
 
-			err = calib_hc__c2c(pairs[p].a, pairs[p].b, plan->round_trips, &ns[n], &final);
+			err = calib_hc__c2c(pairs[p].a, pairs[p].b, trips, &ns[n], &final);
 			if (err)
 				break;
-			if (final != 2 * plan->round_trips) {
+			if (final != 2 * trips) {
 				err = -EPROTO;	/* a lost CAS: the kernel is broken */
 				break;
 			}
@@ -550,8 +589,19 @@ static void add_headline(json_object *result)
 	json_object_object_add(result, "headline", json_object_new_string(line));
 }
 
+/* part.seconds: where the family's time went (a loaded host stretches
+ * some parts far more than others). */
+static void took(json_object *part, uint64_t *t)
+{
+	uint64_t now = calib__now_ns();
+
+	json_object_object_add(part, "seconds", json_object_new_double((double)(now - *t) / 1e9));
+	*t = now;
+}
+
 static int host_costs_run(const struct calib_ctx *ctx, json_object *result)
 {
+	uint64_t t;
 	const struct hc_plan plan = ctx->quick ?
 		(struct hc_plan){ 5, 400000000ULL, 200, 20000, 20000, 16, 20000, 1, 1000000000ULL } :
 		(struct hc_plan){ 11, 5000000000ULL, 2000, 200000, 50000, 4096, 100000, 3,
@@ -573,24 +623,31 @@ static int host_costs_run(const struct calib_ctx *ctx, json_object *result)
 	json_object_object_add(result, "c2c", c2c);
 	json_object_object_add(result, "tracing", tracing);
 
+	t = calib__now_ns();
 	err = measure_handoff(ctx, &plan, cpu0, cpu0, true, same);
+	took(same, &t);
 	if (!err && two)
 		err = measure_handoff(ctx, &plan, cpu0, cpu1, false, cross);
 	else if (!err)
 		skip_part(result, cross, "futex handoff across CPUs", "only one CPU is allowed");
+	took(cross, &t);
 	calib__progress(ctx, 0.15);
 	if (!err)
 		err = measure_yield(ctx, &plan, cpu0, false, alone);
+	took(alone, &t);
 	if (!err)
 		err = measure_yield(ctx, &plan, cpu0, true, peer);
+	took(peer, &t);
 	calib__progress(ctx, 0.3);
 	if (!err && two)
 		err = measure_c2c(ctx, &plan, c2c, 0.3, 0.3);
 	else if (!err)
 		skip_part(result, c2c, "core-to-core round trips", "only one CPU is allowed");
+	took(c2c, &t);
 	calib__progress(ctx, 0.6);
 	if (!err && !calib__stopped(ctx))
 		err = measure_tracing(ctx, &plan, result, tracing);
+	took(tracing, &t);
 	calib__progress(ctx, 1.0);
 	add_summary(result);
 	add_headline(result);

@@ -98,11 +98,20 @@ static void test_yield_books(void **state)
 	struct calib_hc_yield y;
 	int cpu0 = calib__nth_cpu(&allowed, 0);
 
+	uint64_t t0 = calib__now_ns();
+
+	/* All 1000 calls, unless the time box (a loaded host) ended them
+	 * first; then at least the 16 made before the clock is checked. */
 	assert_int_equal(calib_hc__yield(cpu0, false, 1000, &y), 0);
-	assert_int_equal(y.yields, 1000);
+	if (calib__now_ns() - t0 < CALIB_HC_YIELD_MAX_NS)
+		assert_int_equal(y.yields, 1000);
+	assert_true(y.yields >= 16 && y.yields <= 1000);
 	assert_true(y.ns_per_yield > 0);
+	t0 = calib__now_ns();
 	assert_int_equal(calib_hc__yield(cpu0, true, 1000, &y), 0);
-	assert_int_equal(y.yields, 2000);
+	if (calib__now_ns() - t0 < CALIB_HC_YIELD_MAX_NS)
+		assert_int_equal(y.yields, 2000);
+	assert_true(y.yields >= 32 && y.yields <= 2000);
 	assert_true(y.switches_per_yield >= 0);
 	assert_int_equal(calib_hc__yield(cpu0, true, 0, &y), -EINVAL);
 }

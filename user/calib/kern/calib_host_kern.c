@@ -145,7 +145,9 @@ int calib_hc__futex_handoff(int cpu_a, int cpu_b, bool same_cpu, int rounds,
 
 struct yield_run {
 	uint64_t n;
+	uint64_t deadline_ns;		/* CLOCK_MONOTONIC: stop here even short of n */
 	_Atomic uint64_t switches;
+	_Atomic uint64_t calls;
 };
 
 static uint64_t my_switches(void)
@@ -160,16 +162,22 @@ static uint64_t my_switches(void)
 static void yield_member(int idx, void *arg)
 {
 	struct yield_run *y = arg;
-	uint64_t before = my_switches();
+	uint64_t before = my_switches(), i;
 
-	for (uint64_t i = 0; i < y->n; i++)
+	/* With another task runnable here each call can cost a whole time
+	 * slice: the clock is checked every 16 calls. */
+	for (i = 0; i < y->n; i++) {
+		if (!(i & 15) && i && calib__now_ns() > y->deadline_ns)
+			break;
 		sched_yield();
+	}
+	atomic_fetch_add(&y->calls, i);
 	atomic_fetch_add(&y->switches, my_switches() - before);
 }
 
 int calib_hc__yield(int cpu, bool with_peer, uint64_t n, struct calib_hc_yield *out)
 {
-	struct yield_run y = { .n = n };
+	struct yield_run y = { .n = n, .deadline_ns = calib__now_ns() + CALIB_HC_YIELD_MAX_NS };
 	struct calib_team_result res;
 	int threads = with_peer ? 2 : 1, err;
 	cpu_set_t set;
@@ -182,7 +190,7 @@ int calib_hc__yield(int cpu, bool with_peer, uint64_t n, struct calib_hc_yield *
 	err = calib_team__run(&set, threads, yield_member, &y, &res);
 	if (err)
 		return err;
-	out->yields = n * (uint64_t)threads;
+	out->yields = atomic_load(&y.calls) ? atomic_load(&y.calls) : 1;
 	out->ns_per_yield = (double)res.wall_ns / (double)out->yields;
 	out->switches_per_yield = (double)atomic_load(&y.switches) / (double)out->yields;
 	calib_team__free(&res);

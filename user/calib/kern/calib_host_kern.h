@@ -40,7 +40,10 @@ struct calib_hc_yield {
 
 /* n sched_yield calls per thread on one CPU, alone or with a second thread
  * pinned to the same CPU doing the same (then each yield can hand the CPU
- * over). Returns 0 or -errno. */
+ * over), or fewer when CALIB_HC_YIELD_MAX_NS is up first (a loaded host
+ * can make each call a time slice): out->yields says how many. Returns 0
+ * or -errno. */
+#define CALIB_HC_YIELD_MAX_NS 200000000ULL
 int calib_hc__yield(int cpu, bool with_peer, uint64_t n, struct calib_hc_yield *out);
 
 /* --- core-to-core cache-line round trip --------------------------------------- */
