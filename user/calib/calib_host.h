@@ -15,7 +15,7 @@
 /* Fills h's families from results (measured on this host: present and
  * matches are set). Families absent or skipped stay !present; so do those
  * with a figure that is not finite, not positive where it must be, or out
- * of physical bounds (0.05 ns to 1 s per hint, 10 ns to 10 ms per handoff,
+ * of physical bounds (0.05 ns to 1 s per hint, 10 ns to 1 s per handoff,
  * ...): they are counted in h->rejected with the field in rejected_reason. */
 void calib_host__fill(const json_object *results, const char *machine, struct adv_host *h);
 

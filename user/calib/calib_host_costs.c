@@ -390,7 +390,8 @@ static struct tracer *tracer_on_self(const char *btf, char *why, size_t len)
 }
 
 /* The figure is the tracer's cost only if it saw every call we made. */
-static int tracer_saw_calls(struct tracer *t, uint64_t calls, char *why, size_t len)
+static int tracer_saw_calls(struct tracer *t, uint64_t calls, uint64_t yields, char *why,
+			    size_t len)
 {
 	uint32_t tid = (uint32_t)syscall(SYS_gettid);
 	const struct ss_thread *me = NULL;
@@ -405,11 +406,11 @@ static int tracer_saw_calls(struct tracer *t, uint64_t calls, char *why, size_t 
 	for (size_t i = 0; i < p.nthreads; i++)
 		if (p.threads[i].tid == tid)
 			me = &p.threads[i];
-	if (!me || me->futex_wake < calls || me->sched_yield < calls) {
+	if (!me || me->futex_wake < calls || me->sched_yield < yields) {
 		snprintf(why, len, "the tracer saw %llu of %llu futex calls and %llu of %llu yields, "
 			 "so the difference would not be its cost",
 			 me ? (unsigned long long)me->futex_wake : 0ULL, (unsigned long long)calls,
-			 me ? (unsigned long long)me->sched_yield : 0ULL, (unsigned long long)calls);
+			 me ? (unsigned long long)me->sched_yield : 0ULL, (unsigned long long)yields);
 		err = -EPROTO;
 	}
 	profile_free(&p);
@@ -434,28 +435,33 @@ static int tracing_cycle(const struct hc_plan *plan, const char *btf, int m,
 			 struct trace_samples *ts, char *why, size_t len)
 {
 	double fb[16], yb[16], fo[16], yo[16];
-	uint64_t k = plan->traced_calls;
+	uint64_t k = plan->traced_calls, ky;
 	struct tracer *t;
 	int err;
 
+	/* A loaded host can make each yield a time slice: a pilot sets how
+	 * many fit the sample's time box (futex wakes with no waiter stay
+	 * cheap syscalls). */
+	ky = calib__iters_for((double)YIELD_SAMPLE_BUDGET_NS, yield_call_ns(YIELD_MIN_CALLS),
+			      YIELD_MIN_CALLS, k);
 	for (int i = 0; i < m; i++) {
 		fb[i] = futex_call_ns(k);
-		yb[i] = yield_call_ns(k);
+		yb[i] = yield_call_ns(ky);
 	}
 	t = tracer_on_self(btf, why, len);
 	if (!t)
 		return -ENOTSUP;
 	for (int i = 0; i < m; i++) {
 		fo[i] = futex_call_ns(k);
-		yo[i] = yield_call_ns(k);
+		yo[i] = yield_call_ns(ky);
 	}
-	err = tracer_saw_calls(t, k * (uint64_t)m, why, len);
+	err = tracer_saw_calls(t, k * (uint64_t)m, ky * (uint64_t)m, why, len);
 	tracer__free(t);
 	if (err)
 		return err;
 	for (int i = 0; i < m && ts->n < 64; i++) {
 		double f_off = (fb[i] + futex_call_ns(k)) / 2;
-		double y_off = (yb[i] + yield_call_ns(k)) / 2;
+		double y_off = (yb[i] + yield_call_ns(ky)) / 2;
 		int n = ts->n++;
 
 		ts->f_off[n] = f_off;

@@ -147,11 +147,11 @@ static void test_rejected_and_unreadable_are_said(void **state)
 	fx->h.host_costs.present = false;
 	fx->h.rejected = ADV_FAM_HOST_COSTS;
 	snprintf(fx->h.rejected_reason, sizeof(fx->h.rejected_reason),
-		 "host_costs: futex handoff across CPUs is nan, outside 10 ns to 10 ms");
+		 "host_costs: futex handoff across CPUs is nan, outside 10 ns to 1 s");
 	f = fx_run_get(fx, "futex-contention");
 	assert_string_equal(fx_evidence(f, "calibration"),
 			    "stored figures rejected (host_costs: futex handoff across CPUs is nan, "
-			    "outside 10 ns to 10 ms): not used, confidence lowered");
+			    "outside 10 ns to 1 s): not used, confidence lowered");
 	assert_null(strstr(f->recommendation, "nan"));
 	fx_free(fx);
 
