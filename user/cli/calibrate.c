@@ -39,7 +39,7 @@ static const char usage[] =
 	"       spinscope calibrate --compare A.json B.json\n"
 	"Measures what spinning, padding, NUMA placement and memory ordering cost on\n"
 	"this host, and saves the results for 'spinscope -p'.\n"
-	"  --quick        short run, about 10 s on 2 CPUs (default)\n"
+	"  --quick        short run, about 8 s on a quiet 2-CPU host (default)\n"
 	"  --full         longer, steadier run (minutes)\n"
 	"  --only LIST    run only these families: false_sharing, spin_hint,\n"
 	"                 spin_threshold, numa, memory_order, host_costs\n"
@@ -53,7 +53,8 @@ static const char usage[] =
 	"  --compare A B  print two calibrations' headline figures side by side, with\n"
 	"                 ratios and which differences exceed their measured noise\n"
 	"  -h, --help     this text\n"
-	"Ctrl-C stops early and saves what was measured, marked partial (exit 1).\n";
+	"Ctrl-C stops early and saves what was measured, marked partial (exit 1),\n"
+	"never over a complete stored family.\n";
 
 static int parse_only(const char *list, unsigned *mask)
 {
