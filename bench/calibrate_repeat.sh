@@ -33,6 +33,7 @@ run_quick() {	# out.json store.json: one --quick run, timed
 	"$bin" calibrate --quick --json -o "$2" >"$1" 2>"$1.err" || {
 		echo "calibrate failed:" >&2
 		cat "$1.err" >&2
+		grep -o '"error": *"[^"]*"' "$1" >&2 || true
 		exit 1
 	}
 	t1=$(date +%s.%N)
