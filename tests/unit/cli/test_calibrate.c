@@ -132,7 +132,14 @@ static void test_quick_completes_and_saves(void **state)
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	snprintf(path, sizeof(path), "%s/quick.json", tmpdir);
-	assert_int_equal(run(&out, &err, "--quick", "--json", "-o", path, NULL, NULL), 0);
+	int rc = run(&out, &err, "--quick", "--json", "-o", path, NULL, NULL);
+	if (rc != 0) {
+		/* Say which family failed and why, not just the exit code. */
+		const char *e = strstr(out, "\"error\"");
+
+		fail_msg("calibrate --quick exited %d: %s; first error: %.160s", rc, err,
+			 e ? e : "(none in the document)");
+	}
 	/* Not a timing assertion: a generous bound that only a runaway breaks.
 	 * It is the run's own CPU time spread over the CPUs (120 s of wall
 	 * time on an idle host): on a host loaded by others the same work
