@@ -25,8 +25,8 @@ FUZZ_SRCS_proc_maps := user/syms/proc_maps.c
 FUZZ_SRCS_proc_status := user/common/procfs.c user/common/errors.c
 FUZZ_LIBS_proc_status := -ljson-c
 FUZZ_SRCS_calib_load := $(addprefix user/calib/,calib_host.c calib_store.c calib_json.c) \
-	user/calib/kern/calib_util.c user/calib/kern/fingerprint.c \
-	user/common/cpulist.c user/common/outfile.c
+	$(addprefix user/calib/kern/,calib_util.c calib_stat.c calib_conditions.c fingerprint.c) \
+	user/common/cpulist.c user/common/outfile.c user/common/errors.c
 FUZZ_LIBS_calib_load := -ljson-c -lm
 FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
 FUZZ_LIBS_recording := -lzstd -ljson-c
