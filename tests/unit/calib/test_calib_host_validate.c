@@ -54,7 +54,8 @@ static int load_as_this_host(const char *fixture, struct adv_host *h)
 	assert_int_equal(fingerprint__read(NULL, &fp), 0);
 	json_object *mine = calib_store__document(&fp, json_object_get(results), false);
 	snprintf(path, sizeof(path), "%s/cal.json", tmp);
-	assert_int_equal(calib_store__save(path, mine), 0);
+	char why[256];
+	assert_int_equal(calib_store__save(path, mine, why, sizeof(why)), 0);
 	json_object_put(mine);
 	json_object_put(doc);
 	return calib_host__load(h, path, "x86_64");
