@@ -15,12 +15,14 @@ static const struct {
 	bool (*run)(const struct adv_ctx *ctx, struct adv_finding *f);
 } rules[] = {
 	{ "spin-yield", adv_rule_spin_yield },
+	{ "spin-loop", adv_rule_spin_loop },
 	{ "futex-contention", adv_rule_futex_contention },
 	{ "oversubscription", adv_rule_oversubscription },
 	{ "false-sharing", adv_rule_false_sharing },
 	{ "spin-hint", adv_rule_spin_hint },
 	{ "numa-placement", adv_rule_numa_placement },
 	{ "memory-order", adv_rule_memory_order },
+	{ "host-busy", adv_rule_host_busy },
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 _Static_assert(NRULES <= ADV_MAX_FINDINGS, "one finding per rule must fit the report");

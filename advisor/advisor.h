@@ -51,20 +51,39 @@ struct adv_thread {
 	struct adv_counters c;
 };
 
-/* A futex address the target waited on: its SS_FUTEX_COUNTERS (hist: wait
- * ns, slot i holds [2^i, 2^(i+1))) and what the tracer knows besides. */
+/* A futex address the target waited on: its SS_FUTEX_COUNTERS and what the
+ * tracer knows besides. waits counts every wait call; blocked those that
+ * slept (woken, timed out, interrupted), returned_at_once those that found
+ * the word changed (EAGAIN); wait_ns, wait_ns_max and hist (log2 ns, slot i
+ * holds [2^i, 2^(i+1))) describe the blocked waits only. */
 struct adv_futex {
 	uint64_t uaddr;
 	ADV_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 	uint32_t waiters;		/* distinct threads that waited on it */
-	/* The lock named from its waiters' stacks, innermost first, e.g.
-	 * "pthread_mutex_lock <- worker_hot (demo)"; "" when unresolved. */
+	/* How the word is used, when the tracer recorded it (wake_pattern):
+	 * holder_wakes, wakes made by a thread whose previous futex wait was
+	 * on this word (a lock is released by the thread that waited to take
+	 * it; a condition variable is signalled by another thread), and
+	 * bitset_waits, waits made with FUTEX_WAIT_BITSET for any bit (glibc's
+	 * condition variables, semaphores, joins and reader locks; its
+	 * mutexes use FUTEX_WAIT). */
+	bool wake_pattern;
+	/* The waiters' frames inside the runtime (libc, libstdc++, ld.so,
+	 * libjvm), innermost first: "__futex_abstimed_wait_common <-
+	 * ___pthread_cond_wait"; what the word is used as. */
+	char runtime_frames[ADV_NAME_LEN];
+	/* The lock as findings name it: the first frame in code the user owns,
+	 * "worker in app (via pthread_mutex_lock in libc)", or the runtime
+	 * frame alone when the stack did not reach the user's code
+	 * (user_named false); "" when unresolved. */
 	char name[ADV_NAME_LEN];
+	bool user_named;
 };
 
 /* A sched_yield call site. */
 struct adv_yield_site {
-	char frame[ADV_NAME_LEN];	/* "spin_then_yield+0x1c (demo)" */
+	char frame[ADV_NAME_LEN];	/* "spin_then_yield in demo (via sched_yield in libc)" */
+	bool user_named;		/* frame is code the user owns */
 	uint64_t count;
 };
 
@@ -75,6 +94,24 @@ struct adv_sample_sym {
 	/* The caller knows (from its own analysis) that this code writes data
 	 * other threads write too; the advisor does not try to infer it. */
 	bool writes_shared;
+	bool runtime;			/* in libc, libstdc++, ld.so or libjvm */
+};
+
+/* A loop of sampled code that executes a spin-wait hint: where most of a
+ * spinning thread's samples land when it spins without syscalls. */
+struct adv_spin_loop {
+	char symbol[ADV_NAME_LEN];	/* "spin_lock (app)" */
+	char hint[16];			/* "pause", "isb", "sb", "yield", "wfe" */
+	uint64_t samples;		/* samples in the loop */
+	bool runtime;			/* the loop is in the runtime, not the user's code */
+};
+
+/* What the whole host's CPUs did during the trace (/proc/stat). */
+struct adv_host_load {
+	bool measured;
+	uint32_t cpus;			/* online CPUs of the host */
+	double busy_cpus;		/* CPUs' worth of busy time, all processes */
+	double busy_other_cpus;		/* of that, not the target's */
 };
 
 struct adv_samples {
@@ -99,6 +136,7 @@ struct adv_numa {
 struct adv_fence_spot {
 	char symbol[ADV_NAME_LEN];
 	double share;			/* of the target's on-CPU samples, 0..1 */
+	bool runtime;			/* in the runtime: not the user's to change */
 };
 
 struct adv_target {
@@ -123,6 +161,9 @@ struct adv_profile {
 	struct adv_numa numa;
 	const struct adv_fence_spot *fences;	/* may be empty */
 	size_t nfences;
+	const struct adv_spin_loop *spin_loops;	/* most samples first, may be empty */
+	size_t nspin_loops;
+	struct adv_host_load host_load;
 };
 
 /* ---- this host, as calibrated ------------------------------------------- */

@@ -19,7 +19,6 @@
 #include "rules.h"
 
 /* glibc.pthread.mutex_spin_count's maximum, and a sane cap for any loop. */
-#define ADV_SPIN_N_MAX 32767
 
 /* The largest 2^k - 1 spins (the shape of the spin-threshold sweep: 0x1F,
  * 0x3F, ...) whose hints fit in budget_ns. */
@@ -118,6 +117,9 @@ static void summarize(const struct adv_ctx *ctx, struct adv_breakeven *be)
 			 be->overspins ? "past the break-even point, park once a handoff's worth of spinning has failed"
 				       : "below the break-even point", count);
 	}
+	else if (!be->spins && ctx->m.nhot && adv_hot_word(&ctx->m.hot[0]))
+		adv_strf(be->summary, sizeof(be->summary),
+			 "no break-even to place: most waits on the hottest lock returned at once, so its blocked waits measure the scheduler, not the lock (see futex-contention)");
 	else if (!be->spins && be->wait_median_ns <= 0)
 		adv_strf(be->summary, sizeof(be->summary),
 			 "no break-even to place: the target neither spins on sched_yield nor waits on a contended lock");
@@ -142,7 +144,9 @@ void adv_breakeven__compute(const struct adv_ctx *ctx, struct adv_breakeven *be)
 		be->spin_ns = m->yields_per_switch * be->yield_ns;
 	}
 	be->handoff_ns = adv_cal__handoff_ns(ctx->h, m->ncpus);
-	if (m->nhot)
+	/* A hot lock word's blocked waits measure the scheduler: they place
+	 * no break-even (futex-contention says what to do instead). */
+	if (m->nhot && !adv_hot_word(&m->hot[0]))
 		be->wait_median_ns = m->hot[0].median_ns;
 	if (hint) {
 		adv_strf(be->hint, sizeof(be->hint), "%s", hint->name);

@@ -52,10 +52,15 @@ static const struct {
 	{ "sem_timedwait", true },
 	{ "sem_clockwait", true },
 	{ "pthread_join", true },
+	{ "pthread_clockjoin", true },
+	{ "pthread_timedjoin", true },
 	{ "barrier_wait", true },
+	{ "Unsafe_Park", true },
+	{ "Parker::park", true },
 };
 
-bool adv_is_event_wait(const char *name)
+/* The innermost synchronisation frame of name: 1 event, 0 lock, -1 none. */
+static int sync_kind(const char *name)
 {
 	const char *frame = name;
 
@@ -71,7 +76,17 @@ bool adv_is_event_wait(const char *name)
 		}
 		frame = end ? end + 4 : NULL;
 	}
-	return false;
+	return -1;
+}
+
+bool adv_is_event_wait(const char *name)
+{
+	return sync_kind(name) == 1;
+}
+
+bool adv_is_lock_wait(const char *name)
+{
+	return sync_kind(name) == 0;
 }
 
 /* The per-thread figures the rules need, as doubles so that a profile
@@ -84,6 +99,7 @@ struct tview {
 static void count_thread(struct adv_metrics *m, const struct tview *t, double weight)
 {
 	double on = t->oncpu / m->dur_ns, run = (t->oncpu + t->runq) / m->dur_ns;
+	double rate = t->yields / m->dur_s;
 
 	if (on >= ADV_BUSY_SHARE)
 		m->busy += weight;
@@ -92,9 +108,13 @@ static void count_thread(struct adv_metrics *m, const struct tview *t, double we
 	/* Every switch of a yielding thread may be a yield; what is left over
 	 * was the scheduler taking the CPU away. */
 	m->preempt_rate += weight * fmax(0, t->invol - t->yields) / m->dur_s;
-	if (t->yields / m->dur_s < ADV_YIELD_RATE_MIN &&
-	    (t->yields / m->dur_s < ADV_YIELD_RATE_SWITCHING ||
-	     t->yields < ADV_YIELD_SWITCH_SHARE * t->switches))
+	/* A spinner yields often and wants the CPU most of the time: a thread
+	 * that yields between sleeps (0.01 CPUs, a few hundred yields a
+	 * second) does not spin. */
+	if (run < ADV_RUNNABLE_SHARE)
+		return;
+	if (rate < ADV_YIELD_RATE_MIN &&
+	    (rate < ADV_YIELD_RATE_SWITCHING || t->yields < ADV_YIELD_SWITCH_SHARE * t->switches))
 		return;
 	if (!m->spinners && t->comm)
 		snprintf(m->spinner_comm, sizeof(m->spinner_comm), "%s", t->comm);
@@ -138,6 +158,44 @@ static void count_threads(const struct adv_profile *p, struct adv_metrics *m)
 	count_thread(m, &v, m->nthreads);
 }
 
+enum adv_word_use adv_futex_use(const struct adv_futex *fx, char *why, size_t size)
+{
+	const char *frames = fx->runtime_frames[0] ? fx->runtime_frames : fx->name;
+	double blocked = fx->blocked ? (double)fx->blocked : 1;
+
+	why[0] = 0;
+	if (fx->waiters < ADV_FUTEX_MIN_WAITERS) {
+		snprintf(why, size, "%u thread waits on it: a lock needs at least %.0f that wait",
+			 fx->waiters, ADV_FUTEX_MIN_WAITERS);
+		return ADV_WORD_ONE_WAITER;
+	}
+	if (adv_is_event_wait(frames)) {
+		snprintf(why, size, "its waiters wait for an event (%.100s)", frames);
+		return ADV_WORD_EVENT;
+	}
+	if (adv_is_lock_wait(frames)) {
+		snprintf(why, size, "%u threads wait on it in %.100s", fx->waiters, frames);
+		return ADV_WORD_LOCK;
+	}
+	if (!fx->wake_pattern) {
+		snprintf(why, size, "%u threads wait on it (how it is used was not recorded)",
+			 fx->waiters);
+		return ADV_WORD_LOCK;
+	}
+	/* A lock is released by the thread that waited to take it; an event
+	 * is signalled by another thread. */
+	if ((double)fx->holder_wakes < ADV_LOCK_WAKE_SHARE * blocked) {
+		snprintf(why, size, "no thread held it as a lock: %llu of its %llu wakes came from a thread that had waited on it%s",
+			 (unsigned long long)fx->holder_wakes, (unsigned long long)fx->wakes,
+			 (double)fx->bitset_waits >= ADV_BITSET_SHARE * (double)fx->waits ?
+			 ", and its waits are FUTEX_WAIT_BITSET (glibc's condition variable, semaphore and join)" : "");
+		return ADV_WORD_EVENT;
+	}
+	snprintf(why, size, "%u threads wait on it and %llu of its wakes came from threads that had waited on it: held as a lock",
+		 fx->waiters, (unsigned long long)fx->holder_wakes);
+	return ADV_WORD_LOCK;
+}
+
 static void rank_locks(const struct adv_profile *p, struct adv_metrics *m)
 {
 	for (size_t i = 0; p->futexes && i < p->nfutexes; i++) {
@@ -146,18 +204,21 @@ static void rank_locks(const struct adv_profile *p, struct adv_metrics *m)
 		struct adv_hot_lock h = {
 			.fx = fx,
 			.share = fmin(1.0, (double)fx->wait_ns / (waiters * m->dur_ns)),
-			.rate = (double)fx->waits / m->dur_s,
+			.rate = (double)fx->blocked / m->dur_s,
+			.at_once_share = fx->waits ? (double)fx->returned_at_once / (double)fx->waits : 0,
 		};
 		size_t at;
 
-		if (fx->waits < ADV_FUTEX_MIN_WAITS || h.rate < ADV_FUTEX_MIN_RATE ||
-		    (double)fx->wakes < ADV_FUTEX_WAKE_RATIO * (double)fx->waits ||
-		    h.share < ADV_FUTEX_MIN_SHARE || adv_is_event_wait(fx->name))
+		if (fx->blocked < ADV_FUTEX_MIN_WAITS || h.rate < ADV_FUTEX_MIN_RATE ||
+		    (double)fx->wakes < ADV_FUTEX_WAKE_RATIO * (double)fx->blocked ||
+		    h.share < ADV_FUTEX_MIN_SHARE ||
+		    adv_futex_use(fx, h.why, sizeof(h.why)) != ADV_WORD_LOCK)
 			continue;
+		h.named_lock = adv_is_lock_wait(fx->runtime_frames[0] ? fx->runtime_frames : fx->name);
 		h.median_ns = adv_hist_quantile(fx->hist, SS_HIST_SLOTS, 0.5);
 		h.p90_ns = adv_hist_quantile(fx->hist, SS_HIST_SLOTS, 0.9);
 		if (!h.median_ns)	/* no histogram: the mean stands in */
-			h.median_ns = h.p90_ns = (double)fx->wait_ns / (double)fx->waits;
+			h.median_ns = h.p90_ns = (double)fx->wait_ns / (double)fx->blocked;
 		/* Insert by share, keeping the ADV_MAX_HOT largest. */
 		for (at = m->nhot; at > 0 && m->hot[at - 1].share < h.share; at--)
 			if (at < ADV_MAX_HOT)
@@ -168,6 +229,44 @@ static void rank_locks(const struct adv_profile *p, struct adv_metrics *m)
 				m->nhot++;
 		}
 	}
+}
+
+static void find_spin_loop(const struct adv_profile *p, struct adv_metrics *m)
+{
+	const struct adv_samples *s = &p->samples;
+
+	if (!s->available || !s->total)
+		return;
+	for (size_t i = 0; p->spin_loops && i < p->nspin_loops; i++) {
+		const struct adv_spin_loop *l = &p->spin_loops[i];
+		double share = fmin(1.0, (double)l->samples / (double)s->total);
+
+		if ((double)l->samples < ADV_SPIN_LOOP_MIN_SAMPLES || share < ADV_SPIN_LOOP_SHARE)
+			continue;
+		if (!m->spin_loop || share > m->spin_loop_share) {
+			m->spin_loop = l;
+			m->spin_loop_share = share;
+		}
+	}
+}
+
+/* Other processes' load, and how much of the target's demand is its own. */
+static void host_load(const struct adv_profile *p, struct adv_metrics *m)
+{
+	const struct adv_host_load *hl = &p->host_load;
+	double own;
+
+	m->own_demand = m->demand;
+	if (!hl->measured || !hl->cpus)
+		return;
+	m->host_cpus = hl->cpus;
+	m->busy_other_cpus = fmin(hl->busy_other_cpus, hl->cpus);
+	m->host_busy = m->busy_other_cpus >= ADV_HOST_BUSY_SHARE * hl->cpus;
+	if (!m->host_busy)
+		return;
+	/* Queued time split in proportion to who used the CPUs. */
+	own = m->cpu_used / fmax(1e-9, m->cpu_used + m->busy_other_cpus);
+	m->own_demand = m->cpu_used + own * (m->demand - m->cpu_used);
 }
 
 void adv_metrics__compute(const struct adv_profile *p, struct adv_metrics *m)
@@ -181,7 +280,14 @@ void adv_metrics__compute(const struct adv_profile *p, struct adv_metrics *m)
 	m->cpu_used = (double)t->oncpu_ns / m->dur_ns;
 	m->demand = (double)(t->oncpu_ns + t->runq_ns) / m->dur_ns;
 	count_threads(p, m);
-	m->oversubscribed = m->runnable > m->ncpus || m->demand > ADV_DEMAND_OVER * m->ncpus;
+	host_load(p, m);
+	/* With a busy host, threads queue behind other processes too: count
+	 * the target as oversubscribed only on its own share of the demand. */
+	if (m->host_busy)
+		m->oversubscribed = m->own_demand > ADV_DEMAND_OVER * m->ncpus ||
+				    (m->runnable > m->ncpus && m->own_demand > m->ncpus);
+	else
+		m->oversubscribed = m->runnable > m->ncpus || m->demand > ADV_DEMAND_OVER * m->ncpus;
 
 	if (m->spinners > 0) {
 		m->spin_rate = m->spin_yields / m->spinners / m->dur_s;
@@ -200,6 +306,7 @@ void adv_metrics__compute(const struct adv_profile *p, struct adv_metrics *m)
 		m->runq_max_ns = (double)t->runq_ns_max;
 	}
 	rank_locks(p, m);
+	find_spin_loop(p, m);
 }
 
 bool adv_metrics__heavy(const struct adv_metrics *m)

@@ -11,54 +11,36 @@
 
 #include <stdbool.h>
 #include "advisor.h"
+#include "thresholds.h"
 
-/* A thread on CPU for at least this share of the trace is busy: two busy
- * threads run at the same time often enough to fight over cache lines,
- * while a thread on CPU under a tenth of the time rarely overlaps another. */
-#define ADV_BUSY_SHARE 0.10
-/* Runnable (on a CPU or queued for one) for at least half of the trace: such
- * a thread wants a CPU most of the time. More of them than CPUs is
- * oversubscription in the plainest sense. */
-#define ADV_RUNNABLE_SHARE 0.50
-/* Or, counted as time: the threads wanted, on average, a quarter more CPUs
- * than they may use. The margin keeps the edges of the accounting (a thread
- * caught mid-switch at the start or end) from tipping a balanced load. */
-#define ADV_DEMAND_OVER 1.25
-/* Yields per second per thread from which a thread spins on sched_yield.
- * Code that yields once per unit of real work yields a few times a second;
- * 1000/s is a yield at least every millisecond, which only a wait loop does. */
-#define ADV_YIELD_RATE_MIN 1000.0
-/* With more runnable threads than CPUs each yield switches away and waits
- * its turn, which caps the rate far below that (a 2-CPU host with 8 busy
- * threads: ~60/s per thread). A thread is a yield spinner there too when
- * most of its switches are yields and it still yields 50 times a second
- * (code that yields once per unit of work also blocks, so yields are not
- * most of its switches). */
-#define ADV_YIELD_RATE_SWITCHING 50.0
-#define ADV_YIELD_SWITCH_SHARE 0.5
-
-/* A futex address is a contended lock when all of these hold:
- * - at least 20 waits, at least 10 per second: fewer is a handful of
- *   sleeps (pthread_join, a timer), too few to speak of contention;
- * - woken by other threads for at least a quarter of its waits: every
- *   contended unlock wakes a waiter, while a wait that only times out (a
- *   timed sleep on a futex) has no waker;
- * - its waiters spent at least 5% of their time blocked on it: below that,
- *   removing the lock entirely would gain them under 5% (Amdahl);
- * - it is not named as an event wait (condition variable, semaphore,
- *   join, barrier): a thread waiting for work is idle, not contended. */
-#define ADV_FUTEX_MIN_WAITS 20
-#define ADV_FUTEX_MIN_RATE 10.0
-#define ADV_FUTEX_WAKE_RATIO 0.25
-#define ADV_FUTEX_MIN_SHARE 0.05
+/* The thresholds are in thresholds.h; docs/ADVISOR.md gives each its
+ * reason. In short: a thread on CPU for ADV_BUSY_SHARE of the trace is
+ * busy; runnable for ADV_RUNNABLE_SHARE it wants a CPU most of the time
+ * (more such threads than CPUs, or demand over ADV_DEMAND_OVER x CPUs, is
+ * oversubscription). A yield spinner yields ADV_YIELD_RATE_MIN times a
+ * second, or ADV_YIELD_RATE_SWITCHING when yields are most of its switches,
+ * and is runnable most of the trace (a thread that sleeps between yields
+ * does not spin). A futex word is a contended lock when it is used as a
+ * lock (adv_futex_use) and its blocked waits pass ADV_FUTEX_MIN_WAITS,
+ * ADV_FUTEX_MIN_RATE, ADV_FUTEX_WAKE_RATIO and ADV_FUTEX_MIN_SHARE. */
 #define ADV_MAX_HOT 3
+
+/* What a futex word is used as, from the evidence the trace has. */
+enum adv_word_use {
+	ADV_WORD_LOCK = 0,	/* threads take it and release it */
+	ADV_WORD_EVENT,		/* threads wait on it for an event: idle */
+	ADV_WORD_ONE_WAITER,	/* one thread waits on it: nothing to contend with */
+};
 
 struct adv_hot_lock {
 	const struct adv_futex *fx;
 	double share;		/* of its waiters' time spent blocked on it */
 	double rate;		/* waits per second */
-	double median_ns;	/* from the wait histogram */
+	double median_ns;	/* blocked waits, from the wait histogram */
 	double p90_ns;
+	double at_once_share;	/* wait calls that returned at once (EAGAIN) */
+	bool named_lock;	/* the waiters' frames say lock, not just the wake pattern */
+	char why[ADV_VALUE_LEN];	/* why it is taken for a lock */
 };
 
 struct adv_metrics {
@@ -69,7 +51,13 @@ struct adv_metrics {
 	double demand;			/* average runnable threads: on CPU + queued */
 	double busy;			/* threads on CPU >= ADV_BUSY_SHARE */
 	double runnable;		/* threads runnable >= ADV_RUNNABLE_SHARE */
-	bool oversubscribed;
+	/* The host: other processes busy on ADV_HOST_BUSY_SHARE of its CPUs
+	 * or more. Run-queue time then is partly theirs: own_demand counts
+	 * only the target's share of it (its on-CPU time against theirs). */
+	bool host_busy;
+	double host_cpus, busy_other_cpus;
+	double own_demand;
+	bool oversubscribed;		/* by the target's own threads */
 
 	/* Threads yielding at >= ADV_YIELD_RATE_MIN. */
 	double spinners;
@@ -85,9 +73,22 @@ struct adv_metrics {
 	double preempt_rate;		/* of those, not explained by yields (a floor) */
 	double runq_mean_ns, runq_p90_ns, runq_max_ns;
 
+	/* The sampled spin loop (a spin-wait hint in a loop) holding at least
+	 * ADV_SPIN_LOOP_SHARE of the samples; NULL when none does. */
+	const struct adv_spin_loop *spin_loop;
+	double spin_loop_share;
+
 	struct adv_hot_lock hot[ADV_MAX_HOT];	/* contended locks, largest share first */
 	size_t nhot;
 };
+
+/* Most of the lock's wait calls returned at once (ADV_AT_ONCE_HOT): it
+ * changes hands faster than a futex call, and its blocked waits measure
+ * the scheduler rather than the lock. */
+static inline bool adv_hot_word(const struct adv_hot_lock *hl)
+{
+	return hl->at_once_share >= ADV_AT_ONCE_HOT;
+}
 
 /* Fills m from p; p->duration_ns must be > 0. */
 void adv_metrics__compute(const struct adv_profile *p, struct adv_metrics *m);
@@ -97,6 +98,11 @@ double adv_hist_quantile(const uint64_t *hist, size_t slots, double q);
 /* True when a lock name's innermost synchronisation frame waits for an
  * event (condition variable, semaphore, join, barrier) rather than a lock. */
 bool adv_is_event_wait(const char *name);
+/* True when it is a lock's wait (mutex, rwlock, lll_lock). */
+bool adv_is_lock_wait(const char *name);
+/* What fx is used as, and why in words ("4 threads wait on it; 3.1k of its
+ * wakes came from threads that had waited on it"). */
+enum adv_word_use adv_futex_use(const struct adv_futex *fx, char *why, size_t size);
 /* Contention level of the spin-threshold sweep this target is closest to:
  * heavy when it is oversubscribed, light otherwise. */
 bool adv_metrics__heavy(const struct adv_metrics *m);

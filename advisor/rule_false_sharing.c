@@ -18,12 +18,8 @@
 /* A flagged symbol with a tenth of the cache-miss samples is a hot spot
  * worth padding (warning); with 40% of them, and padding measured here to
  * at least halve the cost, it dominates the target's misses (critical). */
-#define ADV_FS_MISS_SHARE 0.10
-#define ADV_FS_CRIT_SHARE 0.40
-#define ADV_FS_CRIT_RATIO 2.0
 /* cpu-clock samples cannot show misses, but a tenth of the on-CPU time in
  * code known to write shared data is worth naming. */
-#define ADV_FS_TIME_SHARE 0.10
 
 /* Events that count cache misses or coherence traffic, as opposed to time
  * (cpu-clock, task-clock) or work (cycles, instructions). */
@@ -35,7 +31,8 @@ static bool miss_event(const char *ev)
 static const struct adv_sample_sym *flagged(const struct adv_samples *s, double *share)
 {
 	for (size_t i = 0; s->top && i < s->ntop; i++)
-		if (s->top[i].writes_shared) {
+		/* Runtime code (a glibc mutex's atomics) is not the user's to pad. */
+		if (s->top[i].writes_shared && !s->top[i].runtime) {
 			*share = s->total ? (double)s->top[i].count / (double)s->total : 0;
 			return &s->top[i];
 		}

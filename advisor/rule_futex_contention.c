@@ -19,12 +19,9 @@
  * 1/(1-s): 10% is the least worth an engineer's attention during an
  * incident (warning), 30% (a 1.4x ceiling) is what a critical path looks
  * like (critical). Between ADV_FUTEX_MIN_SHARE and 10%: info. */
-#define ADV_LOCK_WARN_SHARE 0.10
-#define ADV_LOCK_CRIT_SHARE 0.30
 /* Tracing adds a fixed cost per futex call (enter and exit): above a tenth
  * of the median wait the waits measured are visibly longer than the
  * untraced ones. */
-#define ADV_TRACE_INFLATES 0.10
 
 static void lock_name(const struct adv_futex *fx, char *buf, size_t size)
 {
@@ -32,6 +29,28 @@ static void lock_name(const struct adv_futex *fx, char *buf, size_t size)
 		snprintf(buf, size, "%s", fx->name);
 	else
 		snprintf(buf, size, "futex 0x%llx", (unsigned long long)fx->uaddr);
+}
+
+/* A lock word that most waits find already changed is handed over faster
+ * than a futex call takes: the waits that block say little (they measure
+ * the scheduler), the at-once returns say the lock is hot. */
+static bool hot_word(const struct adv_hot_lock *hl)
+{
+	return adv_hot_word(hl);
+}
+
+/* The one verdict on how this lock's waiters should wait, in a word the
+ * report and its tests can compare across runs. */
+static const char *verdict(const struct adv_ctx *ctx, const struct adv_hot_lock *hl)
+{
+	if (hot_word(hl))
+		return "shard or spin briefly";
+	switch (ctx->be.side) {
+	case ADV_SIDE_SPIN: return "adaptive";
+	case ADV_SIDE_PARK: return "park";
+	case ADV_SIDE_UNKNOWN: break;
+	}
+	return "unknown";
 }
 
 static void evidence(const struct adv_ctx *ctx, struct adv_finding *f)
@@ -42,54 +61,84 @@ static void evidence(const struct adv_ctx *ctx, struct adv_finding *f)
 
 	lock_name(fx, name, sizeof(name));
 	adv_finding__evidence(f, ADV_SRC_TARGET, "lock", "%.120s%s", name,
-			      fx->name[0] ? "" : " (unnamed: waiter stacks did not resolve)");
-	adv_finding__evidence(f, ADV_SRC_TARGET, "waits", "%s in %s by %u thread%s",
-			      adv_fmt_count((double)fx->waits).s,
-			      adv_fmt_ns(ctx->m.dur_ns).s, fx->waiters, fx->waiters == 1 ? "" : "s");
-	adv_finding__evidence(f, ADV_SRC_TARGET, "wait rate", "%s",
+			      !fx->name[0] ? " (unnamed: waiter stacks did not resolve)" :
+			      !fx->user_named ? " (the stack stops in the runtime: caller not named)" : "");
+	adv_finding__evidence(f, ADV_SRC_TARGET, "why a lock", "%.150s", hl->why);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "waits", "%s calls in %s by %u threads: %s blocked, %s returned at once (EAGAIN)",
+			      adv_fmt_count((double)fx->waits).s, adv_fmt_ns(ctx->m.dur_ns).s,
+			      fx->waiters, adv_fmt_count((double)fx->blocked).s,
+			      adv_fmt_count((double)fx->returned_at_once).s);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "blocked wait rate", "%s",
 			      adv_fmt_rate(hl->rate, "waits").s);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "waiters' time blocked on it", "%s",
 			      adv_fmt_pct(hl->share).s);
-	adv_finding__evidence(f, ADV_SRC_TARGET, "wait time", "median %s, p90 %s, max %s",
+	adv_finding__evidence(f, ADV_SRC_TARGET, "blocked wait time", "median %s, p90 %s, max %s",
 			      adv_fmt_ns(hl->median_ns).s, adv_fmt_ns(hl->p90_ns).s,
 			      adv_fmt_ns((double)fx->wait_ns_max).s);
+	if (hot_word(hl))
+		adv_finding__evidence(f, ADV_SRC_TARGET, "hot lock word", "%s of the wait calls returned at once: the lock changed hands before the waiter could sleep",
+				      adv_fmt_pct(hl->at_once_share).s);
 	for (size_t i = 1; i < ctx->m.nhot; i++) {
 		lock_name(ctx->m.hot[i].fx, name, sizeof(name));
 		adv_finding__evidence(f, ADV_SRC_TARGET, "also contended", "%.100s: %s of its waiters' time",
 				      name, adv_fmt_pct(ctx->m.hot[i].share).s);
 	}
 	if (ctx->be.handoff_ns > 0)
-		adv_finding__evidence(f, ADV_SRC_HOST, "futex handoff", "%s (wake to running): the median wait is %s that",
+		adv_finding__evidence(f, ADV_SRC_HOST, "futex handoff", "%s (wake to running): the median blocked wait is %s that",
 				      adv_fmt_ns(ctx->be.handoff_ns).s,
 				      adv_fmt_ratio(hl->median_ns / ctx->be.handoff_ns).s);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "verdict", "%s", verdict(ctx, hl));
+}
+
+/* Where the change goes: the user's function, or (when the stack stopped
+ * in the runtime) the code that calls it, never the runtime itself. */
+static const char *where(const struct adv_futex *fx)
+{
+	return fx->user_named ? "in the function named above" :
+	       "in the code that takes this lock (its caller was not unwound)";
+}
+
+static void recommend_hot(const struct adv_ctx *ctx, struct adv_finding *f,
+			  const struct adv_hot_lock *hl)
+{
+	adv_finding__recommend(f, "%s of the lock's wait calls returned at once: it is held for less time than a futex call takes, so threads queue on the lock word itself.",
+			       adv_fmt_pct(hl->at_once_share).s);
+	adv_finding__recommend(f, "Shard the data %s (a lock per shard, or per-thread counters merged later) so that threads stop meeting on one word, or let waiters spin briefly before sleeping (pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP), GLIBC_TUNABLES=glibc.pthread.mutex_spin_count=N).",
+			       where(hl->fx));
+	/* Said, not made the verdict: whether the target is oversubscribed
+	 * moves with the host's load, the verdict must not. */
+	adv_finding__recommend(f, "Spinning pays only while the lock-taking threads are no more than the CPUs; beyond that, shard.");
 }
 
 static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_breakeven *be = &ctx->be;
+	const struct adv_hot_lock *hl = &ctx->m.hot[0];
 
-	switch (be->side) {
-	case ADV_SIDE_SPIN:
-		adv_finding__recommend(f, "Waits are shorter than a futex handoff here, so spin briefly before parking: %s.",
-				       be->summary);
-		if (be->spin_n > 0)
-			adv_finding__recommend(f, "For a glibc mutex: make it adaptive (pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP)) and run with GLIBC_TUNABLES=glibc.pthread.mutex_spin_count=%d (default 100, at most 32767; only adaptive mutexes spin).",
-					       be->spin_n);
-		else
-			adv_finding__recommend(f, "For a glibc mutex: make it adaptive (PTHREAD_MUTEX_ADAPTIVE_NP) and size GLIBC_TUNABLES=glibc.pthread.mutex_spin_count so that the spin lasts about one handoff.");
-		if (ctx->m.oversubscribed)
-			adv_finding__recommend(f, "But first fix the oversubscription: a holder that is preempted makes every spinner burn its whole budget.");
-		break;
-	case ADV_SIDE_PARK:
-		adv_finding__recommend(f, "Parking is right for these waits (%s); spinning would not help. The cost is the critical section: shorten what runs under the lock, split it (a lock per shard, per-thread data merged later) or let fewer threads take it.",
-				       be->summary);
-		break;
-	case ADV_SIDE_UNKNOWN:
-		adv_finding__recommend(f, "Whether spinning before parking would pay cannot be said without this host's futex handoff cost. Shortening the critical section or splitting the lock helps either way.");
-		break;
+	if (hot_word(hl)) {
+		recommend_hot(ctx, f, hl);
+	} else {
+		switch (be->side) {
+		case ADV_SIDE_SPIN:
+			adv_finding__recommend(f, "Waits are shorter than a futex handoff here, so spin briefly before parking: %s.",
+					       be->summary);
+			if (be->spin_n > 0)
+				adv_finding__recommend(f, "For a glibc mutex: make it adaptive (pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP)) and run with GLIBC_TUNABLES=glibc.pthread.mutex_spin_count=%d (default 100, at most 32767; only adaptive mutexes spin).",
+						       be->spin_n);
+			else
+				adv_finding__recommend(f, "For a glibc mutex: make it adaptive (PTHREAD_MUTEX_ADAPTIVE_NP) and size GLIBC_TUNABLES=glibc.pthread.mutex_spin_count so that the spin lasts about one handoff.");
+			break;
+		case ADV_SIDE_PARK:
+			adv_finding__recommend(f, "Parking is right for these waits (%s); spinning would not help. The cost is the critical section: shorten what runs under the lock %s, or split it (a lock per shard, per-thread data merged later).",
+					       be->summary, where(hl->fx));
+			break;
+		case ADV_SIDE_UNKNOWN:
+			adv_finding__recommend(f, "Whether spinning before parking would pay cannot be said without this host's futex handoff cost. Shortening the critical section or splitting the lock helps either way.");
+			break;
+		}
 	}
 	if (ctx->p->target.is_jvm)
-		adv_finding__recommend(f, "For Java locks, JFR's jdk.JavaMonitorEnter and jdk.ThreadPark events name the contended monitor or lock object.");
+		adv_finding__recommend(f, "JVM: JFR's jdk.JavaMonitorEnter and jdk.ThreadPark events (java -XX:StartFlightRecording) name the contended monitor or lock object in Java code; the JVM's own frames are not the place to change.");
 }
 
 bool adv_rule_futex_contention(const struct adv_ctx *ctx, struct adv_finding *f)
@@ -115,10 +164,13 @@ bool adv_rule_futex_contention(const struct adv_ctx *ctx, struct adv_finding *f)
 	recommend(ctx, f);
 
 	/* More waits, steadier distribution: 20 waits give 0.73, 1000 give 0.9.
-	 * An unnamed lock is harder to act on; inflated waits are less sure. */
-	conf = 0.6 + 0.3 * fmin(1.0, log10((double)hl->fx->waits) / 3.0);
+	 * An unnamed lock is harder to act on; one known only by how it is
+	 * woken (no lock frame seen) less sure; inflated waits less sure. */
+	conf = 0.6 + 0.3 * fmin(1.0, log10((double)hl->fx->blocked) / 3.0);
 	if (!hl->fx->name[0])
 		conf -= 0.1;
+	if (!hl->named_lock && !hl->fx->wake_pattern)
+		conf -= 0.05;
 	if (trace_ns > 0 && 2 * trace_ns >= ADV_TRACE_INFLATES * hl->median_ns)
 		conf -= 0.15;
 	f->confidence = conf * adv_cal__note(f, ctx->h, ADV_FAM_HOST_COSTS, 0.25);

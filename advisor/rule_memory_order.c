@@ -16,10 +16,8 @@
 
 /* Fence-heavy code under 5% of on-CPU samples cannot save more than 5%:
  * not worth a finding. */
-#define ADV_FENCE_MIN_SHARE 0.05
 /* Share of on-CPU time release ordering could save at most (hot share x
  * the cost saved per operation here): a tenth is a warning. */
-#define ADV_FENCE_WARN_SAVING 0.10
 
 bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f)
 {
@@ -30,6 +28,10 @@ bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f)
 	double total = 0, store_saving = 0, cas_saving = 0, saving = 0;
 
 	for (size_t i = 0; p->fences && i < p->nfences; i++) {
+		/* Fences inside libc or the JVM (a mutex's unlock, a GC barrier)
+		 * are not the user's to reorder: never the subject here. */
+		if (p->fences[i].runtime)
+			continue;
 		total += p->fences[i].share;
 		if (!top || p->fences[i].share > top->share)
 			top = &p->fences[i];
@@ -52,8 +54,8 @@ bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f)
 	adv_finding__evidence(f, ADV_SRC_TARGET, "fence-heavy hot spot", "%.100s: %s of on-CPU samples",
 			      top->symbol, adv_fmt_pct(top->share).s);
 	if (p->nfences > 1)
-		adv_finding__evidence(f, ADV_SRC_TARGET, "all such spots", "%zu, %s of on-CPU samples",
-				      p->nfences, adv_fmt_pct(total).s);
+		adv_finding__evidence(f, ADV_SRC_TARGET, "all such spots", "%s of on-CPU samples in the user's code",
+				      adv_fmt_pct(total).s);
 	if (host) {
 		adv_finding__evidence(f, ADV_SRC_HOST, "stores", "release %s, seq_cst %s, store+fence %s, relaxed %s",
 				      adv_fmt_ns(mo->release_store_ns).s, adv_fmt_ns(mo->seq_cst_store_ns).s,

@@ -15,15 +15,11 @@
 /* Expected share of accesses that go to another node (threads touching
  * their process's pages evenly) below which placement is left alone: a
  * tenth of accesses paying even a 2x remote latency costs at most 10%. */
-#define ADV_NUMA_REMOTE_MIN 0.10
 /* Expected latency over an all-local placement: 10% is worth changing a
  * start command for (warning), 50% is a large part of a memory-bound
  * program's time (critical). */
-#define ADV_NUMA_WARN 0.10
-#define ADV_NUMA_CRIT 0.50
 /* Most pages on one node while threads run on several: interleaving
  * spreads both the latency and the bandwidth. */
-#define ADV_NUMA_CONCENTRATED 0.70
 
 enum numa_action { LEAVE, BIND, INTERLEAVE, PER_NODE };
 

@@ -12,27 +12,32 @@
 #include "hostcal.h"
 #include "rules.h"
 
-/* Twice as many runnable threads as CPUs: a preempted holder then waits
- * behind at least one other thread on every CPU, more than half the time. */
-#define ADV_DEMAND_CRITICAL 2.0
+/* ADV_DEMAND_CRITICAL: twice as many runnable threads as CPUs, a preempted
+ * holder then waits behind at least one other thread on every CPU, more
+ * than half the time. With a busy host only the target's own share of the
+ * demand counts (metrics.c): other processes' load is said (host-busy),
+ * never blamed on the target. */
 
 bool adv_rule_oversubscription(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_metrics *m = &ctx->m;
-	bool spinning = m->spinners > 0 || m->nhot > 0;
-	bool both = m->runnable > m->ncpus && m->demand > ADV_DEMAND_OVER * m->ncpus;
+	bool spinning = m->spinners > 0 || m->nhot > 0 || m->spin_loop;
+	bool both = m->runnable > m->ncpus && m->own_demand > ADV_DEMAND_OVER * m->ncpus;
 	double handoff = ctx->be.handoff_ns;
 	enum adv_severity sev;
 
 	if (!m->oversubscribed)
 		return false;
 	sev = !spinning ? ADV_INFO :
-	      m->demand >= ADV_DEMAND_CRITICAL * m->ncpus ? ADV_CRITICAL : ADV_WARNING;
-	adv_finding__init(f, sev, "%.1f runnable threads on average for %u CPU%s%s", m->demand, m->ncpus,
+	      m->own_demand >= ADV_DEMAND_CRITICAL * m->ncpus ? ADV_CRITICAL : ADV_WARNING;
+	adv_finding__init(f, sev, "%.1f runnable threads on average for %u CPU%s%s", m->own_demand, m->ncpus,
 			  m->ncpus == 1 ? "" : "s",
 			  spinning ? ", while threads spin or contend on locks" : "");
 	adv_finding__evidence(f, ADV_SRC_TARGET, "runnable threads", "%.1f on average (on a CPU or queued for one), %u CPU%s",
-			      m->demand, m->ncpus, m->ncpus == 1 ? "" : "s");
+			      m->own_demand, m->ncpus, m->ncpus == 1 ? "" : "s");
+	if (m->host_busy)
+		adv_finding__evidence(f, ADV_SRC_HOST, "other processes", "%.2f CPUs busy during the trace: their share of the queueing is left out above",
+				      m->busy_other_cpus);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "threads runnable most of the time", "%.0f",
 			      m->runnable);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "CPU used", "%.2f CPUs", m->cpu_used);
@@ -57,10 +62,14 @@ bool adv_rule_oversubscription(const struct adv_ctx *ctx, struct adv_finding *f)
 		adv_finding__evidence(f, ADV_SRC_HOST, "futex handoff", "%s: a preempted holder costs its waiters a run-queue delay, %s that",
 				      adv_fmt_ns(handoff).s, adv_fmt_ratio(m->runq_mean_ns / handoff).s);
 
-	if (spinning)
-		adv_finding__recommend(f, "Run at most %u threads that spin or take the hot locks (the CPUs this process may use): size thread pools to the affinity mask or cpuset, and make waiters park instead of spinning or yielding, so that a preempted lock holder gets its CPU back.",
+	if (spinning) {
+		adv_finding__recommend(f, "Run at most %u threads that spin or take the hot locks (the CPUs this process may use): size thread pools to the affinity mask or cpuset, so that a preempted lock holder gets its CPU back.",
 				       m->ncpus);
-	else
+		/* One verdict per report: how the waiters wait is the other
+		 * finding's call, this one is about how many run. */
+		adv_finding__recommend(f, "How those threads should wait is said once, in the %s finding.",
+				       m->spinners > 0 ? "spin-yield" : m->spin_loop ? "spin-loop" : "futex-contention");
+	} else
 		adv_finding__recommend(f, "Nothing spins, so this costs latency (time slicing), not wasted CPU: use fewer threads than CPUs if the run-queue delay matters.");
 	if (ctx->p->target.is_jvm)
 		adv_finding__recommend(f, "JVM: -XX:ActiveProcessorCount=%u sizes the GC and compiler threads and Runtime.availableProcessors() to the CPUs it really has; check -XX:ParallelGCThreads and -XX:ConcGCThreads.",

@@ -18,7 +18,6 @@
 
 /* glibc's default glibc.pthread.mutex_spin_count: the spin count most C
  * code on Linux inherits without anyone having tuned it for this CPU. */
-#define ADV_GLIBC_SPIN_DEFAULT 100
 
 static const struct adv_hint *hint_named(const struct adv_host *h, const char *name)
 {
@@ -57,6 +56,9 @@ static void target_evidence(const struct adv_ctx *ctx, struct adv_finding *f)
 				      m->top_site->frame, adv_fmt_count((double)m->top_site->count).s);
 	if (m->spinners > 0)
 		adv_finding__evidence(f, ADV_SRC_TARGET, "yield-spinning threads", "%.0f", m->spinners);
+	if (m->spin_loop)
+		adv_finding__evidence(f, ADV_SRC_TARGET, "spin loop", "%.100s, with %s",
+				      m->spin_loop->symbol, m->spin_loop->hint);
 	if (ctx->be.side == ADV_SIDE_SPIN)
 		adv_finding__evidence(f, ADV_SRC_TARGET, "lock waits", "median %s: short enough to spin through",
 				      adv_fmt_ns(ctx->be.wait_median_ns).s);
@@ -64,7 +66,7 @@ static void target_evidence(const struct adv_ctx *ctx, struct adv_finding *f)
 
 static void recommend_x86(const struct adv_ctx *ctx, struct adv_finding *f, const struct adv_hint *hint)
 {
-	adv_finding__evidence(f, ADV_SRC_HOST, "glibc's default spin", "%d x %s = %s",
+	adv_finding__evidence(f, ADV_SRC_HOST, "glibc's default spin", "%.0f x %s = %s",
 			      ADV_GLIBC_SPIN_DEFAULT, hint->name,
 			      adv_fmt_ns(ADV_GLIBC_SPIN_DEFAULT * hint->ns).s);
 	adv_finding__recommend(f, "PAUSE costs %s here; its latency differs about tenfold between x86 generations, so a spin count tuned on another CPU spins for a different time on this one. Size spins in time, not iterations.",
@@ -99,12 +101,12 @@ bool adv_rule_spin_hint(const struct adv_ctx *ctx, struct adv_finding *f)
 	char list[ADV_VALUE_LEN];
 	double conf;
 
-	if (ctx->m.spinners <= 0 && be->side != ADV_SIDE_SPIN)
+	if (ctx->m.spinners <= 0 && !ctx->m.spin_loop && be->side != ADV_SIDE_SPIN)
 		return false;
 	hint = adv_cal__hint(ctx->h);
 	/* The target surely spins when it yields; a lock whose waits are short
 	 * enough to spin through only should. */
-	conf = ctx->m.spinners > 0 ? 0.7 : 0.5;
+	conf = ctx->m.spinners > 0 || ctx->m.spin_loop ? 0.7 : 0.5;
 	if (!hint) {
 		bool measured = adv_cal__usable(ctx->h, ADV_FAM_SPIN_HINT);
 

@@ -14,12 +14,10 @@
 #include "hostcal.h"
 #include "rules.h"
 
-/* Spinners that hold half of the CPUs the target may use turn half of its
- * capacity into waiting: critical. Below that, a warning. */
-#define ADV_SPIN_CPU_CRITICAL 0.5
-/* Tracing cost above this share of a thread's time inflates what it
- * measured; the finding then says so and is less confident. */
-#define ADV_TRACE_INFLATES 0.10
+/* Spinners that hold ADV_SPIN_CPU_CRITICAL of the CPUs the target may use
+ * turn that much of its capacity into waiting: critical. Below, a warning.
+ * Tracing cost above ADV_TRACE_INFLATES of a thread's time inflates what
+ * it measured; the finding then says so and is less confident. */
 
 /* Words for the sweep's strategy names (calibration's keys). */
 static const char *strategy_words(const char *s)
@@ -48,9 +46,18 @@ static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool
 		adv_finding__evidence(f, ADV_SRC_HOST, "sched_yield cost", "%s per call (%s)",
 				      adv_fmt_ns(be->yield_ns).s,
 				      be->yields_per_switch >= 2 ? "nothing else runnable" : "with a runnable peer");
-		adv_finding__evidence(f, ADV_SRC_TARGET, "time in sched_yield", "at least %s of their on-CPU time",
-				      adv_fmt_pct(ctx->m.spin_yields * be->yield_ns /
-						  (ctx->m.spin_oncpu_ns > 0 ? ctx->m.spin_oncpu_ns : 1)).s);
+	{
+		/* yields x the calibrated cost can pass the time they ran (a
+		 * yield here may cost less than calibrated): a share stays a
+		 * share. */
+		double in_yield = ctx->m.spin_yields * be->yield_ns /
+				  (ctx->m.spin_oncpu_ns > 0 ? ctx->m.spin_oncpu_ns : 1);
+
+		adv_finding__evidence(f, ADV_SRC_TARGET, "time in sched_yield", in_yield >= 1 ?
+				      "about all of their on-CPU time (%s yields at the calibrated cost would take longer)" :
+				      "at least %s of their on-CPU time",
+				      in_yield >= 1 ? adv_fmt_count(ctx->m.spin_yields).s : adv_fmt_pct(in_yield).s);
+	}
 	}
 	if (be->handoff_ns > 0)
 		adv_finding__evidence(f, ADV_SRC_HOST, "futex handoff", "%s (wake to running)",
@@ -73,8 +80,15 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool hea
 {
 	const struct adv_best *best = adv_cal__best(ctx->h, heavy);
 	const struct adv_metrics *m = &ctx->m;
-	const char *site = m->top_site ? m->top_site->frame : "the yield loop";
+	char site[ADV_NAME_LEN + 64];
 
+	/* Never a runtime frame as the thing to change: its caller is. */
+	if (m->top_site && m->top_site->user_named)
+		snprintf(site, sizeof(site), "%s", m->top_site->frame);
+	else
+		snprintf(site, sizeof(site), "the code that calls sched_yield (%s)",
+			 m->top_site && m->top_site->frame[0] ?
+			 "its stack stops in the runtime, the caller was not unwound" : "no call site recorded");
 	if (best && !strstr(best->strategy, "yield"))
 		adv_finding__recommend(f, "Replace the spin-then-sched_yield loop at %s with %s, N=%s: the fastest strategy on this host at %s contention.",
 				       site, strategy_words(best->strategy), adv_fmt_spins(best->n).s,
@@ -88,7 +102,7 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool hea
 				       site);
 	adv_finding__recommend(f, "Break-even: %s.", ctx->be.summary);
 	if (m->oversubscribed)
-		adv_finding__recommend(f, "With more runnable threads than CPUs, a yield hands the CPU to another spinner as often as to the lock holder.");
+		adv_finding__recommend(f, "With more runnable threads than CPUs, a yield hands the CPU to another spinner as often as to the lock holder: this is how the spinning threads should wait, and the oversubscription finding says how many should run.");
 	if (ctx->p->target.is_jvm)
 		adv_finding__recommend(f, "In a JVM, look for Thread.yield() loops: java.util.concurrent locks and LockSupport.park spin briefly and then park.");
 }

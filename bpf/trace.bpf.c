@@ -42,6 +42,7 @@
 /* At most one user stack per thread per interval (0: every event). */
 const volatile __u64 targ_stack_interval_ns = 1000000;
 
+
 /* Set by user space after load, just before attach: the trace's time zero. */
 __u64 start_ns = 0;
 
@@ -108,21 +109,25 @@ static __always_inline struct ss_thread *current_thread(__u32 tid)
 
 /*
  * The user stack of the current event, or the thread's previous one when
- * that was taken less than an interval ago: a thread that yields or waits
- * in a loop does so from the same call site, and the walk (through code
- * without frame pointers it faults its way out) costs more than a yield.
- * Counts stay exact; only their split between call sites is sampled.
+ * that was taken less than an interval ago for the same event (site: the
+ * futex word waited on): a thread that yields or waits in a loop does so
+ * from the same call site, and the walk (through code without frame
+ * pointers it faults its way out) costs more than a yield. A wait on
+ * another word takes its own stack, so that a word is never named by
+ * another word's stack. Counts stay exact; only their split between call
+ * sites is sampled.
  */
-static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 *last_ns, __s32 *last_id,
-					   bool unwind)
+static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u64 *last_ns,
+					   __u64 *last_site, __s32 *last_id, bool unwind)
 {
 	__s32 id;
 
-	if (*last_ns && now - *last_ns < targ_stack_interval_ns) {
+	if (*last_ns && now - *last_ns < targ_stack_interval_ns && *last_site == site) {
 		id = *last_id;
 	} else {
 		id = ss_user_stackid(ctx, &stacks, unwind);
 		*last_ns = now;
+		*last_site = site;
 		*last_id = id;
 	}
 	if (id < 0)
@@ -155,7 +160,8 @@ static __always_inline __u32 futex_class(int op)
 }
 
 /* unwind: a constant, see ss_user_stackid(). */
-static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 class, bool unwind)
+static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 class,
+				       __u16 flags, bool unwind)
 {
 	struct ss_thread *t = current_thread(tid);
 	__u64 now = bpf_ktime_get_ns();
@@ -164,12 +170,23 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 		return 0;	/* counted as threads_map_full */
 	t->cur.uaddr = uaddr;
 	t->cur.class = class;
+	t->cur.flags = flags;
 	t->cur.stack_id = -1;
 	/* Waiters' stacks name the lock; wakers' would only add cost. */
 	if (class == SS_FUTEX_CLASS_WAIT)
-		t->cur.stack_id = sampled_stack(ctx, now, &t->wait_stack_ns, &t->wait_stack_id, unwind);
+		t->cur.stack_id = sampled_stack(ctx, now, uaddr, &t->wait_stack_ns,
+						&t->wait_stack_site, &t->wait_stack_id, unwind);
 	t->cur.start_ns = now;
 	return 0;
+}
+
+/* glibc's condition variables, semaphores, joins (and reader-writer
+ * locks) wait with FUTEX_WAIT_BITSET for any bit; its mutexes with
+ * FUTEX_WAIT. The bitset itself (args[5]) is not read: the op says it, and
+ * the programs read only the context words they need. */
+static __always_inline __u16 futex_flags(int op)
+{
+	return (op & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET ? SS_INFLIGHT_BITSET : 0;
 }
 
 /* struct futex_waitv { u64 val; u64 uaddr; u32 flags; u32 reserved; } */
@@ -181,33 +198,47 @@ static __always_inline __u64 waitv_first_uaddr(unsigned long waiters)
 	return uaddr;
 }
 
-/* The programs that take waiters' stacks come twice (ss_user_stackid()). */
-#define FUTEX_ENTER_PROGS(name, sec, uaddr, class)                                  \
-	static __always_inline int name##_body(struct syscall_trace_enter *ctx, \
+/* The programs that take waiters' stacks come twice (ss_user_stackid()),
+ * both calling name##_body(ctx, unwind). */
+#define FUTEX_ENTER_TWINS(name, sec)                                                 \
+	SEC(sec) int name(struct syscall_trace_enter *ctx)                           \
+	{                                                                            \
+		return name##_body(ctx, false);                                      \
+	}                                                                            \
+	SEC(sec) int name##_unw(struct syscall_trace_enter *ctx)                     \
+	{                                                                            \
+		return name##_body(ctx, true);                                       \
+	}
+
+#define FUTEX_ENTER_PROGS(name, sec, uaddr, class, flags)                            \
+	static __always_inline int name##_body(struct syscall_trace_enter *ctx,      \
 					       bool unwind)                          \
 	{                                                                            \
 		__u32 tid;                                                           \
 										     \
 		if (!current_is_target(&tid))                                        \
 			return 0;                                                    \
-		return futex_enter(ctx, tid, uaddr, class, unwind);                  \
+		return futex_enter(ctx, tid, uaddr, class, flags, unwind);           \
 	}                                                                            \
-	SEC(sec) int name(struct syscall_trace_enter *ctx)                     \
-	{                                                                            \
-		return name##_body(ctx, false);                                      \
-	}                                                                            \
-	SEC(sec) int name##_unw(struct syscall_trace_enter *ctx)               \
-	{                                                                            \
-		return name##_body(ctx, true);                                       \
-	}
+	FUTEX_ENTER_TWINS(name, sec)
 
-FUTEX_ENTER_PROGS(futex_enter_futex, "tracepoint/syscalls/sys_enter_futex", ctx->args[0],
-		  futex_class((int)ctx->args[1]))
+static __always_inline int futex_enter_futex_body(struct syscall_trace_enter *ctx, bool unwind)
+{
+	__u32 tid;
+	int op;
+
+	if (!current_is_target(&tid))
+		return 0;
+	op = (int)ctx->args[1];	/* read once: class and flags both come from it */
+	return futex_enter(ctx, tid, ctx->args[0], futex_class(op), futex_flags(op), unwind);
+}
+
+FUTEX_ENTER_TWINS(futex_enter_futex, "tracepoint/syscalls/sys_enter_futex")
 FUTEX_ENTER_PROGS(futex_enter_waitv, "tracepoint/syscalls/sys_enter_futex_waitv",
-		  waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAIT)
+		  waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAIT, 0)
 /* futex2 syscalls (Linux 6.7+): futex_wait, futex_wake, futex_requeue. */
 FUTEX_ENTER_PROGS(futex_enter_wait2, "tracepoint/syscalls/sys_enter_futex_wait", ctx->args[0],
-		  SS_FUTEX_CLASS_WAIT)
+		  SS_FUTEX_CLASS_WAIT, 0)
 
 /* Wakers take no stack: one program each. */
 SEC("tracepoint/syscalls/sys_enter_futex_wake")
@@ -217,7 +248,7 @@ int futex_enter_wake2(struct syscall_trace_enter *ctx)
 
 	if (!current_is_target(&tid))
 		return 0;
-	return futex_enter(ctx, tid, ctx->args[0], SS_FUTEX_CLASS_WAKE, false);
+	return futex_enter(ctx, tid, ctx->args[0], SS_FUTEX_CLASS_WAKE, 0, false);
 }
 
 SEC("tracepoint/syscalls/sys_enter_futex_requeue")
@@ -227,7 +258,7 @@ int futex_enter_requeue2(struct syscall_trace_enter *ctx)
 
 	if (!current_is_target(&tid))
 		return 0;
-	return futex_enter(ctx, tid, waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAKE, false);
+	return futex_enter(ctx, tid, waitv_first_uaddr(ctx->args[0]), SS_FUTEX_CLASS_WAKE, 0, false);
 }
 
 static __always_inline __u32 wait_outcome(long ret)
@@ -259,28 +290,50 @@ static __always_inline struct ss_futex *futex_get(__u64 uaddr)
 	return f;
 }
 
+/*
+ * A wait that slept (woken, timed out, interrupted) is a blocked wait: its
+ * time goes into wait_ns and the histogram. One that returned at once
+ * (EAGAIN: the word changed before the thread could sleep) or failed is
+ * counted as a wait call and nothing more, so that instant returns never
+ * set a lock's wait times.
+ */
 static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct ss_inflight *in,
 					__u64 dur, long ret)
 {
 	__u32 outcome = wait_outcome(ret);
+	bool blocked = outcome == SS_FUTEX_WOKEN || outcome == SS_FUTEX_TIMEDOUT ||
+		       outcome == SS_FUTEX_INTR;
 	__u32 slot = ss_log2_slot(dur);
 	struct ss_futex *f;
 
 	t->futex_wait++;
-	t->futex_wait_ns += dur;
-	if (dur > t->futex_wait_ns_max)
-		t->futex_wait_ns_max = dur;
+	t->last_wait_uaddr = in->uaddr;
 	if (outcome < SS_FUTEX_OUTCOMES)
 		t->futex_outcome[outcome]++;
+	if (blocked) {
+		t->futex_blocked++;
+		t->futex_wait_ns += dur;
+		if (dur > t->futex_wait_ns_max)
+			t->futex_wait_ns_max = dur;
+	} else if (outcome == SS_FUTEX_AGAIN) {
+		t->futex_returned_at_once++;
+	}
 
 	f = futex_get(in->uaddr);
 	if (f) {
 		__sync_fetch_and_add(&f->waits, 1);
-		__sync_fetch_and_add(&f->wait_ns, dur);
 		if (outcome < SS_FUTEX_OUTCOMES)
 			__sync_fetch_and_add(&f->outcome[outcome], 1);
-		if (slot < SS_HIST_SLOTS)
-			__sync_fetch_and_add(&f->hist[slot], 1);
+		if (in->flags & SS_INFLIGHT_BITSET)
+			__sync_fetch_and_add(&f->bitset_waits, 1);
+		if (blocked) {
+			__sync_fetch_and_add(&f->blocked, 1);
+			__sync_fetch_and_add(&f->wait_ns, dur);
+			if (slot < SS_HIST_SLOTS)
+				__sync_fetch_and_add(&f->hist[slot], 1);
+		} else if (outcome == SS_FUTEX_AGAIN) {
+			__sync_fetch_and_add(&f->returned_at_once, 1);
+		}
 	}
 
 	{
@@ -290,15 +343,17 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 		wv = bpf_map_lookup_or_try_init(&waiters, &wk, &zero);
 		if (wv) {
 			__sync_fetch_and_add(&wv->count, 1);
-			__sync_fetch_and_add(&wv->wait_ns, dur);
-			/* Only this thread writes its key: no cmpxchg needed. */
-			if (dur > wv->wait_ns_max)
-				wv->wait_ns_max = dur;
+			if (blocked) {
+				__sync_fetch_and_add(&wv->wait_ns, dur);
+				/* Only this thread writes its key: no cmpxchg needed. */
+				if (dur > wv->wait_ns_max)
+					wv->wait_ns_max = dur;
+			}
 		} else {
 			count_drop(SS_DROP_WAITERS_FULL);
 			/* No record of our own: racy but rare (and counted);
 			 * only a wait ending at the same instant can be lost. */
-			if (f && dur > f->wait_ns_max)
+			if (blocked && f && dur > f->wait_ns_max)
 				f->wait_ns_max = dur;
 		}
 	}
@@ -315,6 +370,13 @@ static __always_inline void record_wake(struct ss_thread *t, struct ss_inflight 
 	if (f) {
 		__sync_fetch_and_add(&f->wakes, 1);
 		__sync_fetch_and_add(&f->woken, woken);
+		/* The thread that waited on this word now wakes it: it held it
+		 * as a lock (a condition variable is signalled by others).
+		 * Once per wait, so a later unrelated wake is not counted. */
+		if (t->last_wait_uaddr == in->uaddr) {
+			__sync_fetch_and_add(&f->holder_wakes, 1);
+			t->last_wait_uaddr = 0;
+		}
 	}
 }
 

@@ -54,8 +54,12 @@ struct ss_inflight {
 	__u64 start_ns;
 	__u64 uaddr;
 	__s32 stack_id;
-	__u32 class;			/* enum ss_futex_class */
+	__u16 class;			/* enum ss_futex_class */
+	__u16 flags;			/* SS_INFLIGHT_* */
 };
+
+/* The wait is FUTEX_WAIT_BITSET (glibc's condvar, semaphore, join). */
+#define SS_INFLIGHT_BITSET 0x1
 
 /*
  * The counters of a thread and of a futex address, each declared once here.
@@ -93,6 +97,10 @@ struct ss_inflight {
 	C(runq_count,		SUM, COUNT, ALL)	/* waits for a CPU while runnable */ \
 	C(runq_ns,		SUM, NS, ALL)					\
 	C(runq_ns_max,		MAX, NS, ALL)					\
+	/* futex_wait split: slept (woken, timed out, interrupted), or found	\
+	 * the word changed (EAGAIN); futex_wait_ns and _max: blocked only */	\
+	C(futex_blocked,	SUM, COUNT, ALL)				\
+	C(futex_returned_at_once, SUM, COUNT, ALL)				\
 	A(runq_hist, SS_HIST_SLOTS, SUM, COUNT, (runq_hist_log2_ns, HIST))
 
 #define SS_FUTEX_COUNTERS(C, A)						\
@@ -101,6 +109,14 @@ struct ss_inflight {
 	C(wait_ns_max,		MAX, NS, ALL)					\
 	C(wakes,		SUM, COUNT, ALL)				\
 	C(woken,		SUM, COUNT, ALL)				\
+	/* waits split as the thread's; wait_ns, _max and hist: blocked only */	\
+	C(blocked,		SUM, COUNT, ALL)				\
+	C(returned_at_once,	SUM, COUNT, ALL)				\
+	/* How the word is used: wakes by a thread whose previous futex	\
+	 * wait was on it (a lock's holder releasing it), and waits with	\
+	 * FUTEX_WAIT_BITSET (glibc's condvar, sem, join) */		\
+	C(holder_wakes,		SUM, COUNT, ALL)				\
+	C(bitset_waits,		SUM, COUNT, ALL)				\
 	A(outcome, SS_FUTEX_OUTCOMES, SUM, COUNT, (outcomes, OUTCOMES))	\
 	A(hist, SS_HIST_SLOTS, SUM, COUNT, (hist_log2_ns, HIST))
 
@@ -118,10 +134,14 @@ struct ss_thread {
 	__u64 last_out_ns;		/* went off CPU */
 	__u64 enqueue_ns;		/* became runnable; 0 when not queued */
 	/* Stack sampling: a user stack costs ~0.6 us to walk, more than a
-	 * sched_yield; one is taken per interval, events in between reuse it. */
+	 * sched_yield; one is taken per interval, events in between reuse it,
+	 * a futex wait only for the same word (wait_stack_site), so that a
+	 * word is never named by another word's stack. */
 	__u64 yield_stack_ns;
 	__u64 yield_pending;		/* yields not yet added to yield_stack_id's site */
 	__u64 wait_stack_ns;
+	__u64 wait_stack_site;		/* futex word of wait_stack_id */
+	__u64 last_wait_uaddr;		/* word of the thread's last futex wait */
 	__s32 yield_stack_id;
 	__s32 wait_stack_id;
 	/* Kept in the thread's own record, which enter and exit look up
@@ -161,10 +181,10 @@ struct ss_waiter_val {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (20 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
+	       8 * (24 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
-	       8 * (5 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
+	       8 * (9 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
 _Static_assert(sizeof(struct ss_waiter_val) == 24, "struct ss_waiter_val layout");
 _Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");

@@ -363,6 +363,7 @@ struct trace_session {
 	struct proc_status target;	/* as checked before attaching */
 	char btf[512];			/* "": the kernel's own BTF */
 	__u64 t0, start_ns;
+	struct host_ticks ticks0, ticks1;	/* /proc/stat at the start and end */
 	struct tracer *t;
 	struct samples *smp;
 	struct syms *syms;		/* NULL: stacks show addresses only */
@@ -511,6 +512,7 @@ static int trace_attach(struct trace_session *s)
 		return ss_error(SS_EXIT_BPF, "cannot start sampling %s: %s",
 				o->event ? o->event : "cache-misses", strerror(-err));
 	s->start_ns = tracer_now_ns();
+	host_ticks_read(NULL, &s->ticks0);
 	/* Snapshot the maps now: a target that exits early is still named. */
 	s->syms = syms__new(o->pid);
 	if (!s->syms)
@@ -547,6 +549,7 @@ static int trace_collect(struct trace_session *s)
 			 s->intervals);
 	if (err)
 		return ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
+	host_ticks_read(NULL, &s->ticks1);
 	err = tracer__read(s->t, &s->prof);
 	/* A recording keeps every stack: folded stacks, pprof, the HTML page
 	 * and diff want them. */
@@ -605,6 +608,10 @@ static int trace_symbolize(struct trace_session *s)
 		snprintf(rep->comm, sizeof(rep->comm), "%s", now.name);
 	rep->exited = s->rs.exited;
 	rep->duration_ns = s->prof.now_ns - s->prof.start_ns;
+	if (rep->duration_ns)
+		host_load_between(&s->ticks0, &s->ticks1, s->host.cpus,
+				  (double)s->prof.totals.oncpu_ns / (double)rep->duration_ns,
+				  &rep->host_load);
 	rep->profile = &s->prof;
 	rep->stacks = &s->stacks;
 	rep->futex_waitv_traced = s->feat.futex_waitv;

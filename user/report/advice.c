@@ -5,6 +5,8 @@
 #include <string.h>
 #include "advice.h"
 #include "samples_report.h"
+#include "advisor/runtime.h"
+#include "advisor/thresholds.h"
 #include "syms/hot_insns.h"
 
 /* "func+0x12 (module)" -> "func"; "module+0x40" and "0x..." stay as they are. */
@@ -18,32 +20,74 @@ static void frame_function(const char *frame, char *buf, size_t len)
 		snprintf(buf, len, "%s", frame);
 }
 
-/* " (module)" of a frame string, or "" */
-static const char *frame_module(const char *frame)
+/* "module" of "func+0x12 (module)", or "" when the frame names none. */
+static void frame_module(const char *frame, char *buf, size_t len)
 {
 	const char *m = strstr(frame, " (");
-
-	return m ? m : "";
-}
-
-void advice__lock_name(char *const *frames, int depth, char *buf, size_t len)
-{
-	char inner[128], fn[128];
+	size_t n;
 
 	buf[0] = 0;
+	if (!m)
+		return;
+	m += 2;
+	n = strlen(m);
+	if (n && m[n - 1] == ')')
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, m);
+}
+
+/* "func in module", the module short for a runtime library ("libc"). */
+static void frame_words(const char *frame, char *buf, size_t len)
+{
+	char fn[128], mod[128], short_mod[64];
+
+	frame_function(frame, fn, sizeof(fn));
+	frame_module(frame, mod, sizeof(mod));
+	adv_module_short(mod, short_mod, sizeof(short_mod));
+	if (short_mod[0])
+		snprintf(buf, len, "%s in %s", fn, short_mod);
+	else
+		snprintf(buf, len, "%s", fn);
+}
+
+void advice__name_stack(char *const *frames, int depth, struct advice_stack_name *out)
+{
+	char mod[128], user[ADV_NAME_LEN], via[ADV_NAME_LEN], fn[128];
+	int api = -1;
+	size_t len = 0;
+
+	memset(out, 0, sizeof(*out));
 	if (depth <= 0)
 		return;
-	frame_function(frames[0], inner, sizeof(inner));
-	/* The lock's user is the first frame outside the module that waits
-	 * (libc for a pthread mutex): "worker (app) via __lll_lock_wait". */
-	for (int d = 1; d < depth; d++) {
-		if (!strcmp(frame_module(frames[d]), frame_module(frames[0])))
+	for (int d = 0; d < depth; d++) {
+		frame_module(frames[d], mod, sizeof(mod));
+		if (adv_is_runtime_module(mod)) {
+			/* The runtime's frames, innermost first, say what the
+			 * thread waits in (a lock, a condition variable...). */
+			frame_function(frames[d], fn, sizeof(fn));
+			len += snprintf(out->runtime + len, len < sizeof(out->runtime) ?
+					sizeof(out->runtime) - len : 0, "%s%s", len ? " <- " : "", fn);
+			if (len >= sizeof(out->runtime))
+				len = sizeof(out->runtime);
+			api = d;
 			continue;
-		frame_function(frames[d], fn, sizeof(fn));
-		snprintf(buf, len, "%s%s via %s", fn, frame_module(frames[d]), inner);
+		}
+		if (!mod[0])
+			continue;	/* a raw address or [unknown]: nobody's code */
+		/* The first frame in code the user owns, and the runtime call it
+		 * made: "w in spinner (via sched_yield in libc)". */
+		frame_words(frames[d], user, sizeof(user));
+		if (api >= 0) {
+			frame_words(frames[api], via, sizeof(via));
+			snprintf(out->name, sizeof(out->name), "%s (via %s)", user, via);
+		} else {
+			snprintf(out->name, sizeof(out->name), "%s", user);
+		}
+		out->user_named = true;
 		return;
 	}
-	snprintf(buf, len, "%s%s", inner, frame_module(frames[0]));
+	/* The stack never left the runtime (no frame pointers to walk out). */
+	frame_words(frames[0], out->name, sizeof(out->name));
 }
 
 /* "func (module-basename)": how samples' top symbols are named here. */
@@ -55,11 +99,38 @@ static void sample_name(const char *symbol, const char *module, char *buf, size_
 		 module ? (base ? base + 1 : module) : "", module ? ")" : "");
 }
 
-/* A function writes shared data when this share of its samples sits on
- * atomic read-modify-writes; it is a fence hot spot likewise. */
-#define HOT_INSN_SHARE 0.3
+/* A function writes shared data when ADV_HOT_INSN_SHARE of its samples
+ * sit on atomic read-modify-writes; it is a fence hot spot likewise. */
 /* Leaf addresses examined: the heaviest ones carry nearly all samples. */
 #define HOT_INSN_LEAVES 256
+
+/* Adds a leaf's samples to the spin loop of its function (one per
+ * function, at most HOT_INSN_LEAVES), kept most samples first. */
+static void add_spin_loop(struct advice_input *in, const char *symbol, const char *hint,
+			  bool runtime, __u64 count)
+{
+	struct adv_profile *ap = &in->profile;
+	size_t i;
+
+	for (i = 0; i < ap->nspin_loops; i++)
+		if (!strcmp(in->spin_loops[i].symbol, symbol))
+			break;
+	if (i == ap->nspin_loops) {
+		if (i >= HOT_INSN_LEAVES)
+			return;
+		snprintf(in->spin_loops[i].symbol, sizeof(in->spin_loops[i].symbol), "%s", symbol);
+		snprintf(in->spin_loops[i].hint, sizeof(in->spin_loops[i].hint), "%s", hint);
+		in->spin_loops[i].runtime = runtime;
+		ap->nspin_loops++;
+	}
+	in->spin_loops[i].samples += count;
+	while (i > 0 && in->spin_loops[i].samples > in->spin_loops[i - 1].samples) {
+		struct adv_spin_loop t = in->spin_loops[i];
+
+		in->spin_loops[i] = in->spin_loops[i - 1];
+		in->spin_loops[--i] = t;
+	}
+}
 
 /*
  * Marks the top sampled functions whose samples sit on atomic RMWs (they
@@ -81,7 +152,8 @@ static int classify_hot_code(struct advice_input *in, int pid, const struct samp
 	atomic = calloc(ap->samples.ntop + 1, sizeof(*atomic));
 	fence = calloc(ap->samples.ntop + 1, sizeof(*fence));
 	in->fences = calloc(ap->samples.ntop + 1, sizeof(*in->fences));
-	if (!atomic || !fence || !in->fences) {
+	in->spin_loops = calloc(HOT_INSN_LEAVES, sizeof(*in->spin_loops));
+	if (!atomic || !fence || !in->fences || !in->spin_loops) {
 		free(leaves);
 		free(atomic);
 		free(fence);
@@ -89,13 +161,18 @@ static int classify_hot_code(struct advice_input *in, int pid, const struct samp
 	}
 	for (long i = 0; i < nleaves && i < HOT_INSN_LEAVES; i++) {
 		enum insn_kind k = insn__classify_at(pid, leaves[i].ip);
+		const char *hint = insn__spin_hint_at(pid, leaves[i].ip);
 		const char *module = NULL, *name;
 		char full[ADV_NAME_LEN];
 
-		if (k != INSN_ATOMIC_RMW && k != INSN_FENCE)
+		if (k != INSN_ATOMIC_RMW && k != INSN_FENCE && !hint)
 			continue;
 		name = sym ? sym(sym_arg, leaves[i].ip, &module) : NULL;
 		sample_name(name ? name : "[unknown]", module, full, sizeof(full));
+		if (hint)
+			add_spin_loop(in, full, hint, adv_is_runtime_module(module), leaves[i].count);
+		if (k != INSN_ATOMIC_RMW && k != INSN_FENCE)
+			continue;
 		for (size_t t = 0; t < ap->samples.ntop; t++)
 			if (!strcmp(in->samples[t].symbol, full))
 				*(k == INSN_FENCE ? &fence[t] : &atomic[t]) += leaves[i].count;
@@ -103,15 +180,17 @@ static int classify_hot_code(struct advice_input *in, int pid, const struct samp
 	for (size_t t = 0; t < ap->samples.ntop; t++) {
 		double n = (double)in->samples[t].count;
 
-		in->samples[t].writes_shared = n > 0 && atomic[t] >= HOT_INSN_SHARE * n;
-		if (n > 0 && fence[t] >= HOT_INSN_SHARE * n && sr->total) {
+		in->samples[t].writes_shared = n > 0 && atomic[t] >= ADV_HOT_INSN_SHARE * n;
+		if (n > 0 && fence[t] >= ADV_HOT_INSN_SHARE * n && sr->total) {
 			snprintf(in->fences[nf].symbol, sizeof(in->fences[nf].symbol), "%s",
 				 in->samples[t].symbol);
+			in->fences[nf].runtime = in->samples[t].runtime;
 			in->fences[nf++].share = n / (double)sr->total;
 		}
 	}
 	ap->fences = in->fences;
 	ap->nfences = nf;
+	ap->spin_loops = in->spin_loops;
 	free(leaves);
 	free(atomic);
 	free(fence);
@@ -141,12 +220,35 @@ static int copy_samples(struct advice_input *in, int pid, const struct samples_r
 	for (long i = 0; i < n; i++) {
 		sample_name(top[i].symbol, top[i].module, in->samples[i].symbol,
 			    sizeof(in->samples[i].symbol));
+		in->samples[i].runtime = adv_is_runtime_module(top[i].module);
 		in->samples[i].count = top[i].count;
 	}
 	samples__top_free(top, n);
 	ap->samples.top = in->samples;
 	ap->samples.ntop = n;
 	return classify_hot_code(in, pid, sr, sym, sym_arg) ? -ENOMEM : 0;
+}
+
+/* The heaviest waiter stack that resolves names the lock; a stack that
+ * reaches the user's code is preferred to a heavier one that does not. */
+static void name_futex(struct adv_futex *f, const struct ss_futex_rec *r,
+		       const struct ss_stacks *stacks)
+{
+	for (size_t k = 0; k < r->nstacks; k++) {
+		const struct ss_stack *st = stacks__find(stacks, r->stacks[k].stack_id);
+		struct advice_stack_name sn;
+
+		if (!st || !st->frames || !st->depth)
+			continue;
+		advice__name_stack(st->frames, st->depth, &sn);
+		if (!f->name[0] || (sn.user_named && !f->user_named)) {
+			snprintf(f->name, sizeof(f->name), "%s", sn.name);
+			snprintf(f->runtime_frames, sizeof(f->runtime_frames), "%s", sn.runtime);
+			f->user_named = sn.user_named;
+		}
+		if (f->user_named)
+			return;
+	}
 }
 
 int advice__build_profile(struct advice_input *in, const struct advice_target *tgt,
@@ -168,6 +270,7 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	snprintf(ap->target.comm, sizeof(ap->target.comm), "%s", tgt->comm);
 	ap->target.is_jvm = tgt->is_jvm;
 	ap->target.nthreads = p->nthreads;
+	ap->host_load = tgt->host_load;
 	SS_COUNTERS_COPY(SS_THREAD_COUNTERS, &ap->totals, &p->totals);
 
 	for (size_t i = 0; i < p->nthreads; i++) {
@@ -185,27 +288,24 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 		f->uaddr = r->uaddr;
 		SS_COUNTERS_COPY(SS_FUTEX_COUNTERS, f, &r->f);
 		f->waiters = r->waiters;
-		/* The heaviest waiter stack names the lock. */
-		for (size_t k = 0; k < r->nstacks; k++) {
-			const struct ss_stack *st = stacks__find(stacks, r->stacks[k].stack_id);
-
-			if (st && st->frames && st->depth) {
-				advice__lock_name(st->frames, st->depth, f->name, sizeof(f->name));
-				break;
-			}
-		}
+		/* The tracer records how each word is woken (bpf/trace.h). */
+		f->wake_pattern = true;
+		name_futex(f, r, stacks);
 	}
 	ap->futexes = in->futexes;
 	ap->nfutexes = p->nfutexes;
 
 	for (size_t i = 0; i < p->nyields; i++) {
 		const struct ss_stack *st = stacks__find(stacks, p->yields[i].stack_id);
+		struct advice_stack_name sn;
 
 		in->yields[i].count = p->yields[i].count;
-		/* The first frame outside the syscall wrapper is the call site. */
-		if (st && st->frames && st->depth)
-			snprintf(in->yields[i].frame, sizeof(in->yields[i].frame), "%s",
-				 st->frames[st->depth > 1 ? 1 : 0]);
+		/* The call site: the first frame in the user's code. */
+		if (st && st->frames && st->depth) {
+			advice__name_stack(st->frames, st->depth, &sn);
+			snprintf(in->yields[i].frame, sizeof(in->yields[i].frame), "%s", sn.name);
+			in->yields[i].user_named = sn.user_named;
+		}
 	}
 	ap->yield_sites = in->yields;
 	ap->nyield_sites = p->nyields;
@@ -225,6 +325,7 @@ void advice__free_input(struct advice_input *in)
 	free(in->yields);
 	free(in->samples);
 	free(in->fences);
+	free(in->spin_loops);
 	memset(in, 0, sizeof(*in));
 }
 

@@ -23,6 +23,7 @@ struct advice_input {
 	struct adv_yield_site *yields;
 	struct adv_sample_sym *samples;
 	struct adv_fence_spot *fences;
+	struct adv_spin_loop *spin_loops;
 };
 
 struct advice_target {
@@ -31,6 +32,7 @@ struct advice_target {
 	bool is_jvm;
 	int ncpus;			/* CPUs the target may run on */
 	__u64 duration_ns;
+	struct adv_host_load host_load;	/* the whole host during the trace */
 };
 
 /* Fills in->profile from the trace (sr may be NULL). 0 or -ENOMEM. */
@@ -39,10 +41,21 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 			  const struct samples_result *sr, samples_symbolize_fn sym, void *sym_arg);
 void advice__free_input(struct advice_input *in);
 
-/* "demo_locked_update (spinscope) via __lll_lock_wait" from frame strings
- * "func+0x12 (module)", innermost first: the first caller outside the
- * waiting module, and the wait itself. Pure. */
-void advice__lock_name(char *const *frames, int depth, char *buf, size_t len);
+/* A stack as findings name it, from frame strings "func+0x12 (module)",
+ * innermost first. */
+struct advice_stack_name {
+	/* The first frame in code the user owns and the runtime function it
+	 * called: "worker in app (via pthread_mutex_lock in libc)"; the
+	 * innermost frame alone ("__lll_lock_wait in libc") when the stack
+	 * never leaves the runtime. */
+	char name[ADV_NAME_LEN];
+	bool user_named;
+	/* The runtime's frames' functions, innermost first, " <- " between. */
+	char runtime[ADV_NAME_LEN];
+};
+
+/* Names a stack (see struct advice_stack_name). Pure. */
+void advice__name_stack(char *const *frames, int depth, struct advice_stack_name *out);
 
 /* The Advice section of the text report. */
 void advice__print_text(const struct adv_report *r, FILE *out);

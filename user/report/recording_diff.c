@@ -96,7 +96,10 @@ static const char *lock_name(const struct ss_recording *rec, const struct ss_fut
 		const struct ss_stack *st = stacks__find(&rec->stacks, r->stacks[k].stack_id);
 
 		if (st && st->frames && st->depth) {
-			advice__lock_name(st->frames, st->depth, buf, len);
+			struct advice_stack_name sn;
+
+			advice__name_stack(st->frames, st->depth, &sn);
+			snprintf(buf, len, "%s", sn.name);
 			return buf;
 		}
 	}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "advisor/runtime.h"
 #include "common/errors.h"
 #include "common/grow.h"
 #include "model/counters.h"
@@ -123,6 +124,19 @@ DEFINE_COUNTERS_READ(futex_counters_read, struct ss_futex, SS_FUTEX_COUNTERS)
 
 /* ---- the profile --------------------------------------------------------- */
 
+/* Recordings from before waits were split into blocked and at-once ones
+ * lack those keys: the outcomes say the same (slept: woken, timed out,
+ * interrupted; at once: value changed). Their wait times still include the
+ * at-once calls. */
+static void split_old_waits(json_object *o, const __u64 *outcome, __u64 *blocked, __u64 *at_once,
+			    const char *key)
+{
+	if (json_object_object_get_ex(o, key, NULL))
+		return;
+	*blocked = outcome[SS_FUTEX_WOKEN] + outcome[SS_FUTEX_TIMEDOUT] + outcome[SS_FUTEX_INTR];
+	*at_once = outcome[SS_FUTEX_AGAIN];
+}
+
 static int read_threads(struct ss_recording *rec)
 {
 	json_object *a = get(rec->doc, "threads");
@@ -136,6 +150,8 @@ static int read_threads(struct ss_recording *rec)
 		struct ss_thread *t = &p->threads[p->nthreads++];
 
 		thread_counters_read(o, t);
+		split_old_waits(o, t->futex_outcome, &t->futex_blocked, &t->futex_returned_at_once,
+				"futex_blocked");
 		t->tid = (__u32)get_u64(o, "tid");
 		copy_str(t->comm, sizeof(t->comm), o, "comm");
 		if (get_bool(o, "exited"))
@@ -198,6 +214,7 @@ static int read_futexes(struct ss_recording *rec)
 
 		r->uaddr = get_u64(o, "uaddr");
 		futex_counters_read(o, &r->f);
+		split_old_waits(o, r->f.outcome, &r->f.blocked, &r->f.returned_at_once, "blocked");
 		if (read_waiters(o, r))
 			return -ENOMEM;
 	}
@@ -421,6 +438,7 @@ static int read_advisor_input(struct ss_recording *rec)
 		copy_str(s->symbol, sizeof(s->symbol), o, "symbol");
 		s->count = get_u64(o, "count");
 		s->writes_shared = get_bool(o, "writes_shared");
+		s->runtime = adv_is_runtime_symbol(s->symbol);
 	}
 	for (size_t i = 0; i < arr_len(fences); i++) {
 		json_object *o = json_object_array_get_idx(fences, i);
@@ -429,6 +447,7 @@ static int read_advisor_input(struct ss_recording *rec)
 
 		copy_str(f->symbol, sizeof(f->symbol), o, "symbol");
 		f->share = sh ? json_object_get_double(sh) : 0;
+		f->runtime = adv_is_runtime_symbol(f->symbol);
 	}
 	for (size_t n = 0; n < arr_len(numa) && n < ADV_MAX_NODES; n++) {
 		json_object *e = json_object_array_get_idx(numa, n);

@@ -14,6 +14,7 @@
 #include "common/procfs.h"
 #include "advisor/advisor.h"
 #include "model/kernel_features.h"
+#include "common/hostload.h"
 #include "model/profile.h"
 #include "model/samples_result.h"
 #include "model/stacks.h"
@@ -66,6 +67,7 @@ struct ss_report {
 	json_object *calibration;	/* {present, matches, ..., results} */
 	json_object *fingerprint;	/* the host's, as calibrate stores it */
 	json_object *intervals;		/* the -i series, oldest first */
+	struct host_load host_load;	/* the host's CPUs during the trace */
 };
 
 /* "light" (--light) or "syscall_tracepoints": JSON traced.mechanism. */

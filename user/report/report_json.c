@@ -164,6 +164,11 @@ json_object *report_to_json(const struct ss_report *r)
 	add(o, "machine", json_object_new_string(r->host->machine));
 	add(o, "cpus", json_object_new_int(r->host->cpus));
 	add(o, "cpu_model", json_object_new_string(r->host->cpu_model));
+	/* The host's load during the trace (absent when /proc/stat failed). */
+	if (r->host_load.measured) {
+		add(o, "busy_cpus", json_object_new_double(r->host_load.busy_cpus));
+		add(o, "busy_other_cpus", json_object_new_double(r->host_load.busy_other_cpus));
+	}
 	add(root, "host", o);
 
 	o = json_object_new_object();

@@ -6,6 +6,7 @@
 #include "advice.h"
 #include "report.h"
 #include "samples_report.h"
+#include "advisor/thresholds.h"
 
 const char *fmt_ns(__u64 ns, char *buf, size_t len)
 {
@@ -108,6 +109,11 @@ static void print_header(const struct ss_report *r, FILE *out)
 		(unsigned long long)p->totals.threads, p->totals.threads == 1 ? "" : "s");
 	if (r->exited)
 		fprintf(out, "; target exited after %.1f s", r->duration_ns / 1e9);
+	if (r->host_load.measured)
+		fprintf(out, "\nhost load: %.2f of %d CPUs busy, %.2f of them other processes%s",
+			r->host_load.busy_cpus, r->host_load.cpus, r->host_load.busy_other_cpus,
+			r->host_load.busy_other_cpus >= ADV_HOST_BUSY_SHARE * r->host_load.cpus ?
+			" (the host was busy: queueing and waits include theirs)" : "");
 	fprintf(out, "\n");
 	if (r->light) {
 		fprintf(out, "mode --light (scheduler events only; no syscall of this host is slowed). Not seen:\n");

@@ -150,3 +150,115 @@ enum insn_kind insn__classify_at(int pid, uint64_t ip)
 	return INSN_UNKNOWN;
 #endif
 }
+
+/* ---- spin loops ---------------------------------------------------------- */
+
+#define SPIN_WINDOW 48		/* bytes each side of ip: a spin loop is short */
+
+/* A backward x86 branch starting at p (jcc/jmp rel8, jcc rel32) and where
+ * it lands, as an offset from p. */
+static bool x86_back_branch(const uint8_t *p, size_t n, long *target)
+{
+	if (n >= 2 && ((p[0] >= 0x70 && p[0] <= 0x7f) || p[0] == 0xeb) && (int8_t)p[1] < 0) {
+		*target = 2 + (int8_t)p[1];
+		return true;
+	}
+	if (n >= 6 && p[0] == 0x0f && p[1] >= 0x80 && p[1] <= 0x8f) {
+		int32_t d = (int32_t)((uint32_t)p[2] | (uint32_t)p[3] << 8 | (uint32_t)p[4] << 16 |
+				      (uint32_t)p[5] << 24);
+
+		if (d < 0) {
+			*target = 6 + d;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *x86_spin_hint(const uint8_t *code, size_t len)
+{
+	for (size_t h = 0; h + 1 < len; h++) {
+		if (code[h] != 0xf3 || code[h + 1] != 0x90)
+			continue;
+		for (size_t b = h + 2; b < len; b++) {
+			long t;
+
+			if (x86_back_branch(code + b, len - b, &t) && (long)b + t <= (long)h)
+				return "pause";
+		}
+	}
+	return NULL;
+}
+
+static uint32_t word_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* B.cond, CBZ/CBNZ, TBZ/TBNZ or B with a negative offset. */
+static bool arm64_back_branch(uint32_t w)
+{
+	if ((w & 0xff000010) == 0x54000000 || (w & 0x7e000000) == 0x34000000)
+		return (w >> 23) & 1;			/* imm19's sign */
+	if ((w & 0x7e000000) == 0x36000000)
+		return (w >> 18) & 1;			/* imm14's sign */
+	if ((w & 0xfc000000) == 0x14000000)
+		return (w >> 25) & 1;			/* imm26's sign */
+	return false;
+}
+
+static const char *arm64_spin_hint(const uint8_t *code, size_t len, size_t before)
+{
+	static const struct { uint32_t word; const char *name; } hints[] = {
+		{ 0xd5033fdf, "isb" }, { 0xd50330ff, "sb" }, { 0xd503203f, "yield" },
+		{ 0xd503205f, "wfe" },
+	};
+	size_t start = before % 4;	/* instructions are 4-byte aligned at ip */
+
+	for (size_t h = start; h + 4 <= len; h += 4)
+		for (size_t k = 0; k < sizeof(hints) / sizeof(hints[0]); k++) {
+			if (word_at(code + h) != hints[k].word)
+				continue;
+			for (size_t b = h + 4; b + 4 <= len; b += 4)
+				if (arm64_back_branch(word_at(code + b)))
+					return hints[k].name;
+		}
+	return NULL;
+}
+
+const char *insn__spin_hint(const uint8_t *code, size_t len, size_t before, bool arm64)
+{
+	if (before > len)
+		return NULL;
+	return arm64 ? arm64_spin_hint(code, len, before) : x86_spin_hint(code, len);
+}
+
+const char *insn__spin_hint_at(int pid, uint64_t ip)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	uint8_t code[2 * SPIN_WINDOW];
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (ip < SPIN_WINDOW)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = pread(fd, code, sizeof(code), (off_t)(ip - SPIN_WINDOW));
+	close(fd);
+	if (n != (ssize_t)sizeof(code))
+		return NULL;
+#if defined(__aarch64__)
+	return insn__spin_hint(code, sizeof(code), SPIN_WINDOW, true);
+#else
+	return insn__spin_hint(code, sizeof(code), SPIN_WINDOW, false);
+#endif
+#else
+	(void)pid;
+	(void)ip;
+	return NULL;
+#endif
+}

@@ -10,6 +10,7 @@
 #define SPINSCOPE_HOT_INSNS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum insn_kind {
@@ -29,5 +30,16 @@ enum insn_kind insn__classify(const uint8_t *code, size_t len, size_t before);
 
 /* Reads the target's code around ip and classifies it. */
 enum insn_kind insn__classify_at(int pid, uint64_t ip);
+
+/*
+ * The spin-wait hint of a loop around a sampled address: "pause" (x86-64:
+ * F3 90 within SPIN_WINDOW bytes of ip, with a backward branch after it
+ * that jumps to or before it), "isb", "sb", "yield" or "wfe" (AArch64:
+ * one of those words in the window, with a backward branch after it), or
+ * NULL. code holds [ip - before, ip + len - before). Pure.
+ */
+const char *insn__spin_hint(const uint8_t *code, size_t len, size_t before, bool arm64);
+/* Reads the target's code around ip; NULL when unreadable or none. */
+const char *insn__spin_hint_at(int pid, uint64_t ip);
 
 #endif

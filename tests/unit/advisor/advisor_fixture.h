@@ -112,12 +112,12 @@ static inline void fx_sleeper(struct fx *fx, bool name_futexes)
 	tick->c.switches_voluntary = tick->c.futex_wait;
 
 	join->uaddr = 0x7f0000001000;
-	join->waits = 1;
+	join->waits = join->blocked = 1;
 	join->wait_ns = join->wait_ns_max = (uint64_t)fx->dur_ns;
 	join->hist[fx_slot(fx->dur_ns)] = 1;
 	join->waiters = 1;
 	cond->uaddr = 0x7f0000002000;
-	cond->waits = tick->c.futex_wait;
+	cond->waits = cond->blocked = tick->c.futex_wait;
 	cond->wait_ns = tick->c.futex_wait_ns;
 	cond->wait_ns_max = 10000000;
 	cond->hist[fx_slot(1e7)] = cond->waits;
@@ -146,6 +146,7 @@ static inline void fx_yielders(struct fx *fx, int n, double rate, double on_shar
 	struct adv_yield_site *site = &fx->sites[fx->p.nyield_sites++];
 
 	snprintf(site->frame, sizeof(site->frame), "spin_then_yield+0x1c (demo)");
+	site->user_named = true;
 	for (int i = 0; i < n; i++) {
 		struct adv_thread *t = fx_thread(fx, "yielder", on_share, runq_share);
 
@@ -165,7 +166,7 @@ static inline struct adv_futex *fx_lock(struct fx *fx, const char *name, int wai
 	struct adv_futex *fu = &fx->futexes[fx->p.nfutexes++];
 
 	fu->uaddr = 0x55550000a040 + 0x40 * fx->p.nfutexes;
-	fu->waits = (uint64_t)(rate * secs);
+	fu->waits = fu->blocked = (uint64_t)(rate * secs);
 	fu->wakes = fu->waits;
 	fu->wait_ns = (uint64_t)(share * waiters * fx->dur_ns);
 	fu->wait_ns_max = (uint64_t)(8 * median_ns);
@@ -173,8 +174,10 @@ static inline struct adv_futex *fx_lock(struct fx *fx, const char *name, int wai
 	 * slot's lower bound, within sqrt(2) of median_ns. */
 	fu->hist[fx_slot(median_ns / 1.5)] = fu->waits;
 	fu->waiters = (uint32_t)waiters;
-	if (name)
+	if (name) {
 		snprintf(fu->name, sizeof(fu->name), "%s", name);
+		fu->user_named = true;
+	}
 	for (int i = 0; i < waiters; i++) {
 		struct adv_thread *t = fx_thread(fx, "worker", 0.2, 0.01);
 

@@ -136,7 +136,7 @@ static void test_evidence_carries_units(void **state)
 		const char *id, *label, *re;
 	} want[] = {
 		{ "futex-contention", "wait time", "^median [0-9.]+ (ns|us|ms|s), p90 [0-9.]+ (ns|us|ms|s), max [0-9.]+ (ns|us|ms|s)$" },
-		{ "futex-contention", "futex handoff", "^[0-9.]+ (ns|us|ms) \\(wake to running\\): the median wait is [0-9.]+x that$" },
+		{ "futex-contention", "futex handoff", "^[0-9.]+ (ns|us|ms) \\(wake to running\\): the median blocked wait is [0-9.]+x that$" },
 		{ "futex-contention", "wait rate", "^[0-9.]+[kM]? waits/s$" },
 		{ "futex-contention", "waiters' time", "^[0-9.]+%$" },
 		{ "spin-yield", "yield rate", "^[0-9.]+[kM]? yields/s per thread$" },

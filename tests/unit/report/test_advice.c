@@ -14,61 +14,82 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "report/advice.h"
+#include "advisor/runtime.h"
 
-/* ---- advice__lock_name --------------------------------------------------- */
+/* ---- advice__name_stack -------------------------------------------------- */
 
-static const char *lock_name(char *const *frames, int depth)
+static struct advice_stack_name sn;
+
+static const char *stack_name(char *const *frames, int depth)
 {
-	static char buf[ADV_NAME_LEN];
-
-	memset(buf, 'x', sizeof(buf));
-	advice__lock_name(frames, depth, buf, sizeof(buf));
-	return buf;
+	memset(&sn, 'x', sizeof(sn));
+	advice__name_stack(frames, depth, &sn);
+	return sn.name;
 }
 
-static void test_lock_name_first_caller_outside_libc(void **state)
+static void test_name_first_frame_the_user_owns(void **state)
 {
 	char *frames[] = { "__lll_lock_wait+0x2b (libc.so.6)", "pthread_mutex_lock+0x90 (libc.so.6)",
 			   "update_table+0x1d (app)", "worker+0x40 (app)",
 			   "start_thread+0x304 (libc.so.6)" };
+	char *yield[] = { "sched_yield+0x7 (libc.so.6)", "w+0x1c (spinner)",
+			  "start_thread+0x304 (libc.so.6)" };
 
-	assert_string_equal(lock_name(frames, 5), "update_table (app) via __lll_lock_wait");
-	/* Only the frames given count. */
-	assert_string_equal(lock_name(frames, 2), "__lll_lock_wait (libc.so.6)");
-	assert_string_equal(lock_name(frames, 1), "__lll_lock_wait (libc.so.6)");
-	assert_string_equal(lock_name(frames, 0), "");
+	assert_string_equal(stack_name(frames, 5),
+			    "update_table in app (via pthread_mutex_lock in libc)");
+	assert_true(sn.user_named);
+	assert_string_equal(sn.runtime, "__lll_lock_wait <- pthread_mutex_lock");
+	assert_string_equal(stack_name(yield, 3), "w in spinner (via sched_yield in libc)");
+	/* A stack that never leaves the runtime: its innermost frame, marked. */
+	assert_string_equal(stack_name(frames, 2), "__lll_lock_wait in libc");
+	assert_false(sn.user_named);
+	char *thread[] = { "sched_yield+0x7 (libc.so.6)", "start_thread+0x304 (libc.so.6)",
+			   "clone3+0x2c (libc.so.6)" };
+	assert_string_equal(stack_name(thread, 3), "sched_yield in libc");
+	assert_false(sn.user_named);
+	assert_string_equal(stack_name(frames, 0), "");
 }
 
-static void test_lock_name_odd_frames(void **state)
+static void test_name_odd_frames(void **state)
 {
 	/* Waiting in the application itself (a futex of its own). */
 	char *own[] = { "futex_wait+0x12 (app)", "my_lock+0x30 (app)", "main+0x99 (app)" };
 	/* A frame without a name, a module-only frame, and a raw address. */
 	char *unknown[] = { "[unknown]", "worker+0x12 (app)" };
-	char *module_only[] = { "libfoo.so+0x1a2b", "worker+0x12 (app)" };
 	char *raw[] = { "0x7f0012345678", "0x7f0012345000" };
-	/* A module whose name holds "+0x" is not mistaken for an offset. */
-	char *odd_module[] = { "wait+0x4 (lib+0x1.so)", "caller+0x8 (app)" };
+	/* The C++ runtime and the JVM are runtime too. */
+	char *cxx[] = { "std::mutex::lock+0x4 (libstdc++.so.6)", "Pool::take+0x8 (app)" };
+	char *jvm[] = { "Unsafe_Park+0x10 (libjvm.so)", "0x7f00dead0000" };
 
-	assert_string_equal(lock_name(own, 3), "futex_wait (app)");
-	assert_string_equal(lock_name(unknown, 2), "worker (app) via [unknown]");
-	assert_string_equal(lock_name(module_only, 2), "worker (app) via libfoo.so+0x1a2b");
-	assert_string_equal(lock_name(raw, 2), "0x7f0012345678");
-	assert_string_equal(lock_name(odd_module, 2), "caller (app) via wait");
+	assert_string_equal(stack_name(own, 3), "futex_wait in app");
+	assert_true(sn.user_named);
+	assert_string_equal(stack_name(unknown, 2), "worker in app");
+	assert_string_equal(stack_name(raw, 2), "0x7f0012345678");
+	assert_false(sn.user_named);
+	assert_string_equal(stack_name(cxx, 2), "Pool::take in app (via std::mutex::lock in libstdc++)");
+	assert_string_equal(stack_name(jvm, 2), "Unsafe_Park in libjvm");
+	assert_false(sn.user_named);
 }
 
-static void test_lock_name_is_cut_to_the_buffer(void **state)
+static void test_runtime_symbols(void **state)
 {
-	char *frames[] = { "__lll_lock_wait+0x2b (libc.so.6)", "update_table+0x1d (app)" };
-	struct {
-		char buf[16];
-		char guard[8];
-	} b;
+	assert_true(adv_is_runtime_symbol("__pthread_mutex_unlock_usercnt (libc.so.6)"));
+	assert_true(adv_is_runtime_symbol("ObjectMonitor::TrySpin(JavaThread*) (libjvm.so)"));
+	assert_false(adv_is_runtime_symbol("bump_counter (counters_share)"));
+	assert_false(adv_is_runtime_symbol("[unknown]"));
+	assert_false(adv_is_runtime_symbol("curl_easy_perform (libcurl.so.4)"));
+}
 
-	memset(&b, 'x', sizeof(b));
-	advice__lock_name(frames, 2, b.buf, sizeof(b.buf));
-	assert_string_equal(b.buf, "update_table (a");
-	assert_memory_equal(b.guard, "xxxxxxxx", sizeof(b.guard));
+static void test_name_is_cut_to_the_buffer(void **state)
+{
+	char long_fn[400];
+	char *frames[] = { "__lll_lock_wait+0x2b (libc.so.6)", long_fn };
+
+	memset(long_fn, 'a', sizeof(long_fn));
+	snprintf(long_fn + 300, 100, "+0x1d (app)");
+	advice__name_stack(frames, 2, &sn);
+	assert_true(strlen(sn.name) < sizeof(sn.name));
+	assert_true(sn.user_named);
 }
 
 /* ---- advice__build_profile ----------------------------------------------- */
@@ -134,7 +155,9 @@ static int setup(void **state)
 	fx->futexes[0] = (struct ss_futex_rec){
 		.uaddr = UADDR_HOT,
 		.f = { .waits = 580, .wait_ns = 2900000000, .wait_ns_max = 40000000, .wakes = 290,
-		       .woken = 290, .hist = { [22] = 500, [24] = 80 } },
+		       .woken = 290, .outcome = { [SS_FUTEX_WOKEN] = 580 },
+		       .blocked = 580, .holder_wakes = 290,
+		       .hist = { [22] = 500, [24] = 80 } },
 		.stacks = fx->wstacks, .nstacks = 4, .waiters = 2,
 	};
 	/* Heaviest first: a stack that was lost, one never symbolized, then
@@ -263,7 +286,7 @@ static void test_build_profile_names(void **state)
 	assert_int_equal(hot->hist[22], 500);
 	assert_int_equal(hot->hist[24], 80);
 	/* Stack 9 was lost and 8 has no names: 7 is the heaviest named. */
-	assert_string_equal(hot->name, "update_table (app) via __lll_lock_wait");
+	assert_string_equal(hot->name, "update_table in app (via pthread_mutex_lock in libc)");
 	cold = futex_of(ap, UADDR_COLD);
 	assert_int_equal(cold->waits, 0);
 	assert_int_equal(cold->wakes, 1);
@@ -272,9 +295,11 @@ static void test_build_profile_names(void **state)
 	/* Yield sites: the first frame past the syscall wrapper; the wrapper
 	 * itself when it is all there is; nothing for a lost stack. */
 	assert_int_equal(ap->nyield_sites, 3);
-	assert_string_equal(ap->yield_sites[0].frame, "spin_then_yield+0x1c (app)");
+	assert_string_equal(ap->yield_sites[0].frame, "spin_then_yield in app (via syscall in libc)");
+	assert_true(ap->yield_sites[0].user_named);
 	assert_int_equal(ap->yield_sites[0].count, 3900);
-	assert_string_equal(ap->yield_sites[1].frame, "sched_yield+0x7 (libc.so.6)");
+	assert_string_equal(ap->yield_sites[1].frame, "sched_yield in libc");
+	assert_false(ap->yield_sites[1].user_named);
 	assert_int_equal(ap->yield_sites[1].count, 80);
 	assert_string_equal(ap->yield_sites[2].frame, "");
 	assert_int_equal(ap->yield_sites[2].count, 20);
@@ -295,11 +320,11 @@ static void test_names_reach_the_advice(void **state)
 	assert_int_equal(advisor__run(&fx->in.profile, &none, r), 0);
 	f = advisor__find(r, "futex-contention");
 	assert_non_null(f);
-	assert_non_null(strstr(f->title, "update_table (app) via __lll_lock_wait"));
+	assert_non_null(strstr(f->title, "update_table in app (via pthread_mutex_lock in libc)"));
 	f = advisor__find(r, "spin-yield");
 	assert_non_null(f);
 	for (size_t e = 0; e < f->nevidence; e++)
-		site |= strstr(f->evidence[e].value, "spin_then_yield+0x1c (app)") != NULL;
+		site |= strstr(f->evidence[e].value, "spin_then_yield in app") != NULL;
 	assert_true(site);
 	free(r);
 }
@@ -580,9 +605,10 @@ static void test_print_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lock_name_first_caller_outside_libc),
-		cmocka_unit_test(test_lock_name_odd_frames),
-		cmocka_unit_test(test_lock_name_is_cut_to_the_buffer),
+		cmocka_unit_test(test_name_first_frame_the_user_owns),
+		cmocka_unit_test(test_name_odd_frames),
+		cmocka_unit_test(test_name_is_cut_to_the_buffer),
+		cmocka_unit_test(test_runtime_symbols),
 		cmocka_unit_test_setup_teardown(test_build_profile_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_build_profile_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_reach_the_advice, setup, teardown),

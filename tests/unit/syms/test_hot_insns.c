@@ -254,9 +254,32 @@ static void test_own_code(void **state)
 #endif
 }
 
+/* Spin loops: a hint with a backward branch after it that lands on or
+ * before the hint. */
+static void test_spin_hint_in_a_loop(void **state)
+{
+	/* 1: pause; mov eax,[rdi]; test eax,eax; jne 1b */
+	static const uint8_t x86_loop[] = { 0x90, 0x90, 0xf3, 0x90, 0x8b, 0x07, 0x85, 0xc0,
+					    0x75, 0xf8, 0xc3, 0x90 };
+	/* pause; ret: a hint, but no loop */
+	static const uint8_t x86_once[] = { 0x90, 0x90, 0xf3, 0x90, 0xc3, 0x90, 0x90, 0x90 };
+	/* a loop without a hint: 1: mov eax,[rdi]; test; jne 1b */
+	static const uint8_t x86_plain[] = { 0x8b, 0x07, 0x85, 0xc0, 0x75, 0xfa, 0xc3, 0x90 };
+	/* 1: isb; ldr w1,[x0]; cbnz w1, 1b */
+	static const uint8_t arm_loop[] = { 0xdf, 0x3f, 0x03, 0xd5, 0x01, 0x00, 0x40, 0xb9,
+					    0xc1, 0xff, 0xff, 0x35, 0xc0, 0x03, 0x5f, 0xd6 };
+
+	assert_string_equal(insn__spin_hint(x86_loop, sizeof(x86_loop), 6, false), "pause");
+	assert_null(insn__spin_hint(x86_once, sizeof(x86_once), 4, false));
+	assert_null(insn__spin_hint(x86_plain, sizeof(x86_plain), 2, false));
+	assert_string_equal(insn__spin_hint(arm_loop, sizeof(arm_loop), 8, true), "isb");
+	assert_null(insn__spin_hint(arm_loop, 8, 4, true));	/* the branch cut off */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spin_hint_in_a_loop),
 		cmocka_unit_test(test_each_encoding_at_ip),
 		cmocka_unit_test(test_each_encoding_ending_at_ip),
 		cmocka_unit_test(test_window_ending_at_ip),
