@@ -105,6 +105,8 @@ static void count_thread(struct adv_metrics *m, const struct tview *t, double we
 		m->busy += weight;
 	if (run >= ADV_RUNNABLE_SHARE)
 		m->runnable += weight;
+	if (run >= ADV_SATURATED_SHARE)
+		m->saturated += weight;
 	/* Every switch of a yielding thread may be a yield; what is left over
 	 * was the scheduler taking the CPU away. */
 	m->preempt_rate += weight * fmax(0, t->invol - t->yields) / m->dur_s;
@@ -283,9 +285,12 @@ void adv_metrics__compute(const struct adv_profile *p, struct adv_metrics *m)
 	host_load(p, m);
 	/* With a busy host, threads queue behind other processes too: count
 	 * the target as oversubscribed only on its own share of the demand. */
+	/* Threads runnable nearly all the time want a CPU whoever else runs
+	 * (spinners, computers); one runnable half the time may only be
+	 * queued behind the others. */
 	if (m->host_busy)
 		m->oversubscribed = m->own_demand > ADV_DEMAND_OVER * m->ncpus ||
-				    (m->runnable > m->ncpus && m->own_demand > m->ncpus);
+				    m->saturated > m->ncpus;
 	else
 		m->oversubscribed = m->runnable > m->ncpus || m->demand > ADV_DEMAND_OVER * m->ncpus;
 

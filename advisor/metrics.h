@@ -51,6 +51,7 @@ struct adv_metrics {
 	double demand;			/* average runnable threads: on CPU + queued */
 	double busy;			/* threads on CPU >= ADV_BUSY_SHARE */
 	double runnable;		/* threads runnable >= ADV_RUNNABLE_SHARE */
+	double saturated;		/* threads runnable >= ADV_SATURATED_SHARE */
 	/* The host: other processes busy on ADV_HOST_BUSY_SHARE of its CPUs
 	 * or more. Run-queue time then is partly theirs: own_demand counts
 	 * only the target's share of it (its on-CPU time against theirs). */

@@ -30,16 +30,21 @@ bool adv_rule_oversubscription(const struct adv_ctx *ctx, struct adv_finding *f)
 		return false;
 	sev = !spinning ? ADV_INFO :
 	      m->own_demand >= ADV_DEMAND_CRITICAL * m->ncpus ? ADV_CRITICAL : ADV_WARNING;
-	adv_finding__init(f, sev, "%.1f runnable threads on average for %u CPU%s%s", m->own_demand, m->ncpus,
-			  m->ncpus == 1 ? "" : "s",
-			  spinning ? ", while threads spin or contend on locks" : "");
+	if (m->host_busy && m->own_demand <= ADV_DEMAND_OVER * m->ncpus)
+		adv_finding__init(f, sev, "%.0f threads runnable nearly all the time for %u CPU%s%s",
+				  m->saturated, m->ncpus, m->ncpus == 1 ? "" : "s",
+				  spinning ? ", while threads spin or contend on locks" : "");
+	else
+		adv_finding__init(f, sev, "%.1f runnable threads on average for %u CPU%s%s",
+				  m->own_demand, m->ncpus, m->ncpus == 1 ? "" : "s",
+				  spinning ? ", while threads spin or contend on locks" : "");
 	adv_finding__evidence(f, ADV_SRC_TARGET, "runnable threads", "%.1f on average (on a CPU or queued for one), %u CPU%s",
 			      m->own_demand, m->ncpus, m->ncpus == 1 ? "" : "s");
 	if (m->host_busy)
 		adv_finding__evidence(f, ADV_SRC_HOST, "other processes", "%.2f CPUs busy during the trace: their share of the queueing is left out above",
 				      m->busy_other_cpus);
-	adv_finding__evidence(f, ADV_SRC_TARGET, "threads runnable most of the time", "%.0f",
-			      m->runnable);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "threads runnable most of the time", "%.0f (%.0f nearly all of it)",
+			      m->runnable, m->saturated);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "CPU used", "%.2f CPUs", m->cpu_used);
 	if (m->runq_mean_ns > 0)
 		adv_finding__evidence(f, ADV_SRC_TARGET, "run-queue delay", "mean %s, p90 %s, max %s",

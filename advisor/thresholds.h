@@ -16,6 +16,7 @@
 	/* threads and CPUs (metrics.c) */				\
 	X(ADV_BUSY_SHARE, 0.10, "share of the trace on CPU")		\
 	X(ADV_RUNNABLE_SHARE, 0.50, "share of the trace runnable")	\
+	X(ADV_SATURATED_SHARE, 0.90, "share of the trace runnable")	\
 	X(ADV_DEMAND_OVER, 1.25, "runnable threads per CPU")		\
 	X(ADV_DEMAND_CRITICAL, 2.0, "runnable threads per CPU")		\
 	/* yield spinners (metrics.c, rule_spin_yield.c) */		\

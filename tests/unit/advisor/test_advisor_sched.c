@@ -19,7 +19,7 @@ static void test_fires_on_spinners_beyond_the_cpus(void **state)
 	/* 4.75 runnable on average for 2 CPUs: at least twice, critical. */
 	assert_int_equal(f->severity, ADV_CRITICAL);
 	assert_non_null(strstr(fx_evidence(f, "runnable threads"), "4.8 on average"));
-	assert_string_equal(fx_evidence(f, "threads runnable most"), "5");
+	assert_non_null(strstr(fx_evidence(f, "threads runnable most"), "5 ("));
 	assert_non_null(strstr(fx_evidence(f, "run-queue delay"), "mean 550 us"));
 	assert_non_null(strstr(fx_evidence(f, "futex handoff"), "110x that"));
 	assert_true(fx_says(f, "Run at most 2 threads"));
