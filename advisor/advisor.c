@@ -22,6 +22,7 @@ static const struct {
 	{ "spin-hint", adv_rule_spin_hint },
 	{ "numa-placement", adv_rule_numa_placement },
 	{ "memory-order", adv_rule_memory_order },
+	{ "jvm-runtime", adv_rule_jvm },
 	{ "host-busy", adv_rule_host_busy },
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

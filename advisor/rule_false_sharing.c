@@ -115,8 +115,10 @@ static bool without_pmu(const struct adv_ctx *ctx, struct adv_finding *f)
 	const struct adv_sample_sym *sym = NULL;
 	double share = 0;
 
-	/* False sharing needs two threads writing at the same time. */
-	if (ctx->m.busy < 2)
+	/* False sharing needs two threads writing at the same time. On a busy
+	 * host a thread runnable nearly all the time would be busy without
+	 * the other processes: the possibility is the target's, not theirs. */
+	if (ctx->m.busy < 2 && !(ctx->m.host_busy && ctx->m.saturated >= 2))
 		return false;
 	if (s->available)
 		sym = flagged(s, &share);

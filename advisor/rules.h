@@ -31,6 +31,7 @@ bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_oversubscription(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_spin_loop(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_host_busy(const struct adv_ctx *ctx, struct adv_finding *f);
+bool adv_rule_jvm(const struct adv_ctx *ctx, struct adv_finding *f);
 
 /* Confidence clamped to 0..1. */
 static inline double adv_clamp01(double x)

@@ -40,6 +40,9 @@
 	X(ADV_SPIN_LOOP_SHARE, 0.5, "share of the target's samples")	\
 	X(ADV_SPIN_LOOP_MIN_SAMPLES, 20, "samples")			\
 	X(ADV_HOT_INSN_SHARE, 0.3, "share of a function's samples")	\
+	/* the JVM's own code (rule_jvm.c) */				\
+	X(ADV_JVM_MIN_SHARE, 0.03, "share of samples or of the trace")	\
+	X(ADV_JVM_WARN_SHARE, 0.15, "share of samples")			\
 	/* host noise (rule_host_busy.c) */				\
 	X(ADV_HOST_BUSY_SHARE, 0.25, "share of the host's CPUs")	\
 	/* false sharing */						\

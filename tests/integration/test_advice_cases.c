@@ -15,7 +15,10 @@
  *   - 8 sched_yield spinners: spin-yield naming w, not start_thread;
  *   - sysbench mutex: no memory-order finding on glibc code;
  *   - a target traced beside two CPU burners: host-busy, and no advice to
- *     run fewer threads.
+ *     run fewer threads;
+ *   - Debian's OpenJDK with a synchronized hot spot and with a Shenandoah
+ *     allocation storm: jvm-runtime names the Java-level cause, no critical
+ *     contention on a single waiter, no advice on libjvm's code.
  * The host is shared and loaded: assertions are on what the advice says,
  * never on timings.
  */
@@ -434,6 +437,98 @@ static void test_busy_host_is_said_not_blamed(void **state)
 	json_object_put(doc);
 }
 
+/* Runs a Java workload (build/workloads/java) until its "ready" line,
+ * traces it with cpu-clock samples, kills it. */
+static json_object *trace_java(const char *const jargs[])
+{
+	const char *argv[16] = { "/usr/bin/java" };
+	char line[256], cp[256];
+	struct tl_proc p;
+	json_object *doc;
+	int n = 1;
+
+	if (access(argv[0], X_OK))
+		fail_msg("%s missing: `make deps` installs default-jdk-headless", argv[0]);
+	calibration();
+	snprintf(cp, sizeof(cp), "%s/workloads/java", getenv("OUTPUT") ? getenv("OUTPUT") : "build");
+	while (*jargs && n < 12) {
+		argv[n++] = *jargs;
+		/* The class path goes right before the class. */
+		if (!strcmp(*jargs, "-cp"))
+			argv[n++] = cp;
+		jargs++;
+	}
+	argv[n] = NULL;
+	assert_int_equal(tl_spawn(&p, (char *const *)argv), 0);
+	/* A JVM starts slowly on a loaded host. */
+	if (!tl_read_line(&p, line, sizeof(line), 60000) || strncmp(line, "ready", 5)) {
+		tl_kill(&p, SIGKILL);
+		tl_wait(&p);
+		fail_msg("%s printed no ready line", argv[n - 3]);
+	}
+	doc = trace_pid(p.pid, "4", "cpu-clock");
+	tl_kill(&p, SIGKILL);
+	tl_wait(&p);
+	close(p.out_fd);
+	close(p.err_fd);
+	return doc;
+}
+
+/* No critical contention on a word one thread waits on, and no advice to
+ * change the JVM's own code. */
+static void assert_jvm_sane(json_object *doc)
+{
+	json_object *advice = tt_get(doc, "advice"), *f = finding(doc, "futex-contention");
+
+	if (f) {
+		if (!strcmp(severity(f), "critical") && strstr(evidence(f, "waits"), "by 1 thread"))
+			fail_msg("critical contention on a single waiter: %s", advised(doc));
+	}
+	for (size_t i = 0; i < json_object_array_length(advice); i++) {
+		const char *rec = json_object_get_string(
+			tt_get(json_object_array_get_idx(advice, i), "recommendation"));
+
+		if (strstr(rec, "in libjvm"))
+			fail_msg("advice on the JVM's own code: %s", rec);
+	}
+}
+
+static void test_jvm_synchronized_hot_spot(void **state)
+{
+	json_object *doc, *f;
+
+	TL_REQUIRE_BPF();
+	doc = trace_java(TT_ARGS("-cp", "SyncHot", "4", "30"));
+	print_message("# java synchronized hot spot: %s\n", advised(doc));
+	assert_jvm_sane(doc);
+	/* The Java-level cause: its waiters park in ObjectMonitor::EnterI,
+	 * seen through libjvm's frames (needs the CFI unwinder: the JIT's
+	 * code and libjvm's leaf functions end the frame-pointer walk). */
+	f = finding(doc, "jvm-runtime");
+	if (!f || !strstr(json_object_get_string(tt_get(f, "title")), "synchronized"))
+		fail_msg("no jvm-runtime finding naming synchronized: %s", advised(doc));
+	json_object_put(doc);
+}
+
+static void test_jvm_shenandoah_allocation_storm(void **state)
+{
+	json_object *doc, *f;
+	const char *title;
+
+	TL_REQUIRE_BPF();
+	doc = trace_java(TT_ARGS("-XX:+UseShenandoahGC", "-Xmx256m", "-cp", "AllocStorm", "4", "30"));
+	print_message("# java Shenandoah allocation storm: %s\n", advised(doc));
+	assert_jvm_sane(doc);
+	f = finding(doc, "jvm-runtime");
+	if (!f)
+		fail_msg("no jvm-runtime finding: %s", advised(doc));
+	title = json_object_get_string(tt_get(f, "title"));
+	assert_true(strstr(title, "alloc") || strstr(title, "collector") || strstr(title, "zeroing"));
+	/* Java-level advice: JVM flags or Java changes. */
+	assert_non_null(strstr(json_object_get_string(tt_get(f, "recommendation")), "-X"));
+	json_object_put(doc);
+}
+
 static int group_teardown(void **state)
 {
 	char cmd[128];
@@ -460,6 +555,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_yield_spinners_name_the_loop, tt_teardown),
 		cmocka_unit_test_teardown(test_sysbench_mutex_no_memory_order_on_glibc, tt_teardown),
 		cmocka_unit_test_teardown(test_busy_host_is_said_not_blamed, tt_teardown),
+		cmocka_unit_test_teardown(test_jvm_synchronized_hot_spot, tt_teardown),
+		cmocka_unit_test_teardown(test_jvm_shenandoah_allocation_storm, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, group_teardown);

@@ -133,7 +133,7 @@ static void print_totals(const struct ss_report *r, FILE *out)
 	fprintf(out, "  futex waits         %12llu %15.1f   %s waiting, avg %s\n",
 		(unsigned long long)t->futex_wait, rate(t->futex_wait, dur),
 		fmt_ns(t->futex_wait_ns, a, sizeof(a)),
-		fmt_ns(t->futex_wait ? t->futex_wait_ns / t->futex_wait : 0, b, sizeof(b)));
+		fmt_ns(t->futex_blocked ? t->futex_wait_ns / t->futex_blocked : 0, b, sizeof(b)));
 	if (t->futex_wait)
 		fprintf(out, "    ended: %llu woken, %llu timed out, %llu value changed, %llu interrupted, %llu errors\n",
 			(unsigned long long)t->futex_outcome[SS_FUTEX_WOKEN],
@@ -234,10 +234,12 @@ static void print_futexes(const struct ss_report *r, FILE *out)
 		const struct ss_futex_rec *f = &p->futexes[i];
 		char a[32], b[32], c[32];
 
-		fprintf(out, "  #%zu 0x%llx: %u threads, %llu waits, %s waiting (avg %s, max %s); %llu wakes woke %llu\n",
+		/* Wait times are those of the waits that slept. */
+		fprintf(out, "  #%zu 0x%llx: %u threads, %llu waits (%llu blocked, %llu returned at once), %s waiting (avg %s, max %s); %llu wakes woke %llu\n",
 			i + 1, (unsigned long long)f->uaddr, f->waiters, (unsigned long long)f->f.waits,
+			(unsigned long long)f->f.blocked, (unsigned long long)f->f.returned_at_once,
 			fmt_ns(f->f.wait_ns, a, sizeof(a)),
-			fmt_ns(f->f.waits ? f->f.wait_ns / f->f.waits : 0, b, sizeof(b)),
+			fmt_ns(f->f.blocked ? f->f.wait_ns / f->f.blocked : 0, b, sizeof(b)),
 			fmt_ns(f->f.wait_ns_max, c, sizeof(c)), (unsigned long long)f->f.wakes,
 			(unsigned long long)f->f.woken);
 		if (!f->f.waits)

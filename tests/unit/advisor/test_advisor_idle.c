@@ -248,6 +248,44 @@ static void test_no_share_passes_all(void **state)
 	fx_free(fx);
 }
 
+/* A JVM's time in its own code is named by its Java-level cause, with
+ * JVM flags or Java changes, never libjvm's functions to change. */
+static void test_jvm_causes_are_java_level(void **state)
+{
+	struct fx *fx = fx_new(5, 2);
+	const struct adv_finding *f;
+
+	fx->p.target.is_jvm = true;
+	for (int i = 0; i < 4; i++)
+		fx_thread(fx, "worker", 0.4, 0.1);
+	fx_sample(fx, "cpu-clock", 1000, "[unknown]", 800, false);
+	fx_sample(fx, "cpu-clock", 1000, "ObjectMonitor::TrySpin(JavaThread*) (libjvm.so)", 40, false);
+	fx_sample(fx, "cpu-clock", 1000, "SpinPause (libjvm.so)", 30, false);
+	fx->syms[1].runtime = fx->syms[2].runtime = true;
+	fx_host(fx);
+	f = fx_run_get(fx, "jvm-runtime");
+	fx_print(f);
+	assert_non_null(f);
+	assert_int_equal(f->severity, ADV_INFO);
+	/* SpinPause counts for the monitors once they were sampled too: 7%. */
+	assert_non_null(strstr(f->title, "7.0% of on-CPU samples in contended synchronized"));
+	assert_true(fx_says(f, "jdk.JavaMonitorEnter"));
+	assert_null(strstr(f->recommendation, "TrySpin"));
+	fx_free(fx);
+
+	/* SpinPause alone (a GC worker's) names no cause; not a JVM: silent. */
+	fx = fx_new(5, 2);
+	fx->p.target.is_jvm = true;
+	fx_computer(fx);
+	fx_sample(fx, "cpu-clock", 1000, "SpinPause (libjvm.so)", 300, false);
+	fx_host(fx);
+	assert_null(fx_run_get(fx, "jvm-runtime"));
+	fx->p.target.is_jvm = false;
+	fx->syms[0] = (struct adv_sample_sym){ .symbol = "ShenandoahMark::mark_loop (libjvm.so)", .count = 300 };
+	assert_null(fx_run_get(fx, "jvm-runtime"));
+	fx_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_runtime_fences_are_not_advice),
 		cmocka_unit_test(test_sleepy_yielder_does_not_spin),
 		cmocka_unit_test(test_no_share_passes_all),
+		cmocka_unit_test(test_jvm_causes_are_java_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,7 +54,8 @@ static int setup(void **state)
 		return -1;
 	/* a: blocks on the hot lock. b: spins with sched_yield, then exits. */
 	*a = (struct ss_thread){
-		.tid = 4243, .comm = "locker", .futex_wait = 3, .futex_wait_ns = 3000000,
+		.tid = 4243, .comm = "locker", .futex_wait = 3, .futex_blocked = 3,
+		.futex_wait_ns = 3000000,
 		.futex_wait_ns_max = 2000000, .futex_wake = 1, .futex_woken = 1,
 		.futex_outcome = { [SS_FUTEX_WOKEN] = 2, [SS_FUTEX_TIMEDOUT] = 1 },
 		.switches_voluntary = 4, .switches_involuntary = 5, .oncpu_ns = 700000000,
@@ -68,8 +69,8 @@ static int setup(void **state)
 	};
 	*hot = (struct ss_futex_rec){
 		.uaddr = UADDR_HOT,
-		.f = { .waits = 3, .wait_ns = 3000000, .wait_ns_max = 2000000, .wakes = 3,
-		       .woken = 3, .outcome = { [SS_FUTEX_WOKEN] = 2, [SS_FUTEX_TIMEDOUT] = 1 },
+		.f = { .waits = 3, .blocked = 3, .wait_ns = 3000000, .wait_ns_max = 2000000,
+		       .wakes = 3, .woken = 3, .outcome = { [SS_FUTEX_WOKEN] = 2, [SS_FUTEX_TIMEDOUT] = 1 },
 		       .hist = { [18] = 1, [19] = 1, [20] = 1 } },
 		.stacks = fx->wstacks, .nstacks = 4, .waiters = 2,
 	};
@@ -441,7 +442,7 @@ static void test_text_sections(void **state)
 	assert_non_null(spinner);
 	assert_true(locker < spinner);
 	assert_non_null(strstr(spinner, "(exited)\n"));
-	has(t, "#1 0x7f00dead1000: 2 threads, 3 waits, 3.0 ms waiting (avg 1.0 ms, max 2.0 ms); 3 wakes woke 3\n");
+	has(t, "#1 0x7f00dead1000: 2 threads, 3 waits (3 blocked, 0 returned at once), 3.0 ms waiting (avg 1.0 ms, max 2.0 ms); 3 wakes woke 3\n");
 	has(t, "#2 0x55aa00000040: 0 threads, 0 waits");
 	/* The hot futex's histogram: slots 18-20, one wait each. */
 	has(t, "     256 us -> 512 us        : 1         |****************************************|\n"
