@@ -129,35 +129,9 @@ static json_object *trace_workload(const char *name, const char *const args[], c
 	return trace_workload_for(name, args, event, "3");
 }
 
-static json_object *finding(json_object *doc, const char *id)
-{
-	json_object *advice = tt_get(doc, "advice");
-
-	for (size_t i = 0; i < json_object_array_length(advice); i++) {
-		json_object *f = json_object_array_get_idx(advice, i);
-
-		if (!strcmp(json_object_get_string(tt_get(f, "id")), id))
-			return f;
-	}
-	return NULL;
-}
-
 static const char *severity(json_object *f)
 {
 	return json_object_get_string(tt_get(f, "severity"));
-}
-
-static const char *evidence(json_object *f, const char *label)
-{
-	json_object *ev = tt_get(f, "evidence");
-
-	for (size_t i = 0; i < json_object_array_length(ev); i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-
-		if (!strcmp(json_object_get_string(tt_get(e, "label")), label))
-			return json_object_get_string(tt_get(e, "value"));
-	}
-	return NULL;
 }
 
 /* "id (severity): title; ..." for failure messages. */
@@ -212,7 +186,7 @@ static void idle_pool(const char *hz, const char *seconds)
 	assert_true(tt_u64(doc, "totals.futex_wait") >= 1);
 	assert_true(tt_u64(doc, "totals.futex_wake") >= 1);
 	assert_no_warning(doc, "an idle condvar pool");
-	assert_null(finding(doc, "futex-contention"));
+	assert_null(tt_finding(doc, "futex-contention"));
 	json_object_put(doc);
 }
 
@@ -248,8 +222,8 @@ static void test_sleep_and_epoll_are_silent(void **state)
 	doc = trace_workload("idle_waits", TT_ARGS("8"), NULL);
 	print_message("# nanosleep + epoll_wait: %s\n", advised(doc));
 	assert_no_warning(doc, "a sleeper and an idle epoll_wait");
-	assert_null(finding(doc, "futex-contention"));
-	assert_null(finding(doc, "spin-yield"));
+	assert_null(tt_finding(doc, "futex-contention"));
+	assert_null(tt_finding(doc, "spin-yield"));
 	json_object_put(doc);
 }
 
@@ -259,7 +233,7 @@ static uint64_t short_section(char *verdict, size_t len, char *lock_out, size_t 
 {
 	uint64_t cpus;
 	json_object *doc = trace_workload("mutex_cs", TT_ARGS("4", "50", "8"), NULL);
-	json_object *f = finding(doc, "futex-contention"), *fx = busiest_futex(doc);
+	json_object *f = tt_finding(doc, "futex-contention"), *fx = busiest_futex(doc);
 	const char *lock, *waits;
 
 	print_message("# 4 threads, 50 ns section: %s\n", advised(doc));
@@ -274,14 +248,14 @@ static uint64_t short_section(char *verdict, size_t len, char *lock_out, size_t 
 	if (cpus >= 2)
 		assert_true(tt_u64(fx, "returned_at_once") >= 1);
 	assert_true(tt_u64(fx, "blocked") + tt_u64(fx, "returned_at_once") <= tt_u64(fx, "waits"));
-	waits = evidence(f, "waits");
+	waits = tt_evidence(f, "waits");
 	assert_non_null(waits);
 	assert_non_null(strstr(waits, "blocked"));
 	assert_non_null(strstr(waits, "returned at once"));
-	lock = evidence(f, "lock");
+	lock = tt_evidence(f, "lock");
 	print_message("# lock: %s\n", lock);
 	snprintf(lock_out, lock_len, "%s", lock);
-	snprintf(verdict, len, "%s", evidence(f, "verdict"));
+	snprintf(verdict, len, "%s", tt_evidence(f, "verdict"));
 	json_object_put(doc);
 	return cpus;
 }
@@ -319,12 +293,12 @@ static void test_long_section_parks(void **state)
 
 	TL_REQUIRE_BPF();
 	doc = trace_workload("mutex_cs", TT_ARGS("4", "200000", "8"), NULL);
-	f = finding(doc, "futex-contention");
+	f = tt_finding(doc, "futex-contention");
 	print_message("# 4 threads, 200 us section: %s\n", advised(doc));
 	if (!f)
 		fail_msg("no futex-contention: %s", advised(doc));
-	assert_string_equal(evidence(f, "verdict"), "park");
-	assert_non_null(strstr(evidence(f, "lock"), " in mutex_cs"));
+	assert_string_equal(tt_evidence(f, "verdict"), "park");
+	assert_non_null(strstr(tt_evidence(f, "lock"), " in mutex_cs"));
 	json_object_put(doc);
 }
 
@@ -337,7 +311,7 @@ static void test_padded_counters_no_false_sharing_warning(void **state)
 	print_message("# padded counters: %s\n", advised(doc));
 	/* Both threads ran: the rule had two busy writers to judge. */
 	assert_true(json_object_get_boolean(tt_get(doc, "samples.available")));
-	f = finding(doc, "false-sharing");
+	f = tt_finding(doc, "false-sharing");
 	if (f && strcmp(severity(f), "info"))
 		fail_msg("padded counters got a false-sharing %s: %s", severity(f), advised(doc));
 	json_object_put(doc);
@@ -349,13 +323,13 @@ static void test_pause_spinners_get_a_spin_finding(void **state)
 
 	TL_REQUIRE_BPF();
 	doc = trace_workload("pause_spin", TT_ARGS("4", "8"), "cpu-clock");
-	f = finding(doc, "spin-loop");
+	f = tt_finding(doc, "spin-loop");
 	print_message("# 4 pause spinners: %s\n", advised(doc));
 	if (!f)
 		fail_msg("no spin-loop finding: %s", advised(doc));
 	assert_string_not_equal(severity(f), "info");
-	assert_non_null(strstr(evidence(f, "spinning function"), "spin_lock"));
-	assert_non_null(strstr(evidence(f, "spin-wait hint"), "pause"));
+	assert_non_null(strstr(tt_evidence(f, "spinning function"), "spin_lock"));
+	assert_non_null(strstr(tt_evidence(f, "spin-wait hint"), "pause"));
 	json_object_put(doc);
 }
 
@@ -366,11 +340,11 @@ static void test_yield_spinners_name_the_loop(void **state)
 
 	TL_REQUIRE_BPF();
 	doc = trace_workload("yield_spinners", TT_ARGS("8", "8"), NULL);
-	f = finding(doc, "spin-yield");
+	f = tt_finding(doc, "spin-yield");
 	print_message("# 8 yield spinners: %s\n", advised(doc));
 	if (!f)
 		fail_msg("no spin-yield finding: %s", advised(doc));
-	site = evidence(f, "yield call site");
+	site = tt_evidence(f, "yield call site");
 	assert_non_null(site);
 	print_message("# call site: %s\n", site);
 	assert_null(strstr(site, "start_thread"));
@@ -401,7 +375,7 @@ static void test_sysbench_mutex_no_memory_order_on_glibc(void **state)
 	close(p.err_fd);
 	print_message("# sysbench mutex: %s\n", advised(doc));
 	assert_true(tt_u64(doc, "totals.futex_wait") >= 1);
-	f = finding(doc, "memory-order");
+	f = tt_finding(doc, "memory-order");
 	if (f && (strstr(json_object_get_string(tt_get(f, "title")), "libc") ||
 		  strcmp(severity(f), "info")))
 		fail_msg("memory-order on sysbench: %s", advised(doc));
@@ -423,7 +397,7 @@ static void test_busy_host_is_said_not_blamed(void **state)
 	print_message("# other processes: %.2f CPUs\n",
 		      json_object_get_double(tt_get(doc, "host.busy_other_cpus")));
 	assert_true(json_object_get_double(tt_get(doc, "host.busy_other_cpus")) >= 1.0);
-	f = finding(doc, "host-busy");
+	f = tt_finding(doc, "host-busy");
 	if (!f)
 		fail_msg("no host-busy finding: %s", advised(doc));
 	advice = tt_get(doc, "advice");
@@ -478,10 +452,10 @@ static json_object *trace_java(const char *const jargs[])
  * change the JVM's own code. */
 static void assert_jvm_sane(json_object *doc)
 {
-	json_object *advice = tt_get(doc, "advice"), *f = finding(doc, "futex-contention");
+	json_object *advice = tt_get(doc, "advice"), *f = tt_finding(doc, "futex-contention");
 
 	if (f) {
-		if (!strcmp(severity(f), "critical") && strstr(evidence(f, "waits"), "by 1 thread"))
+		if (!strcmp(severity(f), "critical") && strstr(tt_evidence(f, "waits"), "by 1 thread"))
 			fail_msg("critical contention on a single waiter: %s", advised(doc));
 	}
 	for (size_t i = 0; i < json_object_array_length(advice); i++) {
@@ -504,7 +478,7 @@ static void test_jvm_synchronized_hot_spot(void **state)
 	/* The Java-level cause: its waiters park in ObjectMonitor::EnterI,
 	 * seen through libjvm's frames (needs the CFI unwinder: the JIT's
 	 * code and libjvm's leaf functions end the frame-pointer walk). */
-	f = finding(doc, "jvm-runtime");
+	f = tt_finding(doc, "jvm-runtime");
 	if (!f || !strstr(json_object_get_string(tt_get(f, "title")), "synchronized"))
 		fail_msg("no jvm-runtime finding naming synchronized: %s", advised(doc));
 	json_object_put(doc);
@@ -519,7 +493,7 @@ static void test_jvm_shenandoah_allocation_storm(void **state)
 	doc = trace_java(TT_ARGS("-XX:+UseShenandoahGC", "-Xmx256m", "-cp", "AllocStorm", "4", "30"));
 	print_message("# java Shenandoah allocation storm: %s\n", advised(doc));
 	assert_jvm_sane(doc);
-	f = finding(doc, "jvm-runtime");
+	f = tt_finding(doc, "jvm-runtime");
 	if (!f)
 		fail_msg("no jvm-runtime finding: %s", advised(doc));
 	title = json_object_get_string(tt_get(f, "title"));

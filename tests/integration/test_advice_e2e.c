@@ -94,19 +94,6 @@ static json_object *run_report(const char *const args[], char **err_out)
 	return doc;
 }
 
-static json_object *finding(json_object *doc, const char *id)
-{
-	json_object *advice = tt_get(doc, "advice");
-
-	for (size_t i = 0; i < json_object_array_length(advice); i++) {
-		json_object *f = json_object_array_get_idx(advice, i);
-
-		if (!strcmp(json_object_get_string(tt_get(f, "id")), id))
-			return f;
-	}
-	return NULL;
-}
-
 /* "id (severity), ...": what a report advised, for failure messages. */
 static const char *advice_ids(json_object *doc)
 {
@@ -131,20 +118,6 @@ static double confidence(json_object *f)
 
 	assert_true(json_object_is_type(c, json_type_double) || json_object_is_type(c, json_type_int));
 	return json_object_get_double(c);
-}
-
-/* The value of f's evidence line with this label, or NULL. */
-static const char *evidence(json_object *f, const char *label)
-{
-	json_object *ev = tt_get(f, "evidence");
-
-	for (size_t i = 0; i < json_object_array_length(ev); i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-
-		if (!strcmp(json_object_get_string(tt_get(e, "label")), label))
-			return json_object_get_string(tt_get(e, "value"));
-	}
-	return NULL;
 }
 
 /* Evidence lines measured on this host, other than the calibration note. */
@@ -279,7 +252,7 @@ static const char *first_missing(json_object *doc)
 	char why[160];
 
 	for (size_t i = 0; i < NPLANTED; i++)
-		if (!finding(doc, planted[i]) && can_show(doc, planted[i], why, sizeof(why)))
+		if (!tt_finding(doc, planted[i]) && can_show(doc, planted[i], why, sizeof(why)))
 			return planted[i];
 	return NULL;
 }
@@ -318,7 +291,7 @@ static void test_demo_finds_planted_problems(void **state)
 	print_message("# demo advised: %s\n", advice_ids(doc));
 	assert_well_formed(doc);
 	for (size_t i = 0; i < NPLANTED; i++) {
-		json_object *f = finding(doc, planted[i]);
+		json_object *f = tt_finding(doc, planted[i]);
 		char why[160];
 
 		if (!f && !can_show(doc, planted[i], why, sizeof(why))) {
@@ -328,15 +301,15 @@ static void test_demo_finds_planted_problems(void **state)
 		if (!f)
 			fail_msg("demo: no %s finding; it advised: %s", planted[i], advice_ids(doc));
 		/* This host's figures are there: the advice uses them. */
-		if (evidence(f, "calibration"))
+		if (tt_evidence(f, "calibration"))
 			fail_msg("%s says '%s' although %s holds %s", planted[i],
-				 evidence(f, "calibration"), cal_path, CAL_FAMILIES);
+				 tt_evidence(f, "calibration"), cal_path, CAL_FAMILIES);
 	}
-	assert_true(host_figures(finding(doc, "futex-contention")) >= 1);
-	if (finding(doc, "spin-yield"))	/* absent only when can_show said why */
-		assert_true(host_figures(finding(doc, "spin-yield")) >= 1);
+	assert_true(host_figures(tt_finding(doc, "futex-contention")) >= 1);
+	if (tt_finding(doc, "spin-yield"))	/* absent only when can_show said why */
+		assert_true(host_figures(tt_finding(doc, "spin-yield")) >= 1);
 	/* The lock is named from its waiters' stacks: the demo's worker. */
-	assert_non_null(strstr(evidence(finding(doc, "futex-contention"), "lock"), "demo_"));
+	assert_non_null(strstr(tt_evidence(tt_finding(doc, "futex-contention"), "lock"), "demo_"));
 }
 
 /* Healthy targets: only info findings (NUMA on one node, say). */
@@ -406,23 +379,23 @@ static void test_lone_computing_thread_gets_no_warning(void **state)
  * figure used, and less confident than with the calibration. */
 static void assert_lowered(json_object *doc, const char *says)
 {
-	json_object *f = finding(doc, "futex-contention"), *with;
+	json_object *f = tt_finding(doc, "futex-contention"), *with;
 	const char *note;
 
 	if (!f)
 		fail_msg("demo: no futex-contention finding; it advised: %s", advice_ids(doc));
-	note = evidence(f, "calibration");
+	note = tt_evidence(f, "calibration");
 	if (!note || !strstr(note, says))
 		fail_msg("futex-contention's calibration evidence is '%s', not saying '%s'",
 			 note ? note : "(none)", says);
 	assert_int_equal(host_figures(f), 0);
 	/* So does every other finding that rests on host_costs. */
-	if (finding(doc, "spin-yield"))
-		assert_non_null(evidence(finding(doc, "spin-yield"), "calibration"));
-	if (finding(doc, "oversubscription"))
-		assert_non_null(evidence(finding(doc, "oversubscription"), "calibration"));
+	if (tt_finding(doc, "spin-yield"))
+		assert_non_null(tt_evidence(tt_finding(doc, "spin-yield"), "calibration"));
+	if (tt_finding(doc, "oversubscription"))
+		assert_non_null(tt_evidence(tt_finding(doc, "oversubscription"), "calibration"));
 
-	with = finding(demo_calibrated(), "futex-contention");
+	with = tt_finding(demo_calibrated(), "futex-contention");
 	assert_non_null(with);
 	print_message("# futex-contention confidence %.3f, with the calibration %.3f\n",
 		      confidence(f), confidence(with));
@@ -510,9 +483,9 @@ static void test_auto_calibration_when_none_stored(void **state)
 					       "futex_handoff_cross_cpu_ns"));
 	/* And the advice printed rests on it. */
 	assert_well_formed(doc);
-	f = finding(doc, "futex-contention");
+	f = tt_finding(doc, "futex-contention");
 	if (f) {
-		assert_null(evidence(f, "calibration"));
+		assert_null(tt_evidence(f, "calibration"));
 		assert_true(host_figures(f) >= 1);
 	}
 	json_object_put(cal);

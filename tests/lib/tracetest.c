@@ -594,6 +594,32 @@ unsigned long long tt_uaddr(json_object *futex)
 	return uaddr_value(tt_get(futex, "uaddr"));
 }
 
+json_object *tt_finding(json_object *report, const char *id)
+{
+	json_object *advice = tt_get(report, "advice");
+
+	for (size_t i = 0; i < json_object_array_length(advice); i++) {
+		json_object *f = json_object_array_get_idx(advice, i);
+
+		if (!strcmp(json_object_get_string(tt_get(f, "id")), id))
+			return f;
+	}
+	return NULL;
+}
+
+const char *tt_evidence(json_object *finding, const char *label)
+{
+	json_object *ev = tt_get(finding, "evidence");
+
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+
+		if (!strcmp(json_object_get_string(tt_get(e, "label")), label))
+			return json_object_get_string(tt_get(e, "value"));
+	}
+	return NULL;
+}
+
 /* ---- stacks ------------------------------------------------------------- */
 
 bool tt_frame_is(const char *frame, const char *fn, const char *module)

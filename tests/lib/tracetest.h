@@ -93,6 +93,10 @@ json_object *tt_thread(json_object *report, long long tid);
 json_object *tt_futex(json_object *report, unsigned long long uaddr);
 /* The "uaddr" of a futexes entry, as a number. */
 unsigned long long tt_uaddr(json_object *futex);
+/* The "advice" finding with this id, or NULL. */
+json_object *tt_finding(json_object *report, const char *id);
+/* The value of a finding's evidence line with this label, or NULL. */
+const char *tt_evidence(json_object *finding, const char *label);
 
 /* ---- stacks ------------------------------------------------------------- */
 

@@ -125,23 +125,30 @@ enum insn_kind insn__classify(const uint8_t *code, size_t len, size_t before)
 	return at;
 }
 
-enum insn_kind insn__classify_at(int pid, uint64_t ip)
+/* Reads len bytes of the target's code starting before bytes ahead of ip. */
+static bool read_code(int pid, uint64_t ip, size_t before, uint8_t *code, size_t len)
 {
-#if defined(__x86_64__)
-	uint8_t code[WINDOW_BEFORE + WINDOW_AFTER];
 	char path[64];
 	ssize_t n;
 	int fd;
 
-	if (ip < WINDOW_BEFORE)
-		return INSN_UNKNOWN;
+	if (ip < before)
+		return false;
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return INSN_UNKNOWN;
-	n = pread(fd, code, sizeof(code), (off_t)(ip - WINDOW_BEFORE));
+		return false;
+	n = pread(fd, code, len, (off_t)(ip - before));
 	close(fd);
-	if (n != (ssize_t)sizeof(code))
+	return n == (ssize_t)len;
+}
+
+enum insn_kind insn__classify_at(int pid, uint64_t ip)
+{
+#if defined(__x86_64__)
+	uint8_t code[WINDOW_BEFORE + WINDOW_AFTER];
+
+	if (!read_code(pid, ip, WINDOW_BEFORE, code, sizeof(code)))
 		return INSN_UNKNOWN;
 	return insn__classify(code, sizeof(code), WINDOW_BEFORE);
 #else
@@ -235,30 +242,15 @@ const char *insn__spin_hint(const uint8_t *code, size_t len, size_t before, bool
 
 const char *insn__spin_hint_at(int pid, uint64_t ip)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
 	uint8_t code[2 * SPIN_WINDOW];
-	char path[64];
-	ssize_t n;
-	int fd;
 
-	if (ip < SPIN_WINDOW)
-		return NULL;
-	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	n = pread(fd, code, sizeof(code), (off_t)(ip - SPIN_WINDOW));
-	close(fd);
-	if (n != (ssize_t)sizeof(code))
+	if (!read_code(pid, ip, SPIN_WINDOW, code, sizeof(code)))
 		return NULL;
 #if defined(__aarch64__)
 	return insn__spin_hint(code, sizeof(code), SPIN_WINDOW, true);
-#else
+#elif defined(__x86_64__)
 	return insn__spin_hint(code, sizeof(code), SPIN_WINDOW, false);
-#endif
 #else
-	(void)pid;
-	(void)ip;
 	return NULL;
 #endif
 }
