@@ -7,6 +7,8 @@
  * function:
  *   - idle waits (a condvar pool woken at 1 and 20 Hz, a producer/consumer
  *     queue, nanosleep and epoll_wait) get no warning or critical;
+ *   - each futex word is named by its own waiters' stacks, never by a stack
+ *     the same thread took at another word;
  *   - 4 threads on one mutex with a ~50 ns section: futex-contention with
  *     blocked and at-once waits apart, naming take_lock_and_work, one
  *     verdict on 3 runs; with a ~200 us section: futex-contention, park;
@@ -22,6 +24,7 @@
  * The host is shared and loaded: assertions are on what the advice says,
  * never on timings.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +215,72 @@ static void test_producer_consumer_is_idle(void **state)
 	assert_true(tt_u64(doc, "totals.futex_wait") >= 1);
 	assert_no_warning(doc, "a producer/consumer queue");
 	json_object_put(doc);
+}
+
+/* The innermost frame of each waiter stack of a futexes entry. */
+static void assert_innermost(json_object *fx, const char *want, const char *never, const char *what)
+{
+	json_object *stacks = tt_get(fx, "stacks");
+	int seen = 0;
+
+	for (size_t i = 0; i < json_object_array_length(stacks); i++) {
+		json_object *frames = tt_get(json_object_array_get_idx(stacks, i), "frames");
+		const char *top;
+
+		if (!json_object_array_length(frames))
+			continue;	/* a stack that could not be taken */
+		top = json_object_get_string(json_object_array_get_idx(frames, 0));
+		print_message("# %s stack %zu: %s\n", what, i, top);
+		if (strstr(top, never))
+			fail_msg("the %s is named by another word's stack: %s", what, top);
+		assert_non_null(strstr(top, want));
+		seen++;
+	}
+	assert_true(seen >= 1);
+}
+
+/* With the default --stack-interval a consumer waits on the mutex and, a
+ * moment later, on the condition variable: each word keeps its own stack. */
+static void test_each_word_keeps_its_own_stack(void **state)
+{
+	const char *targs[] = { "-p", NULL, "-d", "3", "--no-calibrate", "--json", NULL };
+	struct tt_workload w;
+	struct tt_trace t;
+	json_object *doc, *cond = NULL, *mutex, *fxs;
+	unsigned long long cv;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "prodcons", TT_ARGS("2", "2000", "8"));
+	targs[1] = tt_num(w.proc.pid);
+	tt_trace_start(&t, targs);
+	tt_workload_go(&w);
+	tt_trace_end(&t, 0, RUN_TIMEOUT_MS);
+	tt_workload_end(&w);
+	assert_int_equal(t.rc, 0);
+	doc = tt_parse_report(t.out);
+	/* glibc's condvar waiters sleep on a word inside it (__g_signals),
+	 * not on its first byte. */
+	cv = tt_field(w.ready, "not_empty");
+	fxs = tt_get(doc, "futexes");
+	for (size_t i = 0; i < json_object_array_length(fxs); i++) {
+		json_object *f = json_object_array_get_idx(fxs, i);
+
+		if (tt_uaddr(f) >= cv && tt_uaddr(f) < cv + sizeof(pthread_cond_t) &&
+		    (!cond || tt_u64(f, "waits") > tt_u64(cond, "waits")))
+			cond = f;
+	}
+	mutex = tt_futex(doc, tt_field(w.ready, "mutex"));
+	if (!cond)
+		fail_msg("no waits on the condition variable were traced");
+	/* glibc's condvar waits in __futex_abstimed_wait_common, its mutex in
+	 * __lll_lock_wait (both frameless: the innermost frame is theirs). */
+	assert_innermost(cond, "futex_abstimed_wait", "lll_lock_wait", "condition variable");
+	if (mutex)
+		assert_innermost(mutex, "lll_lock_wait", "futex_abstimed_wait", "mutex");
+	else
+		print_message("# the mutex saw no waits this time\n");
+	json_object_put(doc);
+	tt_trace_free(&t);
 }
 
 static void test_sleep_and_epoll_are_silent(void **state)
@@ -522,6 +591,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_idle_pool_20hz, tt_teardown),
 		cmocka_unit_test_teardown(test_producer_consumer_is_idle, tt_teardown),
 		cmocka_unit_test_teardown(test_sleep_and_epoll_are_silent, tt_teardown),
+		cmocka_unit_test_teardown(test_each_word_keeps_its_own_stack, tt_teardown),
 		cmocka_unit_test_teardown(test_short_section_same_advice_three_runs, tt_teardown),
 		cmocka_unit_test_teardown(test_long_section_parks, tt_teardown),
 		cmocka_unit_test_teardown(test_padded_counters_no_false_sharing_warning, tt_teardown),
