@@ -90,13 +90,19 @@ bool adv_rule_jvm(const struct adv_ctx *ctx, struct adv_finding *f)
 	for (size_t c = 0; c < NCAUSES; c++) {
 		share[c] = share[c] > 1 ? 1 : share[c];
 		if ((share[c] >= ADV_JVM_MIN_SHARE || wait_ns[c] >= ADV_JVM_MIN_SHARE * ctx->m.dur_ns) &&
-		    (top == NCAUSES || share[c] > share[top]))
+		    (top == NCAUSES || share[c] > share[top] ||
+		     (share[c] == share[top] && wait_ns[c] > wait_ns[top])))
 			top = c;
 	}
 	if (top == NCAUSES)
 		return false;
-	adv_finding__init(f, share[top] >= ADV_JVM_WARN_SHARE ? ADV_WARNING : ADV_INFO,
-			  "JVM: %s of on-CPU samples in %s", adv_fmt_pct(share[top]).s, causes[top].what);
+	if (share[top] >= ADV_JVM_MIN_SHARE)
+		adv_finding__init(f, share[top] >= ADV_JVM_WARN_SHARE ? ADV_WARNING : ADV_INFO,
+				  "JVM: %s of on-CPU samples in %s", adv_fmt_pct(share[top]).s,
+				  causes[top].what);
+	else	/* found by the waiters' frames */
+		adv_finding__init(f, ADV_INFO, "JVM: threads blocked %s in %s",
+				  adv_fmt_ns(wait_ns[top]).s, causes[top].what);
 	for (size_t c = 0; c < NCAUSES; c++) {
 		if (share[c] <= 0 && wait_ns[c] <= 0)
 			continue;

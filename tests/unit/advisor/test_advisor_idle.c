@@ -280,6 +280,19 @@ static void test_jvm_causes_are_java_level(void **state)
 	fx_sample(fx, "cpu-clock", 1000, "SpinPause (libjvm.so)", 300, false);
 	fx_host(fx);
 	assert_null(fx_run_get(fx, "jvm-runtime"));
+	/* Found by the waiters' frames alone (the unwinder through libjvm). */
+	fx->futexes[0] = (struct adv_futex){ .uaddr = 0x7f0000003000, .waits = 40, .blocked = 40,
+					     .wait_ns = (uint64_t)(0.2 * fx->dur_ns), .waiters = 1 };
+	snprintf(fx->futexes[0].runtime_frames, sizeof(fx->futexes[0].runtime_frames),
+		 "__futex_abstimed_wait_common <- ___pthread_cond_wait <- ObjectMonitor::EnterI(JavaThread*)");
+	fx->p.nfutexes = 1;
+	f = fx_run_get(fx, "jvm-runtime");
+	fx_print(f);
+	assert_non_null(f);
+	assert_non_null(strstr(f->title, "threads blocked 1 s in contended synchronized"));
+	/* One waiter per word: no contention said. */
+	assert_null(fx_get(fx, "futex-contention"));
+	fx->p.nfutexes = 0;
 	fx->p.target.is_jvm = false;
 	fx->syms[0] = (struct adv_sample_sym){ .symbol = "ShenandoahMark::mark_loop (libjvm.so)", .count = 300 };
 	assert_null(fx_run_get(fx, "jvm-runtime"));
