@@ -194,6 +194,17 @@ static void test_json_header(void **state)
 	o = get(doc, "target");
 	expect_u64(o, "tid", 4243);
 	assert_false(json_object_get_boolean(get(o, "exited")));
+	/* Without a /proc/stat reading there is no host load to show. */
+	assert_false(json_object_object_get_ex(get(doc, "host"), "busy_other_cpus", NULL));
+	json_object_put(doc);
+
+	/* The host's load during the trace. */
+	fx->rep.host_load = (struct host_load){ .measured = true, .cpus = 2, .busy_cpus = 1.9,
+						.busy_other_cpus = 1.5 };
+	doc = report_json_roundtrip(&fx->rep);
+	o = get(doc, "host");
+	assert_true(json_object_get_double(get(o, "busy_cpus")) == 1.9);
+	assert_true(json_object_get_double(get(o, "busy_other_cpus")) == 1.5);
 	json_object_put(doc);
 }
 
@@ -421,6 +432,15 @@ static void test_text_header(void **state)
 	t = capture_text(&cap);
 	has(t, "pid 4242 (app), thread 4243 only\n");
 	lacks(t, "exited after");
+	lacks(t, "host load");
+	free(t);
+
+	/* Other processes' load, said in the header. */
+	fx->rep.host_load = (struct host_load){ .measured = true, .cpus = 2, .busy_cpus = 1.9,
+						.busy_other_cpus = 1.5 };
+	report_print_text(&fx->rep, capture_open(&cap));
+	t = capture_text(&cap);
+	has(t, "host load: 1.90 of 2 CPUs busy, 1.50 of them other processes (the host was busy");
 	free(t);
 }
 
