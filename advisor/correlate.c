@@ -18,7 +18,8 @@
 #include "hostcal.h"
 #include "rules.h"
 
-/* glibc.pthread.mutex_spin_count's maximum, and a sane cap for any loop. */
+/* ADV_SPIN_N_MAX (thresholds.h): glibc.pthread.mutex_spin_count's
+ * maximum, and a sane cap for any loop. */
 
 /* The largest 2^k - 1 spins (the shape of the spin-threshold sweep: 0x1F,
  * 0x3F, ...) whose hints fit in budget_ns. */

@@ -15,11 +15,13 @@
 #include "hostcal.h"
 #include "rules.h"
 
-/* A flagged symbol with a tenth of the cache-miss samples is a hot spot
- * worth padding (warning); with 40% of them, and padding measured here to
- * at least halve the cost, it dominates the target's misses (critical). */
-/* cpu-clock samples cannot show misses, but a tenth of the on-CPU time in
- * code known to write shared data is worth naming. */
+/* Thresholds (thresholds.h). ADV_FS_MISS_SHARE, ADV_FS_CRIT_SHARE,
+ * ADV_FS_CRIT_RATIO: a flagged symbol with a tenth of the cache-miss samples
+ * is a hot spot worth padding (warning); with 40% of them, and padding
+ * measured here to at least halve the cost, it dominates the target's misses
+ * (critical). */
+/* ADV_FS_TIME_SHARE: cpu-clock samples cannot show misses, but a tenth of
+ * the on-CPU time in code known to write shared data is worth naming. */
 
 /* Events that count cache misses or coherence traffic, as opposed to time
  * (cpu-clock, task-clock) or work (cycles, instructions). */

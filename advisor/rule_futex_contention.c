@@ -14,14 +14,15 @@
 #include "hostcal.h"
 #include "rules.h"
 
-/* Share of the waiters' time blocked on the lock. Removing a lock that
- * takes a share s of its threads' time speeds them up by at most
- * 1/(1-s): 10% is the least worth an engineer's attention during an
- * incident (warning), 30% (a 1.4x ceiling) is what a critical path looks
- * like (critical). Between ADV_FUTEX_MIN_SHARE and 10%: info. */
-/* Tracing adds a fixed cost per futex call (enter and exit): above a tenth
- * of the median wait the waits measured are visibly longer than the
- * untraced ones. */
+/* Thresholds (thresholds.h). ADV_LOCK_WARN_SHARE, ADV_LOCK_CRIT_SHARE: share
+ * of the waiters' time blocked on the lock. Removing a lock that takes a
+ * share s of its threads' time speeds them up by at most 1/(1-s): 10% is the
+ * least worth an engineer's attention during an incident (warning), 30% (a
+ * 1.4x ceiling) is what a critical path looks like (critical). Between
+ * ADV_FUTEX_MIN_SHARE and 10%: info. */
+/* ADV_TRACE_INFLATES: tracing adds a fixed cost per futex call (enter and
+ * exit): above a tenth of the median wait the waits measured are visibly
+ * longer than the untraced ones. */
 
 static void lock_name(const struct adv_futex *fx, char *buf, size_t size)
 {

@@ -14,10 +14,11 @@
 #include "hostcal.h"
 #include "rules.h"
 
-/* Fence-heavy code under 5% of on-CPU samples cannot save more than 5%:
- * not worth a finding. */
-/* Share of on-CPU time release ordering could save at most (hot share x
- * the cost saved per operation here): a tenth is a warning. */
+/* Thresholds (thresholds.h). ADV_FENCE_MIN_SHARE: fence-heavy code under 5%
+ * of on-CPU samples cannot save more than 5%: not worth a finding. */
+/* ADV_FENCE_WARN_SAVING: share of on-CPU time release ordering could save at
+ * most (hot share x the cost saved per operation here): a tenth is a
+ * warning. */
 
 bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f)
 {

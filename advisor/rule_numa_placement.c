@@ -12,14 +12,15 @@
 #include "hostcal.h"
 #include "rules.h"
 
-/* Expected share of accesses that go to another node (threads touching
- * their process's pages evenly) below which placement is left alone: a
- * tenth of accesses paying even a 2x remote latency costs at most 10%. */
-/* Expected latency over an all-local placement: 10% is worth changing a
- * start command for (warning), 50% is a large part of a memory-bound
- * program's time (critical). */
-/* Most pages on one node while threads run on several: interleaving
- * spreads both the latency and the bandwidth. */
+/* Thresholds (thresholds.h). ADV_NUMA_REMOTE_MIN: expected share of accesses
+ * that go to another node (threads touching their process's pages evenly)
+ * below which placement is left alone: a tenth of accesses paying even a 2x
+ * remote latency costs at most 10%. */
+/* ADV_NUMA_WARN, ADV_NUMA_CRIT: expected latency over an all-local
+ * placement: 10% is worth changing a start command for (warning), 50% is a
+ * large part of a memory-bound program's time (critical). */
+/* ADV_NUMA_CONCENTRATED: most pages on one node while threads run on
+ * several: interleaving spreads both the latency and the bandwidth. */
 
 enum numa_action { LEAVE, BIND, INTERLEAVE, PER_NODE };
 

@@ -16,7 +16,8 @@
 #include "hostcal.h"
 #include "rules.h"
 
-/* glibc's default glibc.pthread.mutex_spin_count: the spin count most C
+/* ADV_GLIBC_SPIN_DEFAULT (thresholds.h): glibc's default
+ * glibc.pthread.mutex_spin_count, the spin count most C
  * code on Linux inherits without anyone having tuned it for this CPU. */
 
 static const struct adv_hint *hint_named(const struct adv_host *h, const char *name)
