@@ -64,7 +64,7 @@ struct adv_futex {
 	 * holder_wakes, wakes made by a thread whose previous futex wait was
 	 * on this word (a lock is released by the thread that waited to take
 	 * it; a condition variable is signalled by another thread), and
-	 * bitset_waits, waits made with FUTEX_WAIT_BITSET for any bit (glibc's
+	 * bitset_waits, waits made with FUTEX_WAIT_BITSET (glibc's
 	 * condition variables, semaphores, joins and reader locks; its
 	 * mutexes use FUTEX_WAIT). */
 	bool wake_pattern;
