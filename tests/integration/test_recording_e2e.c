@@ -296,12 +296,13 @@ static const char *verdict(json_object *diff)
 /* The hot lock's row: named by update_shard, which calls
  * pthread_mutex_lock, where stacks are unwound through libc's .eh_frame;
  * by its caller worker where only frame pointers are followed (libc has
- * none, so update_shard's frame is lost). */
+ * none, so update_shard's frame is lost). Locks in diffs are named as the
+ * advice names them: "update_shard in hot_lock". */
 static json_object *hot_lock_row(json_object *diff, const char *metric)
 {
-	json_object *r = row(diff, "locks", "update_shard (hot_lock", metric);
+	json_object *r = row(diff, "locks", "update_shard in hot_lock", metric);
 
-	return r ? r : row(diff, "locks", "worker (hot_lock", metric);
+	return r ? r : row(diff, "locks", "worker in hot_lock", metric);
 }
 
 /* Records hot_lock with the shard counts before and after and diffs them;

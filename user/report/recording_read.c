@@ -386,6 +386,18 @@ static void read_header(struct ss_recording *rec)
 	copy_str(rec->host.cpu_model, sizeof(rec->host.cpu_model), h, "cpu_model");
 	rec->host.cpus = (int)(get_u64(h, "cpus") & 0xffff);
 	r->host = &rec->host;
+	/* The host's load during the trace, when the recording has it. */
+	{
+		json_object *busy = get_type(h, "busy_cpus", json_type_double);
+		json_object *other = get_type(h, "busy_other_cpus", json_type_double);
+
+		if (busy && other)
+			r->host_load = (struct host_load){
+				.measured = true, .cpus = rec->host.cpus,
+				.busy_cpus = json_object_get_double(busy),
+				.busy_other_cpus = json_object_get_double(other),
+			};
+	}
 	r->pid = (int)(get_u64(t, "pid") & 0x7fffffff);
 	r->tid = (int)(get_u64(t, "tid") & 0x7fffffff);
 	copy_str(r->comm, sizeof(r->comm), t, "comm");
