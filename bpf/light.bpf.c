@@ -254,13 +254,17 @@ static __always_inline void light_switch_in(__u32 tid, __u64 now)
 		return;
 	dur = now - t->cur.start_ns;
 	t->cur.start_ns = 0;
+	/* Seen at the scheduler, every wait here blocked (at-once returns
+	 * never switch out, so they are not seen at all). */
 	t->futex_wait++;
+	t->futex_blocked++;
 	t->futex_wait_ns += dur;
 	if (dur > t->futex_wait_ns_max)
 		t->futex_wait_ns_max = dur;
 	f = light_futex(t->cur.uaddr);
 	if (f) {
 		__sync_fetch_and_add(&f->waits, 1);
+		__sync_fetch_and_add(&f->blocked, 1);
 		__sync_fetch_and_add(&f->wait_ns, dur);
 		__sync_fetch_and_add(&f->hist[ss_log2_slot(dur)], 1);
 	}

@@ -58,6 +58,7 @@ int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sig
 		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
 		.is_jvm = proc_maps_has("/proc", rep->pid, "/libjvm.so"),
 		.ncpus = proc_allowed_cpus(rep->pid),
+		.light = rep->light,
 		.host_load = {
 			.measured = rep->host_load.measured, .cpus = (uint32_t)rep->host_load.cpus,
 			.busy_cpus = rep->host_load.busy_cpus,

@@ -288,8 +288,9 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 		f->uaddr = r->uaddr;
 		SS_COUNTERS_COPY(SS_FUTEX_COUNTERS, f, &r->f);
 		f->waiters = r->waiters;
-		/* The tracer records how each word is woken (bpf/trace.h). */
-		f->wake_pattern = true;
+		/* The syscall tracer records how each word is woken (bpf/trace.h);
+		 * --light sees blocking waits at the scheduler only. */
+		f->wake_pattern = !tgt->light;
 		name_futex(f, r, stacks);
 	}
 	ap->futexes = in->futexes;

@@ -33,6 +33,7 @@ struct advice_target {
 	int ncpus;			/* CPUs the target may run on */
 	__u64 duration_ns;
 	struct adv_host_load host_load;	/* the whole host during the trace */
+	bool light;			/* --light: no futex syscall seen, so no wake pattern */
 };
 
 /* Fills in->profile from the trace (sr may be NULL). 0 or -ENOMEM. */
