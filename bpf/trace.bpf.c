@@ -16,6 +16,7 @@
 #define SS_DROP_SLOTS SS_DROPS
 #include "shared_maps.bpf.h"
 #include "unwind.bpf.h"
+#include "futex_op.bpf.h"
 
 #define EINTR 4
 #define EAGAIN 11
@@ -23,21 +24,6 @@
 #define ERESTARTSYS 512
 #define ERESTART_RESTARTBLOCK 516
 #define TASK_RUNNING 0
-
-/* futex(2) commands, include/uapi/linux/futex.h */
-#define FUTEX_CMD_MASK 0x7f	/* ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME) */
-#define FUTEX_WAIT 0
-#define FUTEX_WAKE 1
-#define FUTEX_REQUEUE 3
-#define FUTEX_CMP_REQUEUE 4
-#define FUTEX_WAKE_OP 5
-#define FUTEX_LOCK_PI 6
-#define FUTEX_UNLOCK_PI 7
-#define FUTEX_WAIT_BITSET 9
-#define FUTEX_WAKE_BITSET 10
-#define FUTEX_WAIT_REQUEUE_PI 11
-#define FUTEX_CMP_REQUEUE_PI 12
-#define FUTEX_LOCK_PI2 13
 
 /* At most one user stack per thread per interval (0: every event). */
 const volatile __u64 targ_stack_interval_ns = 1000000;
@@ -136,28 +122,6 @@ static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u
 }
 
 /* ---- futex ------------------------------------------------------------- */
-
-static __always_inline __u32 futex_class(int op)
-{
-	switch (op & FUTEX_CMD_MASK) {
-	case FUTEX_WAIT:
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_LOCK_PI:
-	case FUTEX_LOCK_PI2:
-	case FUTEX_WAIT_REQUEUE_PI:
-		return SS_FUTEX_CLASS_WAIT;
-	case FUTEX_WAKE:
-	case FUTEX_WAKE_BITSET:
-	case FUTEX_WAKE_OP:
-	case FUTEX_REQUEUE:
-	case FUTEX_CMP_REQUEUE:
-	case FUTEX_CMP_REQUEUE_PI:
-	case FUTEX_UNLOCK_PI:
-		return SS_FUTEX_CLASS_WAKE;
-	default:
-		return SS_FUTEX_CLASS_OTHER;
-	}
-}
 
 /* unwind: a constant, see ss_user_stackid(). */
 static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 class,
