@@ -43,35 +43,9 @@
 /* At most one user stack per thread per interval (0: every event). */
 const volatile __u64 targ_stack_interval_ns = 1000000;
 
-/* The maps of trace.bpf.c, same names and shapes: user space replaces them
- * with that object's before load, so their sizes here do not matter. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct ss_thread);
-} threads SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, __u64);
-	__type(value, struct ss_futex);
-} futexes SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, struct ss_waiter_key);
-	__type(value, struct ss_waiter_val);
-} waiters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, __s32);
-	__type(value, __u64);
-} yield_sites SEC(".maps");
+/* The maps of trace.bpf.c (one definition, profile_maps.bpf.h): user space
+ * replaces them with that object's before load. */
+#include "profile_maps.bpf.h"
 
 static const struct ss_thread zero_thread;
 static const struct ss_futex zero_futex;

@@ -32,33 +32,7 @@ const volatile __u64 targ_stack_interval_ns = 1000000;
 /* Set by user space after load, just before attach: the trace's time zero. */
 __u64 start_ns = 0;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, struct ss_thread);
-} threads SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u64);
-	__type(value, struct ss_futex);
-} futexes SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, struct ss_waiter_key);
-	__type(value, struct ss_waiter_val);
-} waiters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __s32);
-	__type(value, __u64);
-} yield_sites SEC(".maps");
+#include "profile_maps.bpf.h"
 
 static const struct ss_thread zero_thread;
 static const struct ss_futex zero_futex;
