@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "hostcal.h"
 #include "rules.h"
 
 static const struct {
@@ -55,7 +56,7 @@ int advisor__run(const struct adv_profile *p, const struct adv_host *h, struct a
 	memset(out, 0, sizeof(*out));
 	ctx.p = p;
 	ctx.h = h;
-	adv_metrics__compute(p, &ctx.m);
+	adv_metrics__compute(p, adv_cal__futex_call_ns(h), &ctx.m);
 	adv_breakeven__compute(&ctx, &ctx.be);
 	out->breakeven = ctx.be;
 	for (size_t i = 0; i < NRULES; i++) {

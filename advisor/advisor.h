@@ -224,6 +224,7 @@ struct adv_host_costs {
 	double yield_peer_ns;		/* with a runnable peer on the CPU */
 	double cacheline_rtt_ns;	/* core-to-core CAS round trip (median) */
 	double trace_event_ns;		/* spinscope's cost per traced event; 0: not measured */
+	double futex_call_ns;		/* an untraced futex call that finds nothing to do */
 };
 
 struct adv_host_numa {

@@ -120,6 +120,11 @@ double adv_cal__trace_ns(const struct adv_host *h)
 	return adv_cal__usable(h, ADV_FAM_HOST_COSTS) ? h->host_costs.trace_event_ns : 0;
 }
 
+double adv_cal__futex_call_ns(const struct adv_host *h)
+{
+	return adv_cal__usable(h, ADV_FAM_HOST_COSTS) ? h->host_costs.futex_call_ns : 0;
+}
+
 /* Hints that back off in a spin loop, per architecture. */
 static bool hint_fit(const char *arch, const char *name)
 {

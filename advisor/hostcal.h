@@ -45,6 +45,9 @@ double adv_cal__yield_ns(const struct adv_host *h, double yields_per_switch);
 const struct adv_hint *adv_cal__hint(const struct adv_host *h);
 /* spinscope's own cost per traced event here; 0 when not measured. */
 double adv_cal__trace_ns(const struct adv_host *h);
+/* An untraced futex call that finds nothing to do (what a wait that
+ * returns at once costs without tracing); 0: not measured. */
+double adv_cal__futex_call_ns(const struct adv_host *h);
 /* The spin-threshold sweep's best strategy at this contention level: the
  * preferred member of its good region. */
 const struct adv_best *adv_cal__best(const struct adv_host *h, bool heavy);

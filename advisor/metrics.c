@@ -198,18 +198,36 @@ enum adv_word_use adv_futex_use(const struct adv_futex *fx, char *why, size_t si
 	return ADV_WORD_LOCK;
 }
 
-static void rank_locks(const struct adv_profile *p, struct adv_metrics *m)
+/* The time a lock's waiters lost in wait calls that returned at once: a
+ * lock handed over faster than a futex call costs them the calls, not
+ * sleep. Each call is measured with part of spinscope's own work inside
+ * it, so the host's untraced futex call stands in when it is known and
+ * cheaper; otherwise the time as measured. */
+static double at_once_time_ns(const struct adv_futex *fx, double futex_call_ns)
+{
+	double calls = (double)fx->returned_at_once, measured = (double)fx->at_once_ns;
+
+	if (futex_call_ns > 0 && calls * futex_call_ns < measured)
+		return calls * futex_call_ns;
+	return measured;
+}
+
+static void rank_locks(const struct adv_profile *p, double futex_call_ns, struct adv_metrics *m)
 {
 	for (size_t i = 0; p->futexes && i < p->nfutexes; i++) {
 		const struct adv_futex *fx = &p->futexes[i];
 		double waiters = fx->waiters ? fx->waiters : 1;
 		struct adv_hot_lock h = {
 			.fx = fx,
-			.share = fmin(1.0, (double)fx->wait_ns / (waiters * m->dur_ns)),
+			.blocked_share = fmin(1.0, (double)fx->wait_ns / (waiters * m->dur_ns)),
+			.at_once_share_time = fmin(1.0, at_once_time_ns(fx, futex_call_ns) /
+						   (waiters * m->dur_ns)),
 			.rate = (double)fx->blocked / m->dur_s,
 			.at_once_share = fx->waits ? (double)fx->returned_at_once / (double)fx->waits : 0,
 		};
 		size_t at;
+
+		h.share = fmin(1.0, h.blocked_share + h.at_once_share_time);
 
 		if (fx->blocked < ADV_FUTEX_MIN_WAITS || h.rate < ADV_FUTEX_MIN_RATE ||
 		    (double)fx->wakes < ADV_FUTEX_WAKE_RATIO * (double)fx->blocked ||
@@ -277,7 +295,7 @@ static void host_load(const struct adv_profile *p, struct adv_metrics *m)
 	m->own_demand = m->cpu_used + own * (m->demand - m->cpu_used);
 }
 
-void adv_metrics__compute(const struct adv_profile *p, struct adv_metrics *m)
+void adv_metrics__compute(const struct adv_profile *p, double futex_call_ns, struct adv_metrics *m)
 {
 	const struct adv_counters *t = &p->totals;
 
@@ -317,7 +335,7 @@ void adv_metrics__compute(const struct adv_profile *p, struct adv_metrics *m)
 		m->runq_p90_ns = fmin(adv_hist_quantile(t->runq_hist, SS_HIST_SLOTS, 0.9),
 				      m->runq_max_ns ? m->runq_max_ns : INFINITY);
 	}
-	rank_locks(p, m);
+	rank_locks(p, futex_call_ns, m);
 	find_spin_loop(p, m);
 }
 

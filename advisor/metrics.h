@@ -34,7 +34,11 @@ enum adv_word_use {
 
 struct adv_hot_lock {
 	const struct adv_futex *fx;
-	double share;		/* of its waiters' time spent blocked on it */
+	/* Of its waiters' time: in its futex waits (blocked plus at once),
+	 * and in those that blocked. */
+	double share;
+	double blocked_share;
+	double at_once_share_time;	/* in calls that returned at once */
 	double rate;		/* waits per second */
 	double median_ns;	/* blocked waits, from the wait histogram */
 	double p90_ns;
@@ -91,8 +95,10 @@ static inline bool adv_hot_word(const struct adv_hot_lock *hl)
 	return hl->at_once_share >= ADV_AT_ONCE_HOT;
 }
 
-/* Fills m from p; p->duration_ns must be > 0. */
-void adv_metrics__compute(const struct adv_profile *p, struct adv_metrics *m);
+/* Fills m from p; p->duration_ns must be > 0. futex_call_ns: an untraced
+ * futex call on this host (0: not measured), what each wait that returned
+ * at once is taken to cost. */
+void adv_metrics__compute(const struct adv_profile *p, double futex_call_ns, struct adv_metrics *m);
 /* Value below which a fraction q of a log2 histogram's entries lie
  * (linear within the slot); 0 for an empty histogram. */
 double adv_hist_quantile(const uint64_t *hist, size_t slots, double q);

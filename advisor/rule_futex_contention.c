@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rule_futex_contention.c: locks whose waiters spend a real share of their
- * time blocked (metrics.c decides which futexes are contended locks). The
+ * time waiting on them, blocked or in futex calls that returned at once
+ * (metrics.c decides which futexes are contended locks). The
  * lock is named by its waiters' stacks; its wait distribution is set
  * against the futex handoff measured here, which decides the advice: spin
  * briefly before parking (waits shorter than a handoff), or park at once
@@ -15,7 +16,9 @@
 #include "rules.h"
 
 /* Thresholds (thresholds.h). ADV_LOCK_WARN_SHARE, ADV_LOCK_CRIT_SHARE: share
- * of the waiters' time blocked on the lock. Removing a lock that takes a
+ * of the waiters' time waiting on the lock (blocked, or in wait calls that
+ * returned at once: a lock handed over within 50 ns costs its waiters
+ * millions of such calls and hardly any sleep). Removing a lock that takes a
  * share s of its threads' time speeds them up by at most 1/(1-s): 10% is the
  * least worth an engineer's attention during an incident (warning), 30% (a
  * 1.4x ceiling) is what a critical path looks like (critical). Between
@@ -72,7 +75,13 @@ static void evidence(const struct adv_ctx *ctx, struct adv_finding *f)
 	adv_finding__evidence(f, ADV_SRC_TARGET, "blocked wait rate", "%s",
 			      adv_fmt_rate(hl->rate, "waits").s);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "waiters' time blocked on it", "%s",
-			      adv_fmt_pct(hl->share).s);
+			      adv_fmt_pct(hl->blocked_share).s);
+	if (fx->returned_at_once)
+		adv_finding__evidence(f, ADV_SRC_TARGET, "waiters' time in at-once calls", "%s (%s)",
+				      adv_fmt_pct(hl->at_once_share_time).s,
+				      adv_cal__futex_call_ns(ctx->h) > 0 ?
+				      "each counted at most an untraced futex call on this host" :
+				      "as measured, spinscope's own cost inside");
 	adv_finding__evidence(f, ADV_SRC_TARGET, "blocked wait time", "median %s, p90 %s, max %s",
 			      adv_fmt_ns(hl->median_ns).s, adv_fmt_ns(hl->p90_ns).s,
 			      adv_fmt_ns((double)fx->wait_ns_max).s);
@@ -154,7 +163,7 @@ bool adv_rule_futex_contention(const struct adv_ctx *ctx, struct adv_finding *f)
 	sev = hl->share >= ADV_LOCK_CRIT_SHARE ? ADV_CRITICAL :
 	      hl->share >= ADV_LOCK_WARN_SHARE ? ADV_WARNING : ADV_INFO;
 	lock_name(hl->fx, name, sizeof(name));
-	adv_finding__init(f, sev, "Lock contention: waiters spend %s of their time blocked on %.100s",
+	adv_finding__init(f, sev, "Lock contention: waiters spend %s of their time waiting on %.100s",
 			  adv_fmt_pct(hl->share).s, name);
 	evidence(ctx, f);
 	/* Two events per wait (enter, exit). */

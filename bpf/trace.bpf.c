@@ -232,8 +232,9 @@ static __always_inline struct ss_futex *futex_get(__u64 uaddr)
  * A wait that slept (woken, timed out, interrupted) is a blocked wait: its
  * time goes into wait_ns and the histogram. One that returned at once
  * (EAGAIN: the word changed before the thread could sleep) or failed is
- * counted as a wait call and nothing more, so that instant returns never
- * set a lock's wait times.
+ * counted as a wait call, so that instant returns never set a lock's wait
+ * times; the at-once calls' time is summed apart (at_once_ns), since a lock
+ * handed over faster than a futex call costs its waiters those calls.
  */
 static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct ss_inflight *in,
 					__u64 dur, long ret)
@@ -271,6 +272,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 				__sync_fetch_and_add(&f->hist[slot], 1);
 		} else if (outcome == SS_FUTEX_AGAIN) {
 			__sync_fetch_and_add(&f->returned_at_once, 1);
+			__sync_fetch_and_add(&f->at_once_ns, dur);
 		}
 	}
 

@@ -112,6 +112,8 @@ struct ss_inflight {
 	/* waits split as the thread's; wait_ns, _max and hist: blocked only */	\
 	C(blocked,		SUM, COUNT, ALL)				\
 	C(returned_at_once,	SUM, COUNT, ALL)				\
+	/* time in the calls that returned at once: a hot lock's cost */	\
+	C(at_once_ns,		SUM, NS, ALL)					\
 	/* How the word is used: wakes by a thread whose previous futex	\
 	 * wait was on it (a lock's holder releasing it), and waits with	\
 	 * FUTEX_WAIT_BITSET (glibc's condvar, sem, join) */		\
@@ -184,7 +186,7 @@ _Static_assert(sizeof(struct ss_thread) ==
 	       8 * (24 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
-	       8 * (9 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
+	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
 _Static_assert(sizeof(struct ss_waiter_val) == 24, "struct ss_waiter_val layout");
 _Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");

@@ -146,6 +146,7 @@ static void fill_host_costs(const json_object *f, struct adv_host_costs *o)
 	o->trace_event_ns = calib_json__double(s, "tracing_ns_per_event", 0);
 	if (o->trace_event_ns < 0)
 		o->trace_event_ns = 0;
+	o->futex_call_ns = calib_json__double(s, "futex_call_ns", 0);
 }
 
 static void fill_numa(const json_object *f, struct adv_host_numa *o)
@@ -246,6 +247,7 @@ static void check_host_costs(const struct adv_host_costs *o, struct check *c)
 	bound(c, "sched_yield with a peer", o->yield_peer_ns, 10, 1e9, "10 ns to 1 s", true);
 	bound(c, "cache-line round trip", o->cacheline_rtt_ns, 1, 1e9, "1 ns to 1 s", true);
 	bound(c, "tracing cost per event", o->trace_event_ns, 0, 1e9, "0 to 1 s", true);
+	bound(c, "futex call", o->futex_call_ns, 1, 1e9, "1 ns to 1 s", true);
 }
 
 static void check_numa(const struct adv_host_numa *o, struct check *c)

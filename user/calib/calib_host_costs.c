@@ -551,6 +551,7 @@ static void add_summary(json_object *result)
 		{ "yield_alone_ns", { "sched_yield", "alone", "ns" } },
 		{ "yield_with_peer_ns", { "sched_yield", "with_peer", "ns" } },
 		{ "tracing_ns_per_event", { "tracing", "ns_per_event", NULL } },
+		{ "futex_call_ns", { "tracing", "futex_call_off_ns", NULL } },
 	};
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {

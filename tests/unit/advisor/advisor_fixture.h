@@ -249,7 +249,7 @@ static inline void fx_host(struct fx *fx)
 	h->host_costs = (struct adv_host_costs){
 		.present = true, .futex_handoff_same_ns = 3000, .futex_handoff_cross_ns = 5000,
 		.yield_alone_ns = 400, .yield_peer_ns = 1800, .cacheline_rtt_ns = 90,
-		.trace_event_ns = 150,
+		.trace_event_ns = 150, .futex_call_ns = 250,
 	};
 	h->numa = (struct adv_host_numa){ .present = true, .nodes = 1, .local_ns = 90,
 					  .remote_ns = 90, .interleaved_ns = 90, .local_gbs = 12,

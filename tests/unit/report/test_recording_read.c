@@ -254,8 +254,11 @@ static void test_older_recording_reads(void **state)
 		/* Keys a 0.x recording lacks; its outcomes give the split. */
 		assert_int_equal(json_object_get_uint64(json_object_object_get(f, "blocked")), 112);
 		assert_int_equal(json_object_get_uint64(json_object_object_get(f, "returned_at_once")), 0);
+		/* Nor did it time the at-once calls. */
+		assert_int_equal(json_object_get_uint64(json_object_object_get(f, "at_once_ns")), 0);
 		json_object_object_del(f, "blocked");
 		json_object_object_del(f, "returned_at_once");
+		json_object_object_del(f, "at_once_ns");
 		json_object_object_del(f, "holder_wakes");
 		json_object_object_del(f, "bitset_waits");
 		assert_string_equal(plain(json_object_object_get(doc, "futexes")),
