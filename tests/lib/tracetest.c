@@ -101,8 +101,7 @@ struct tt_wait {
 	long long wall_end;
 };
 
-/* CPU time pid and its reaped children used, in ms; -1 once it is gone. */
-static long long child_cpu_ms(pid_t pid)
+long long tt_cpu_ms(pid_t pid)
 {
 	unsigned long long ut, st, cut, cst;
 	char path[64], buf[1024], *p;
@@ -126,7 +125,7 @@ static long long child_cpu_ms(pid_t pid)
 
 static void wait_begin(struct tt_wait *w, pid_t pid, int budget_ms)
 {
-	long long cpu = child_cpu_ms(pid);
+	long long cpu = tt_cpu_ms(pid);
 
 	w->pid = pid;
 	w->budget_ms = budget_ms;
@@ -137,7 +136,7 @@ static void wait_begin(struct tt_wait *w, pid_t pid, int budget_ms)
 /* How long to poll now: at most 100 ms, 0 when the wait is over. */
 static int wait_slice(const struct tt_wait *w)
 {
-	long long cpu = child_cpu_ms(w->pid);
+	long long cpu = tt_cpu_ms(w->pid);
 	int left = ms_left(w->wall_end);
 
 	if (cpu >= 0 && cpu - w->cpu0_ms >= w->budget_ms)

@@ -24,6 +24,10 @@
 /* Decimal text of v, in one of a few rotating static buffers. */
 const char *tt_num(long long v);
 
+/* CPU time pid (all its threads) and its reaped children used, in ms; -1
+ * once it is gone. */
+long long tt_cpu_ms(pid_t pid);
+
 /* cmocka teardown: kills and reaps whatever the test started and left. */
 int tt_teardown(void **state);
 
