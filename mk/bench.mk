@@ -1,4 +1,6 @@
 # Overhead benchmark (bench/, docs/BENCHMARKS.md): `make bench`.
+# bench/calibrate_repeat.sh summarises its runs with python3.
+DEB_DEPS += python3
 # Not part of `make test`: it measures timings, which tests never assert.
 BENCH_DEPS := bpftrace strace linux-perf
 BENCH_BINS := $(OUTPUT)/bench/pingpong $(OUTPUT)/bench/yieldloop
