@@ -70,24 +70,28 @@ static __always_inline struct ss_thread *current_thread(__u32 tid)
 /*
  * The user stack of the current event, or the thread's previous one when
  * that was taken less than an interval ago for the same event (site: the
- * futex word waited on): a thread that yields or waits in a loop does so
- * from the same call site, and the walk (through code without frame
- * pointers it faults its way out) costs more than a yield. A wait on
- * another word takes its own stack, so that a word is never named by
- * another word's stack. Counts stay exact; only their split between call
- * sites is sampled.
+ * futex word waited on) from the same call site (sp: the user stack
+ * pointer, see ss_user_sp()): a thread that yields or waits in a loop does
+ * so from one call site, and the walk (through code without frame pointers
+ * it faults its way out) costs more than a yield. A wait on another word,
+ * or from another frame, takes its own stack, so that a word or a call
+ * site is never named by another's stack. Counts stay exact; only their
+ * split between call sites is sampled.
  */
-static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u64 *last_ns,
-					   __u64 *last_site, __s32 *last_id, bool unwind)
+static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u64 sp,
+					   __u64 *last_ns, __u64 *last_site, __u64 *last_sp,
+					   __s32 *last_id, bool unwind)
 {
 	__s32 id;
 
-	if (*last_ns && now - *last_ns < targ_stack_interval_ns && *last_site == site) {
+	if (*last_ns && now - *last_ns < targ_stack_interval_ns && *last_site == site &&
+	    *last_sp == sp) {
 		id = *last_id;
 	} else {
 		id = ss_user_stackid(ctx, &stacks, unwind);
 		*last_ns = now;
 		*last_site = site;
+		*last_sp = sp;
 		*last_id = id;
 	}
 	if (id < 0)
@@ -112,8 +116,9 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	t->cur.stack_id = -1;
 	/* Waiters' stacks name the lock; wakers' would only add cost. */
 	if (class == SS_FUTEX_CLASS_WAIT)
-		t->cur.stack_id = sampled_stack(ctx, now, uaddr, &t->wait_stack_ns,
-						&t->wait_stack_site, &t->wait_stack_id, unwind);
+		t->cur.stack_id = sampled_stack(ctx, now, uaddr, ss_user_sp(unwind),
+						&t->wait_stack_ns, &t->wait_stack_site,
+						&t->wait_stack_sp, &t->wait_stack_id, unwind);
 	t->cur.start_ns = now;
 	return 0;
 }
@@ -399,12 +404,14 @@ static __always_inline void add_yields(__s32 stack_id, __u64 n)
  * A yield loop is the hottest path here, so a yield touches only its
  * thread's record: the yields since the thread's last stack are kept in
  * yield_pending and added to that stack's call site when the next stack is
- * taken; user space adds what is still pending when it reads the maps.
+ * taken (after an interval, or at once from another call site: another
+ * user stack pointer); user space adds what is still pending when it reads
+ * the maps.
  */
 static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind)
 {
 	struct ss_thread *t;
-	__u64 now;
+	__u64 now, sp;
 	__u32 tid;
 
 	if (!current_is_target(&tid))
@@ -414,13 +421,16 @@ static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind
 		return 0;
 	t->sched_yield++;
 	now = bpf_ktime_get_ns();
-	if (t->yield_stack_ns && now - t->yield_stack_ns < targ_stack_interval_ns) {
+	sp = ss_user_sp(unwind);
+	if (t->yield_stack_ns && now - t->yield_stack_ns < targ_stack_interval_ns &&
+	    t->yield_stack_sp == sp) {
 		t->yield_pending++;
 		return 0;
 	}
 	add_yields(t->yield_stack_id, t->yield_pending);
 	t->yield_stack_id = ss_user_stackid(ctx, &stacks, unwind);
 	t->yield_stack_ns = now;
+	t->yield_stack_sp = sp;
 	t->yield_pending = 1;
 	return 0;
 }

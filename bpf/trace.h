@@ -138,11 +138,15 @@ struct ss_thread {
 	/* Stack sampling: a user stack costs ~0.6 us to walk, more than a
 	 * sched_yield; one is taken per interval, events in between reuse it,
 	 * a futex wait only for the same word (wait_stack_site), so that a
-	 * word is never named by another word's stack. */
+	 * word is never named by another word's stack, and both only from
+	 * the same call site, told by the user stack pointer (_sp; 0 where
+	 * the kernel cannot give it, see ss_user_sp()). */
 	__u64 yield_stack_ns;
 	__u64 yield_pending;		/* yields not yet added to yield_stack_id's site */
+	__u64 yield_stack_sp;
 	__u64 wait_stack_ns;
 	__u64 wait_stack_site;		/* futex word of wait_stack_id */
+	__u64 wait_stack_sp;
 	__u64 last_wait_uaddr;		/* word of the thread's last futex wait */
 	__s32 yield_stack_id;
 	__s32 wait_stack_id;
@@ -183,7 +187,7 @@ struct ss_waiter_val {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (24 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
+	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");

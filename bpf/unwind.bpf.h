@@ -312,6 +312,22 @@ static __always_inline __s32 unwind_user_stackid(void)
 }
 
 /*
+ * The user stack pointer at the syscall, where the unwinder runs (it has
+ * bpf_task_pt_regs, 5.15); 0 elsewhere. With the futex word it tells one
+ * call site from another: a loop waits or yields from one frame depth,
+ * another caller of the same lock sits at another. unwind: a constant.
+ */
+static __always_inline __u64 ss_user_sp(bool unwind)
+{
+	struct pt_regs *regs;
+
+	if (!unwind)
+		return 0;
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	return regs->sp;
+}
+
+/*
  * The user stack of the current event: unwound here, or the kernel's
  * frame-pointer walk into stack_map (a BPF_MAP_TYPE_STACK_TRACE). unwind
  * must be a constant: each program that takes stacks comes twice, NAME and

@@ -8,6 +8,7 @@
  * CFI unwinder must name them, and the report must say it unwound.
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +111,70 @@ static void test_frameless_libc_callers_are_named(void **state)
 	tt_workload_end(&w);
 }
 
+/* Events of the stacks in arr whose frames include fn (two_sites), split
+ * into those that do and those that do not. */
+static void count_by_frame(json_object *arr, const char *fn, uint64_t *with, uint64_t *without)
+{
+	*with = *without = 0;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *st = json_object_array_get_idx(arr, i);
+
+		if (frame_index(st, fn, "two_sites") >= 0)
+			*with += tt_u64(st, "count");
+		else
+			*without += tt_u64(st, "count");
+	}
+}
+
+/* One thread yields and waits on one word from two call sites in turn,
+ * with the default stack interval: a stack may be reused only from the
+ * same call site, so each site gets exactly its own N events. */
+static void test_each_call_site_keeps_its_own_stack(void **state)
+{
+	const uint64_t n = 2000;
+	uint64_t far, near;
+	json_object *doc, *fx;
+	struct tt_workload w;
+	bool unwound;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "two_sites", TT_ARGS(tt_num((long long)n)));
+	doc = tt_trace_until_done(&w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
+	unwound = json_object_get_boolean(tt_get(doc, "symbols.unwind.enabled"));
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 2 * n);
+	fx = tt_futex(doc, tt_field(w.ready, "word"));
+	assert_non_null(fx);
+	assert_int_equal(tt_u64(fx, "returned_at_once"), 2 * n);
+
+	count_by_frame(tt_get(doc, "yield_sites"), "far_site", &far, &near);
+	print_message("# yields: %llu from far_site, %llu from near_site alone\n",
+		      (unsigned long long)far, (unsigned long long)near);
+	assert_int_equal(far + near, 2 * n);
+	if (unwound) {
+		assert_int_equal(far, n);
+		assert_int_equal(near, n);
+	}
+	count_by_frame(tt_get(fx, "stacks"), "far_site", &far, &near);
+	print_message("# waits: %llu from far_site, %llu from near_site alone\n",
+		      (unsigned long long)far, (unsigned long long)near);
+	assert_int_equal(far + near, 2 * n);
+	if (unwound) {
+		assert_int_equal(far, n);
+		assert_int_equal(near, n);
+	} else {
+		/* Without the unwinder (before 5.17) the user stack pointer
+		 * is not read: stacks are reused by word alone. */
+		print_message("# no unwinder on this kernel: call sites not told apart\n");
+	}
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_frameless_libc_callers_are_named, tt_teardown),
+		cmocka_unit_test_teardown(test_each_call_site_keeps_its_own_stack, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
