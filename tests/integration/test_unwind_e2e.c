@@ -126,13 +126,29 @@ static void count_by_frame(json_object *arr, const char *fn, uint64_t *with, uin
 	}
 }
 
+/* Stacks of arr: 2n events in all, n of them from far_site where the
+ * unwinder tells call sites apart. Without it (before 5.17) the user stack
+ * pointer is not read: stacks are reused by word alone. */
+static void assert_split(json_object *arr, const char *what, uint64_t n, bool unwound)
+{
+	uint64_t far, near;
+
+	count_by_frame(arr, "far_site", &far, &near);
+	print_message("# %s: %llu from far_site, %llu from near_site alone\n", what,
+		      (unsigned long long)far, (unsigned long long)near);
+	assert_int_equal(far + near, 2 * n);
+	if (unwound) {
+		assert_int_equal(far, n);
+		assert_int_equal(near, n);
+	}
+}
+
 /* One thread yields and waits on one word from two call sites in turn,
  * with the default stack interval: a stack may be reused only from the
  * same call site, so each site gets exactly its own N events. */
 static void test_each_call_site_keeps_its_own_stack(void **state)
 {
 	const uint64_t n = 2000;
-	uint64_t far, near;
 	json_object *doc, *fx;
 	struct tt_workload w;
 	bool unwound;
@@ -146,26 +162,10 @@ static void test_each_call_site_keeps_its_own_stack(void **state)
 	assert_non_null(fx);
 	assert_int_equal(tt_u64(fx, "returned_at_once"), 2 * n);
 
-	count_by_frame(tt_get(doc, "yield_sites"), "far_site", &far, &near);
-	print_message("# yields: %llu from far_site, %llu from near_site alone\n",
-		      (unsigned long long)far, (unsigned long long)near);
-	assert_int_equal(far + near, 2 * n);
-	if (unwound) {
-		assert_int_equal(far, n);
-		assert_int_equal(near, n);
-	}
-	count_by_frame(tt_get(fx, "stacks"), "far_site", &far, &near);
-	print_message("# waits: %llu from far_site, %llu from near_site alone\n",
-		      (unsigned long long)far, (unsigned long long)near);
-	assert_int_equal(far + near, 2 * n);
-	if (unwound) {
-		assert_int_equal(far, n);
-		assert_int_equal(near, n);
-	} else {
-		/* Without the unwinder (before 5.17) the user stack pointer
-		 * is not read: stacks are reused by word alone. */
+	assert_split(tt_get(doc, "yield_sites"), "yields", n, unwound);
+	assert_split(tt_get(fx, "stacks"), "waits", n, unwound);
+	if (!unwound)
 		print_message("# no unwinder on this kernel: call sites not told apart\n");
-	}
 	json_object_put(doc);
 	tt_workload_end(&w);
 }
