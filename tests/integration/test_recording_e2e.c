@@ -4,7 +4,7 @@
  * workload (T threads on one mutex, or on one each when sharded):
  *   - `spinscope report` of a recording prints the JSON document the live
  *     trace printed, key by key (the document holds no timestamps), and
- *     the same folded stacks;
+ *     the same folded stacks (cpu-clock samples' whole stacks included);
  *   - a recording of a stripped binary has its frames named by
  *     `report --symbols DIR` from the unstripped copy's build-id, or from
  *     its debug file in DIR/.build-id/xx/rest.debug;
@@ -59,8 +59,10 @@ static char *record_folded(const char *name, const char *shards, const char *pat
 	tt_workload_start(&w, name, TT_ARGS("4", shards, "20", "30"));
 	tt_workload_go(&w);
 	if (folded)
+		/* cpu-clock samples on every host, PMU or not: their stacks too. */
 		tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", TRACE_S, "-i", "1",
-					   "--no-calibrate", "--json", "-o", path, "--folded", folded));
+					   "--no-calibrate", "--event", "cpu-clock", "--json", "-o", path,
+					   "--folded", folded));
 	else
 		tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", TRACE_S, "-i", "1",
 					   "--no-calibrate", "--json", "-o", path));
@@ -157,6 +159,24 @@ static json_object *last_doc(char *out)
 	return tt_parse_report(line ? line + 1 : out);
 }
 
+/* The most frames (the kind's included) of the lines that start with kind. */
+static int deepest_line(const char *text, const char *kind)
+{
+	int most = 0;
+
+	for (const char *l = strstr(text, kind); l; l = strstr(l + 1, kind)) {
+		int n = 0;
+
+		if (l != text && l[-1] != '\n')
+			continue;
+		for (const char *c = l; *c && *c != '\n'; c++)
+			n += *c == ';';
+		if (n + 1 > most)
+			most = n + 1;
+	}
+	return most;
+}
+
 static void test_report_equals_live(void **state)
 {
 	char *live_out, *out, path[4096] = "";
@@ -180,6 +200,9 @@ static void test_report_equals_live(void **state)
 		char *a = slurp(wpath("live.folded")), *b = slurp(wpath("replay.folded"));
 
 		assert_non_null(strstr(a, "futex-wait-ns;"));
+		/* The samples' whole stacks: hot_lock's threads sample in
+		 * worker, below start_thread, not as leaves only. */
+		assert_true(deepest_line(a, "samples-cpu-clock;") >= 3);
 		assert_string_equal(b, a);
 		free(a);
 		free(b);

@@ -174,7 +174,8 @@ int cmd_report(int argc, char **argv)
 		return ss_error(code, "%s", why);
 	}
 	if (o.symbols_dir) {
-		size_t n = rename_frames(&rec.stacks, o.symbols_dir);
+		size_t n = rename_frames(&rec.stacks, o.symbols_dir) +
+			   rename_frames(&rec.sample_stacks, o.symbols_dir);
 
 		if (recording__index_names(&rec)) {
 			recording__free(&rec);

@@ -370,6 +370,7 @@ struct trace_session {
 	/* The model: the maps as read at the end, before detaching. */
 	struct ss_profile prof;
 	struct ss_stacks stacks;
+	struct ss_stacks sample_stacks;	/* the samples' stacks, for -o and --json */
 	struct samples_result sres;
 	bool have_sres;
 	struct tracer_features feat;
@@ -594,6 +595,11 @@ static int trace_symbolize(struct trace_session *s)
 	err = stacks__symbolize(&s->stacks, format_frame, s->syms);
 	if (!err && (o->output_path || o->json))
 		err = trace_record__locate(&s->stacks, s->syms, o->pid);
+	/* The samples' whole stacks too, placed as the trace's are. */
+	if (!err && (o->output_path || o->json) && s->have_sres)
+		err = trace_record__sample_stacks(&s->sres, &s->sample_stacks) ?:
+		      stacks__symbolize(&s->sample_stacks, format_frame, s->syms) ?:
+		      trace_record__locate(&s->sample_stacks, s->syms, o->pid);
 	if (err)
 		return ss_error(SS_EXIT_ERROR, "cannot name the stacks: %s", strerror(-err));
 	/* A CPU that came online during the trace is the host's too. */
@@ -614,6 +620,7 @@ static int trace_symbolize(struct trace_session *s)
 				  &rep->host_load);
 	rep->profile = &s->prof;
 	rep->stacks = &s->stacks;
+	rep->sample_stacks = s->have_sres ? &s->sample_stacks : NULL;
 	rep->futex_waitv_traced = s->feat.futex_waitv;
 	rep->futex2_traced = s->feat.futex2;
 	rep->sched_btf = s->feat.sched_btf;
@@ -688,6 +695,7 @@ static void trace_session__free(struct trace_session *s)
 	samples__free(s->smp);
 	tracer__free(s->t);
 	stacks__free(&s->stacks);
+	stacks__free(&s->sample_stacks);
 	profile_free(&s->prof);
 	if (s->rs.pidfd >= 0)
 		close(s->rs.pidfd);

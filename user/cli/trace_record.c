@@ -87,6 +87,34 @@ int trace_record__locate(struct ss_stacks *s, struct syms *syms, int pid)
 	return err;
 }
 
+/* The ips of the first sampled stack with this id. */
+static int read_sample_stack(void *arg, __s32 id, __u64 *ips, int max)
+{
+	const struct samples_result *sr = arg;
+
+	for (size_t i = 0; i < sr->nr_stacks; i++) {
+		const struct samples_stack *st = &sr->stacks[i];
+
+		if (st->stack_id == id) {
+			int n = (int)st->depth < max ? (int)st->depth : max;
+
+			memcpy(ips, st->ips, (size_t)n * sizeof(*ips));
+			return n;
+		}
+	}
+	return 0;
+}
+
+int trace_record__sample_stacks(const struct samples_result *sr, struct ss_stacks *out)
+{
+	int err = 0;
+
+	for (size_t i = 0; sr && i < sr->nr_stacks && !err; i++)
+		if (sr->stacks[i].depth)
+			err = stacks__add(out, sr->stacks[i].stack_id, read_sample_stack, (void *)sr);
+	return err;
+}
+
 json_object *trace_record__fingerprint(void)
 {
 	struct ss_fingerprint fp;

@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 #include "advisor/advisor.h"
+#include "model/samples_result.h"
 #include "model/stacks.h"
 #include "syms/syms.h"
 
@@ -17,6 +18,10 @@
  * /proc/PID/root) and file offset of each frame's (call) address. 0 or
  * -ENOMEM; frames that cannot be placed stay unknown. */
 int trace_record__locate(struct ss_stacks *s, struct syms *syms, int pid);
+
+/* Copies the sampled user stacks of sr into out, one per stack id (their
+ * ips; frames and where[] are filled by the caller). 0 or -ENOMEM. */
+int trace_record__sample_stacks(const struct samples_result *sr, struct ss_stacks *out);
 
 /* This host's fingerprint as calibrate stores it, or NULL. */
 json_object *trace_record__fingerprint(void);

@@ -92,6 +92,28 @@ static void futex_extras(json_object *o, const struct ss_futex_rec *r)
 	add(o, "waiter_tids", tids);
 }
 
+/* Each sampled (thread, stack) as [tid, stack_id, count], in the result's
+ * order: with "sample_stacks" the samples come back whole (1.1). */
+static void samples_extras(json_object *root, const struct ss_report *r)
+{
+	const struct samples_result *sr = r->samples;
+	json_object *o, *a;
+
+	if (!sr || !r->sample_stacks || !json_object_object_get_ex(root, "samples", &o))
+		return;
+	a = json_object_new_array();
+	for (size_t i = 0; i < sr->nr_stacks; i++) {
+		json_object *e = json_object_new_array();
+
+		json_object_array_add(e, U64(sr->stacks[i].tid));
+		json_object_array_add(e, json_object_new_int(sr->stacks[i].stack_id));
+		json_object_array_add(e, U64(sr->stacks[i].count));
+		json_object_array_add(a, e);
+	}
+	add(o, "stacks", a);
+	add(root, "sample_stacks", stacks_json(r->sample_stacks));
+}
+
 static void profile_extras(json_object *root, const struct ss_report *r)
 {
 	const struct ss_profile *p = r->profile;
@@ -179,6 +201,7 @@ void recording__add_sections(json_object *root, const struct ss_report *r)
 	if (r->kernel_features)
 		add(root, "kernel_features_errno", kernel_errno_json(r->kernel_features));
 	add(root, "stacks", stacks_json(r->stacks));
+	samples_extras(root, r);
 	if (r->advisor_input)
 		add(root, "advisor_input", advisor_input_json(r->advisor_input));
 	if (r->calibration)

@@ -13,7 +13,7 @@
 /* "recording": "MAJOR.MINOR". A reader refuses a newer major (a field
  * changed meaning); a newer minor only added keys it may ignore. */
 #define SS_RECORDING_MAJOR 1
-#define SS_RECORDING_MINOR 0
+#define SS_RECORDING_MINOR 1
 
 /* Adds the recording's sections to root, a report_to_json() document
  * whose "threads" and "futexes" arrays are in r->profile's order. */

@@ -267,8 +267,9 @@ static struct ss_stack *new_stack(struct ss_stacks *s, __s32 id, size_t depth)
 	return st;
 }
 
-/* One frame: {ip, name, module, offset, build_id} since 1.0, a name before. */
-static int read_frame(json_object *f, struct ss_stack *st, int d)
+/* One frame: {ip, name, module, offset, build_id} since 1.0, a name before.
+ * Frames without an ip get one from base up. */
+static int read_frame(json_object *f, struct ss_stack *st, int d, __u64 base)
 {
 	const char *name = json_object_is_type(f, json_type_string) ? json_object_get_string(f) :
 			   get_str(f, "name");
@@ -280,8 +281,7 @@ static int read_frame(json_object *f, struct ss_stack *st, int d)
 	/* Odd and two apart: a caller's ip - 1, which is what names it, stays
 	 * distinct from every other frame's. */
 	if (!st->ips[d])
-		st->ips[d] = SS_RECORDING_NO_IP_BASE +
-			     2 * ((__u64)(__u32)st->id * SS_MAX_STACK_DEPTH + (__u64)d) + 1;
+		st->ips[d] = base + 2 * ((__u64)(__u32)st->id * SS_MAX_STACK_DEPTH + (__u64)d) + 1;
 	/* Unnamed at trace time: the address, as the report shows it. */
 	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)st->ips[d]);
 	st->frames[d] = strdup(name ? name : hex);
@@ -298,19 +298,32 @@ static int read_frame(json_object *f, struct ss_stack *st, int d)
 	return 0;
 }
 
-static int add_stack(struct ss_recording *rec, __s32 id, json_object *frames)
+static int add_stack(struct ss_stacks *s, __s32 id, json_object *frames, __u64 base)
 {
 	struct ss_stack *st;
 
-	if (id < 0 || stacks__find(&rec->stacks, id))
+	if (id < 0 || stacks__find(s, id))
 		return 0;
-	st = new_stack(&rec->stacks, id, arr_len(frames));
+	st = new_stack(s, id, arr_len(frames));
 	if (!st)
 		return -ENOMEM;
 	for (int d = 0; d < st->depth; d++)
-		if (read_frame(json_object_array_get_idx(frames, d), st, d))
+		if (read_frame(json_object_array_get_idx(frames, d), st, d, base))
 			return -ENOMEM;
 	return 0;
+}
+
+/* A table of {id, frames} into s. */
+static int read_stack_table(json_object *table, struct ss_stacks *s, __u64 base)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < arr_len(table) && !err; i++) {
+		json_object *o = json_object_array_get_idx(table, i);
+
+		err = add_stack(s, (__s32)get_u64(o, "id"), get(o, "frames"), base);
+	}
+	return err;
 }
 
 /* The stack table since 1.0; before it, the frames the report showed. */
@@ -319,13 +332,8 @@ static int read_stacks(struct ss_recording *rec)
 	json_object *table = get_type(rec->doc, "stacks", json_type_array), *a;
 	int err = 0;
 
-	for (size_t i = 0; i < arr_len(table) && !err; i++) {
-		json_object *o = json_object_array_get_idx(table, i);
-
-		err = add_stack(rec, (__s32)get_u64(o, "id"), get(o, "frames"));
-	}
 	if (table)
-		return err;
+		return read_stack_table(table, &rec->stacks, SS_RECORDING_NO_IP_BASE);
 	a = get(rec->doc, "futexes");
 	for (size_t i = 0; i < arr_len(a) && !err; i++) {
 		json_object *st = get(json_object_array_get_idx(a, i), "stacks");
@@ -333,14 +341,16 @@ static int read_stacks(struct ss_recording *rec)
 		for (size_t k = 0; k < arr_len(st) && !err; k++) {
 			json_object *o = json_object_array_get_idx(st, k);
 
-			err = add_stack(rec, (__s32)get_u64(o, "stack_id"), get(o, "frames"));
+			err = add_stack(&rec->stacks, (__s32)get_u64(o, "stack_id"), get(o, "frames"),
+					SS_RECORDING_NO_IP_BASE);
 		}
 	}
 	a = get(rec->doc, "yield_sites");
 	for (size_t i = 0; i < arr_len(a) && !err; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
 
-		err = add_stack(rec, (__s32)get_u64(o, "stack_id"), get(o, "frames"));
+		err = add_stack(&rec->stacks, (__s32)get_u64(o, "stack_id"), get(o, "frames"),
+				SS_RECORDING_NO_IP_BASE);
 	}
 	return err;
 }
@@ -471,9 +481,41 @@ static int read_advisor_input(struct ss_recording *rec)
 	return 0;
 }
 
-/* The sampled functions ("top") as one-frame stacks on addresses named
- * from the recording: the same top list, text and advice come back. The
- * samples' whole stacks are not kept, so their folded lines are leaves. */
+/* Since 1.1: every sampled (thread, stack) as [tid, stack_id, count] on
+ * the "sample_stacks" table, so folded lines and pprof come back whole. */
+static int read_sample_stacks(struct ss_recording *rec, json_object *table, json_object *entries)
+{
+	struct samples_result *r = &rec->sres;
+	size_t n = arr_len(entries);
+
+	if (read_stack_table(table, &rec->sample_stacks, SS_RECORDING_NO_IP_BASE_SAMPLES))
+		return -ENOMEM;
+	rec->rep.sample_stacks = &rec->sample_stacks;
+	r->stacks = alloc_n(n, sizeof(*r->stacks));
+	if (!r->stacks)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(entries, i);
+		json_object *id = arr_len(e) == 3 ? json_object_array_get_idx(e, 1) : NULL;
+		struct samples_stack *st = &r->stacks[r->nr_stacks++];
+		const struct ss_stack *s;
+
+		st->tid = (__u32)num(arr_len(e) == 3 ? json_object_array_get_idx(e, 0) : NULL);
+		st->count = num(arr_len(e) == 3 ? json_object_array_get_idx(e, 2) : NULL);
+		st->stack_id = id && json_object_is_type(id, json_type_int) ?
+			       json_object_get_int(id) : -1;
+		s = stacks__find(&rec->sample_stacks, st->stack_id);
+		if (s) {
+			st->ips = s->ips;
+			st->depth = (__u32)s->depth;
+		}
+	}
+	return 0;
+}
+
+/* Before 1.1, the sampled functions ("top") as one-frame stacks on
+ * addresses named from the recording: the same top list, text and advice
+ * come back, but the folded lines of the samples are leaves only. */
 static int read_sample_top(struct ss_recording *rec, json_object *top)
 {
 	struct samples_result *r = &rec->sres;
@@ -506,7 +548,7 @@ static int read_sample_top(struct ss_recording *rec, json_object *top)
 /* What the samples section needs, from what it showed. */
 static int read_samples(struct ss_recording *rec)
 {
-	json_object *s = get_type(rec->doc, "samples", json_type_object), *a, *c;
+	json_object *s = get_type(rec->doc, "samples", json_type_object), *a, *c, *table, *entries;
 	struct samples_result *r = &rec->sres;
 
 	if (!s)
@@ -529,7 +571,9 @@ static int read_samples(struct ss_recording *rec)
 		r->counter_names[k] = json_object_is_type(n, json_type_string) ?
 				      json_object_get_string(n) : NULL;
 	}
-	if (read_sample_top(rec, get(s, "top")))
+	table = get_type(rec->doc, "sample_stacks", json_type_array);
+	entries = get_type(s, "stacks", json_type_array);
+	if (table && entries ? read_sample_stacks(rec, table, entries) : read_sample_top(rec, get(s, "top")))
 		return -ENOMEM;
 	a = get(s, "threads");
 	r->threads = alloc_n(arr_len(a), sizeof(*r->threads));
@@ -578,6 +622,27 @@ static void free_names(struct ss_recording *rec)
 	rec->naddrs = 0;
 }
 
+/* Each frame's address as the renderers ask for it, with its name and
+ * where its code lives. */
+static void index_stacks(struct ss_recording *rec, const struct ss_stacks *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_stack *st = &s->v[i];
+
+		for (int d = 0; d < st->depth; d++) {
+			struct recording_addr *a = &rec->addrs[rec->naddrs++];
+			const struct ss_frame_where *w = st->where ? &st->where[d] : NULL;
+
+			/* The renderers ask for a caller's return address - 1. */
+			a->ip = d ? st->ips[d] - 1 : st->ips[d];
+			a->owned = frame_function(st->frames[d]);
+			a->name = a->owned;
+			a->where = w && w->module ? w : NULL;
+			a->module = a->where ? w->module : NULL;
+		}
+	}
+}
+
 int recording__index_names(struct ss_recording *rec)
 {
 	size_t n = rec->nsample_addrs;
@@ -585,25 +650,16 @@ int recording__index_names(struct ss_recording *rec)
 	free_names(rec);
 	for (size_t i = 0; i < rec->stacks.n; i++)
 		n += (size_t)rec->stacks.v[i].depth;
+	for (size_t i = 0; i < rec->sample_stacks.n; i++)
+		n += (size_t)rec->sample_stacks.v[i].depth;
 	rec->addrs = alloc_n(n, sizeof(*rec->addrs));
 	if (!rec->addrs)
 		return -ENOMEM;
 	if (rec->nsample_addrs)
 		memcpy(rec->addrs, rec->sample_addrs, rec->nsample_addrs * sizeof(*rec->addrs));
 	rec->naddrs = rec->nsample_addrs;
-	for (size_t i = 0; i < rec->stacks.n; i++) {
-		const struct ss_stack *st = &rec->stacks.v[i];
-
-		for (int d = 0; d < st->depth; d++) {
-			struct recording_addr *a = &rec->addrs[rec->naddrs++];
-
-			/* The renderers ask for a caller's return address - 1. */
-			a->ip = d ? st->ips[d] - 1 : st->ips[d];
-			a->owned = frame_function(st->frames[d]);
-			a->name = a->owned;
-			a->module = st->where && st->where[d].module ? st->where[d].module : NULL;
-		}
-	}
+	index_stacks(rec, &rec->stacks);
+	index_stacks(rec, &rec->sample_stacks);
 	if (rec->naddrs > 1)
 		qsort(rec->addrs, rec->naddrs, sizeof(*rec->addrs), addr_cmp);
 	return 0;
@@ -691,6 +747,7 @@ void recording__free(struct ss_recording *rec)
 		return;
 	profile_free(&rec->prof);
 	stacks__free(&rec->stacks);
+	stacks__free(&rec->sample_stacks);
 	free(rec->sres.threads);
 	free(rec->sres.stacks);
 	free(rec->sres.ip_pool);

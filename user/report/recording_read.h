@@ -22,6 +22,7 @@
 struct recording_addr {			/* one named address */
 	__u64 ip;			/* as asked: a caller's return address - 1 */
 	const char *name, *module;	/* function and path; NULL: unknown */
+	const struct ss_frame_where *where;	/* its frame's, NULL: unknown */
 	char *owned;			/* name, when not in the document */
 };
 
@@ -31,6 +32,7 @@ struct ss_recording {
 	struct host_info host;
 	struct ss_profile prof;
 	struct ss_stacks stacks;
+	struct ss_stacks sample_stacks;	/* the samples' stacks (since 1.1) */
 	struct samples_result sres;
 	bool have_sres;
 	/* The names of every address the samples and stacks hold, sorted by
@@ -71,5 +73,7 @@ int recording__index_names(struct ss_recording *rec);
 /* Stacks of a 0.x recording kept no addresses: each frame gets one from
  * here up (kernel half: never user code), so that names can be found. */
 #define SS_RECORDING_NO_IP_BASE 0xffff800000000000ull
+/* ... and those of sampled stacks (their ids are the sampler's own). */
+#define SS_RECORDING_NO_IP_BASE_SAMPLES 0xffffc00000000000ull
 
 #endif

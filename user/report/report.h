@@ -48,6 +48,9 @@ struct ss_report {
 	__u64 duration_ns;
 	const struct ss_profile *profile;
 	const struct ss_stacks *stacks;
+	/* The samples' stacks by their own ids (recordings keep them so that
+	 * their folded lines and pprof come back whole); NULL: not kept. */
+	const struct ss_stacks *sample_stacks;
 	bool futex_waitv_traced;	/* optional tracepoints found */
 	bool futex2_traced;
 	bool sched_btf;			/* scheduler traced through tp_btf */

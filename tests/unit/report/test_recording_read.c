@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 #include <zstd.h>
 #include "common/errors.h"
+#include "report/folded.h"
 #include "report/recording_diff.h"
 #include "report/recording_json.h"
 #include "report/recording_read.h"
@@ -186,6 +187,73 @@ static void test_samples_round_trip(void **state)
 	free(text_a);
 	free(text_b);
 	free(first);
+	free(fx);
+}
+
+/* Names the two-frame sampled stacks below: hot_loop called from main. */
+static const char *stack_name(void *arg, __u64 ip, const char **module)
+{
+	*module = ip == 0x401000 || ip == 0x403000 ? "/srv/app" : NULL;
+	return ip == 0x401000 ? "hot_loop" : ip == 0x403000 ? "main" : NULL;
+}
+
+/* Since 1.1 a recording keeps the samples' whole stacks: its folded lines
+ * are the live ones, not leaves, and each (thread, stack) comes back. */
+static void test_sample_stacks_come_back_whole(void **state)
+{
+	static __u64 ips_a[2] = { 0x401000, 0x403001 }, ips_b[1] = { 0x402000 };
+	static char *fr_a[2] = { "hot_loop+0x0 (app)", "main+0x0 (app)" }, *fr_b[1] = { "[unknown]" };
+	static struct ss_frame_where w_a[2] = {
+		{ .module = "/srv/app", .build_id = "88b4", .offset = 0x1000 },
+		{ .module = "/srv/app", .build_id = "88b4", .offset = 0x3000 },
+	};
+	static struct ss_stack sv[2] = {
+		{ .id = 1, .depth = 2, .ips = ips_a, .frames = fr_a, .where = w_a },
+		{ .id = 2, .depth = 1, .ips = ips_b, .frames = fr_b },
+	};
+	static const struct ss_stacks sstacks = { .v = sv, .n = 2, .cap = 2 };
+	static struct samples_stack st[4] = {
+		{ .tid = 11, .stack_id = 1, .count = 7, .depth = 2, .ips = ips_a },
+		{ .tid = 12, .stack_id = 1, .count = 5, .depth = 2, .ips = ips_a },
+		{ .tid = 12, .stack_id = 2, .count = 3, .depth = 1, .ips = ips_b },
+		{ .tid = 12, .stack_id = -14, .count = 2 },
+	};
+	struct samples_result sr = {
+		.event = "cpu-clock", .available = true, .period = 1000000, .cpus = 2, .total = 17,
+		.stacks = st, .nr_stacks = 4,
+	};
+	struct fixture *fx = fixture();
+	char *live, *replay, why[256];
+	size_t la, lb;
+	struct ss_recording rec;
+	json_object *doc;
+	FILE *f;
+
+	fx->rep.samples = &sr;
+	fx->rep.sample_stacks = &sstacks;
+	fx->rep.name = stack_name;
+	f = open_memstream(&live, &la);
+	assert_int_equal(folded__write(f, stack_name, NULL, &fx->prof, &fx->stacks, &sr), 0);
+	fclose(f);
+	doc = report_to_json(&fx->rep);
+	assert_int_equal(recording__from_json(doc, &rec, why, sizeof(why)), 0);
+	assert_int_equal(rec.minor, SS_RECORDING_MINOR);
+	assert_int_equal(rec.sres.nr_stacks, 4);
+	assert_int_equal(rec.sres.stacks[1].tid, 12);
+	assert_int_equal(rec.sres.stacks[1].depth, 2);
+	assert_int_equal(rec.sres.stacks[1].ips[1], 0x403001);
+	assert_int_equal(rec.sres.stacks[3].depth, 0);
+	f = open_memstream(&replay, &lb);
+	assert_int_equal(folded__write(f, recording__sym_name, &rec, &rec.prof, &rec.stacks,
+				       rec.rep.samples), 0);
+	fclose(f);
+	/* (stack_name does not know the trace's stacks: the samples' lines.) */
+	assert_non_null(strstr(live, "samples-cpu-clock;main;hot_loop 12\n"));
+	assert_non_null(strstr(replay, "samples-"));
+	assert_string_equal(strstr(replay, "samples-"), strstr(live, "samples-"));
+	recording__free(&rec);
+	free(live);
+	free(replay);
 	free(fx);
 }
 
@@ -455,6 +523,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_samples_round_trip),
+		cmocka_unit_test(test_sample_stacks_come_back_whole),
 		cmocka_unit_test(test_newer_major_refused),
 		cmocka_unit_test(test_older_recording_reads),
 		cmocka_unit_test(test_bad_files_refused),
