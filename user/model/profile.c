@@ -101,6 +101,17 @@ static int yield_cmp(const void *a, const void *b)
 	return x->stack_id - y->stack_id;
 }
 
+static int share_cmp(const void *a, const void *b)
+{
+	const struct ss_waiter_share *x = a, *y = b;
+
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns < y->wait_ns ? 1 : -1;
+	if (x->stack_id != y->stack_id)
+		return x->stack_id < y->stack_id ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
 static void add_thread(struct ss_totals *s, const struct ss_thread *t)
 {
 	s->threads++;
@@ -123,9 +134,12 @@ void profile_finish(struct ss_profile *p)
 	for (size_t i = 0; i < p->nthreads; i++)
 		add_thread(&p->totals, &p->threads[i]);
 	sort(p->futexes, p->nfutexes, sizeof(*p->futexes), futex_cmp);
-	for (size_t i = 0; i < p->nfutexes; i++)
+	for (size_t i = 0; i < p->nfutexes; i++) {
 		sort(p->futexes[i].stacks, p->futexes[i].nstacks, sizeof(struct ss_waiter_stack),
 		     stack_cmp);
+		sort(p->futexes[i].shares, p->futexes[i].nshares, sizeof(struct ss_waiter_share),
+		     share_cmp);
+	}
 	sort(p->yields, p->nyields, sizeof(*p->yields), yield_cmp);
 }
 
@@ -169,6 +183,7 @@ void profile_free(struct ss_profile *p)
 	for (size_t i = 0; i < p->nfutexes; i++) {
 		free(p->futexes[i].stacks);
 		free(p->futexes[i].tids);
+		free(p->futexes[i].shares);
 	}
 	free(p->futexes);
 	free(p->threads);

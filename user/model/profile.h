@@ -20,6 +20,15 @@ struct ss_waiter_stack {
 	__u64 wait_ns;
 };
 
+/* One thread's waits on one waiter stack of an address: the waiters map's
+ * own key, which stacks[] sums over the threads. */
+struct ss_waiter_share {
+	__s32 stack_id;
+	__u32 tid;
+	__u64 count;
+	__u64 wait_ns;
+};
+
 struct ss_futex_rec {
 	__u64 uaddr;
 	struct ss_futex f;
@@ -27,6 +36,10 @@ struct ss_futex_rec {
 	__u32 *tids;			/* ... and their ids */
 	struct ss_waiter_stack *stacks;	/* sorted by wait_ns, descending */
 	size_t nstacks;
+	/* Per (stack, thread), sorted as stacks; NULL where not known (older
+	 * recordings): then only a single waiter's stacks are its own. */
+	struct ss_waiter_share *shares;
+	size_t nshares;
 };
 
 struct ss_yield_site {

@@ -328,6 +328,23 @@ static struct sample_rec *add_sample(struct pp *pp, const __u64 *ips, int depth,
 	return s;
 }
 
+/* A sample per (stack, thread), as the waiters map keyed them. */
+static void add_futex_shares(struct pp *pp, const struct ss_report *r,
+			     const struct ss_futex_rec *f, const char *addr)
+{
+	for (size_t k = 0; k < f->nshares && !pp->err; k++) {
+		const struct ss_waiter_share *ws = &f->shares[k];
+		const struct ss_stack *st = r->stacks ? stacks__find(r->stacks, ws->stack_id) : NULL;
+		struct sample_rec *s = add_sample(pp, st ? st->ips : NULL, st ? st->depth : 0,
+						  V_WAIT_NS, ws->wait_ns, ws->tid);
+
+		if (!s)
+			return;
+		s->values[V_WAITS] = (int64_t)ws->count;
+		add_label(pp, s, "futex", addr, 0);
+	}
+}
+
 static void add_futex_samples(struct pp *pp, const struct ss_report *r)
 {
 	const struct ss_profile *p = r->profile;
@@ -335,10 +352,14 @@ static void add_futex_samples(struct pp *pp, const struct ss_report *r)
 
 	for (size_t i = 0; i < p->nfutexes; i++) {
 		const struct ss_futex_rec *f = &p->futexes[i];
-		/* One waiter: its stacks are that thread's. */
+		/* Without the per-thread shares, one waiter's stacks are its own. */
 		__u32 tid = f->waiters == 1 && f->tids ? f->tids[0] : 0;
 
 		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)f->uaddr);
+		if (f->shares) {
+			add_futex_shares(pp, r, f, addr);
+			continue;
+		}
 		for (size_t k = 0; k < f->nstacks; k++) {
 			const struct ss_waiter_stack *ws = &f->stacks[k];
 			const struct ss_stack *st = r->stacks ? stacks__find(r->stacks, ws->stack_id) : NULL;

@@ -7,8 +7,9 @@
  *   <sampled event>/count                       by sampled user stack
  * Each sample carries its full user stack (leaf first) as locations in
  * mappings (file, load range, file offset, build-id when known) with
- * function names, and labels: "futex" (address), "thread" and "tid" where
- * one thread is known.
+ * function names, and labels: "futex" (address), "thread" and "tid": futex
+ * waits are one sample per (waiter stack, thread), as BPF counted them
+ * (recordings before 1.1: per stack, a thread only for single waiters).
  */
 #ifndef SPINSCOPE_PPROF_H
 #define SPINSCOPE_PPROF_H

@@ -72,8 +72,9 @@ static void thread_extras(json_object *o, const struct ss_thread *t)
 	add(o, "flags", U64(t->flags));
 }
 
-/* A futex's every waiter stack ([id, count, wait_ns]) and waiter tid: the
- * report shows the top ones, folded stacks and the advice use them all. */
+/* A futex's every waiter stack ([id, count, wait_ns]), each thread's
+ * share of them and every waiter tid: the report shows the top ones,
+ * folded stacks, pprof and the advice use them all. */
 static void futex_extras(json_object *o, const struct ss_futex_rec *r)
 {
 	json_object *a = json_object_new_array(), *tids = json_object_new_array();
@@ -87,6 +88,20 @@ static void futex_extras(json_object *o, const struct ss_futex_rec *r)
 		json_object_array_add(a, e);
 	}
 	add(o, "waiter_stacks", a);
+	/* Since 1.1, per thread: [stack_id, tid, count, wait_ns] (absent
+	 * where not known: an older recording read back). */
+	a = r->shares ? json_object_new_array() : NULL;
+	for (size_t k = 0; k < r->nshares; k++) {
+		json_object *e = json_object_new_array();
+
+		json_object_array_add(e, json_object_new_int(r->shares[k].stack_id));
+		json_object_array_add(e, U64(r->shares[k].tid));
+		json_object_array_add(e, U64(r->shares[k].count));
+		json_object_array_add(e, U64(r->shares[k].wait_ns));
+		json_object_array_add(a, e);
+	}
+	if (a)
+		add(o, "waiter_shares", a);
 	for (__u32 k = 0; r->tids && k < r->waiters; k++)
 		json_object_array_add(tids, json_object_new_int64(r->tids[k]));
 	add(o, "waiter_tids", tids);

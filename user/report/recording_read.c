@@ -160,6 +160,30 @@ static int read_threads(struct ss_recording *rec)
 	return 0;
 }
 
+/* Each thread's share of the waiter stacks, [stack_id, tid, count,
+ * wait_ns] since 1.1 (absent before: NULL). */
+static int read_shares(json_object *a, struct ss_futex_rec *r)
+{
+	if (!a)
+		return 0;
+	r->shares = alloc_n(arr_len(a), sizeof(*r->shares));
+	if (!r->shares)
+		return -ENOMEM;
+	for (size_t k = 0; k < arr_len(a); k++) {
+		json_object *e = json_object_array_get_idx(a, k), *id;
+		struct ss_waiter_share *w = &r->shares[r->nshares++];
+
+		if (arr_len(e) != 4)
+			continue;
+		id = json_object_array_get_idx(e, 0);
+		w->stack_id = json_object_is_type(id, json_type_int) ? json_object_get_int(id) : -1;
+		w->tid = (__u32)num(json_object_array_get_idx(e, 1));
+		w->count = num(json_object_array_get_idx(e, 2));
+		w->wait_ns = num(json_object_array_get_idx(e, 3));
+	}
+	return 0;
+}
+
 /* Waiter stacks: [id, count, wait_ns] since 1.0, else the top ones shown. */
 static int read_waiters(json_object *o, struct ss_futex_rec *r)
 {
@@ -187,6 +211,8 @@ static int read_waiters(json_object *o, struct ss_futex_rec *r)
 			w->wait_ns = get_u64(e, "wait_ns");
 		}
 	}
+	if (read_shares(get_type(o, "waiter_shares", json_type_array), r))
+		return -ENOMEM;
 	/* The count as reported; the tids only as far as they were kept. */
 	tids = get_type(o, "waiter_tids", json_type_array);
 	r->waiters = (__u32)get_u64(o, "waiter_threads");

@@ -488,6 +488,21 @@ static bool tid_seen(__u32 *tids, size_t n, __u32 tid)
 	return false;
 }
 
+/* The key's own record, kept as well: who waited on which stack. */
+static int add_share(struct ss_futex_rec *r, const struct ss_waiter_key *k,
+		     const struct ss_waiter_val *v)
+{
+	struct ss_waiter_share *s = realloc(r->shares, (r->nshares + 1) * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	r->shares = s;
+	s[r->nshares++] = (struct ss_waiter_share){
+		.stack_id = k->stack_id, .tid = k->tid, .count = v->count, .wait_ns = v->wait_ns,
+	};
+	return 0;
+}
+
 static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
 		      const struct ss_waiter_val *v)
 {
@@ -518,6 +533,8 @@ static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
 		}
 		r->stacks[j].count += v->count;
 		r->stacks[j].wait_ns += v->wait_ns;
+		if (add_share(r, k, v))
+			return -ENOMEM;
 		/* BPF keeps maxima per waiter (no cmpxchg before Linux 5.12). */
 		if (v->wait_ns_max > r->f.wait_ns_max)
 			r->f.wait_ns_max = v->wait_ns_max;

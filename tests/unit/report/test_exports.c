@@ -245,6 +245,50 @@ static void test_pprof_decodes_back(void **state)
 	free(gz);
 }
 
+/* Two threads on one waiter stack: one sample each, each with its own
+ * thread, as the waiters map counted them (not one unlabelled sample). */
+static void test_pprof_futex_samples_per_thread(void **state)
+{
+	struct fixture *fx = *state;
+	struct ss_thread threads[2] = { fx->threads[0], { .tid = 78, .comm = "other" } };
+	struct ss_waiter_share shares[2] = {
+		{ .stack_id = 1, .tid = 77, .count = 3, .wait_ns = 4000 },
+		{ .stack_id = 1, .tid = 78, .count = 1, .wait_ns = 1000 },
+	};
+	__u32 tids[2] = { 77, 78 };
+	Perftools__Profiles__Profile *p;
+	size_t len, n = 0;
+	__u64 ns = 0;
+	void *gz;
+
+	fx->prof.threads = threads;
+	fx->prof.nthreads = 2;
+	fx->futexes[0].waiters = 2;
+	fx->futexes[0].tids = tids;
+	fx->futexes[0].shares = shares;
+	fx->futexes[0].nshares = 2;
+	assert_int_equal(pprof__encode(&fx->rep, fake_resolve, NULL, &gz, &len), 0);
+	p = decode(gz, len);
+	assert_non_null(p);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+		const char *who = label(p, s, "thread");
+
+		if (!s->value[0])
+			continue;
+		n++;
+		ns += (__u64)s->value[0];
+		assert_non_null(who);
+		assert_int_equal(s->value[1], !strcmp(who, "worker") ? 3 : 1);
+		assert_int_equal(s->value[0], !strcmp(who, "worker") ? 4000 : 1000);
+		assert_string_equal(leaf_name(p, s), "lock_it");
+	}
+	assert_int_equal(n, 2);
+	assert_int_equal(ns, 5000);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	free(gz);
+}
+
 static void test_metrics_addresses(void **state)
 {
 	char addr[64], why[256];
@@ -270,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_metrics_labels_bounded_and_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pprof_decodes_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pprof_futex_samples_per_thread, setup, teardown),
 		cmocka_unit_test(test_metrics_addresses),
 	};
 

@@ -41,6 +41,7 @@ struct fixture {
 	struct ss_thread threads[3];
 	struct ss_futex_rec futex;
 	struct ss_waiter_stack wstacks[2];
+	struct ss_waiter_share shares[3];
 	__u32 tids[2];
 	struct ss_yield_site yield;
 	struct ss_stack stack_v[2];
@@ -72,7 +73,11 @@ static struct fixture *fixture(void)
 	fx->futex = (struct ss_futex_rec){
 		.uaddr = 0x7f00dead1000ull, .f = { .waits = 3, .wait_ns = 3000000, .hist = { [20] = 3 } },
 		.stacks = fx->wstacks, .nstacks = 2, .waiters = 2, .tids = fx->tids,
+		.shares = fx->shares, .nshares = 3,
 	};
+	fx->shares[0] = (struct ss_waiter_share){ .stack_id = 7, .tid = 11, .count = 1, .wait_ns = 2000000 };
+	fx->shares[1] = (struct ss_waiter_share){ .stack_id = 7, .tid = 12, .count = 1, .wait_ns = 500000 };
+	fx->shares[2] = (struct ss_waiter_share){ .stack_id = 9, .tid = 12, .count = 1, .wait_ns = 500000 };
 	fx->yield = (struct ss_yield_site){ .stack_id = 8, .count = 40 };
 	fx->stack_v[0] = (struct ss_stack){ .id = 7, .depth = 3, .ips = ips7, .frames = frames7,
 					    .where = where7 };
@@ -126,6 +131,11 @@ static void test_round_trip(void **state)
 	 * where, the advisor's extras: all back. */
 	assert_int_equal(rec.prof.threads[0].futex_other, 4);
 	assert_int_equal(rec.prof.futexes[0].tids[1], 12);
+	/* Who waited on which stack (1.1). */
+	assert_int_equal(rec.prof.futexes[0].nshares, 3);
+	assert_int_equal(rec.prof.futexes[0].shares[1].tid, 12);
+	assert_int_equal(rec.prof.futexes[0].shares[1].wait_ns, 500000);
+	assert_int_equal(rec.prof.futexes[0].shares[2].stack_id, 9);
 	assert_string_equal(stacks__find(&rec.stacks, 7)->where[1].module, "/srv/app");
 	assert_int_equal(stacks__find(&rec.stacks, 7)->where[1].offset, 0x13fe);
 	assert_null(stacks__find(&rec.stacks, 7)->where[2].module);
