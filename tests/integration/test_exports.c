@@ -5,7 +5,9 @@
  * --metrics-file; a Prometheus server started here scrapes --metrics and
  * its query API returns the yield counter of the JSON report; 10,000 futex
  * addresses stay within the bounded label set. The profile's mappings carry
- * the build-ids readelf reads from the files.
+ * the build-ids readelf reads from the files. Each waiter thread has its own
+ * futex_wait samples, and `spinscope report --pprof` of the trace's
+ * recording writes the live profile byte for byte.
  *
  * Frame-pointer stacks through glibc (built without them) may skip the
  * innermost workload function, so the top entry, with libc's frames hidden
@@ -179,10 +181,75 @@ static double series_value(const char *text, const char *name, const char *match
 	return -1;
 }
 
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = malloc(1 << 22);
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	*len = fread(buf, 1, 1 << 22, f);
+	fclose(f);
+	return buf;
+}
+
+/* Every waiter of the mutex has its own wait samples: `go tool pprof
+ * -tags` lists one tid per waiting thread under the futex_wait type. */
+static void assert_waits_per_thread(const char *file, uint64_t waiters)
+{
+	char *out, *err, *at, *end;
+	uint64_t tids = 0;
+
+	assert_true(waiters >= 2);
+	assert_int_equal(tt_run(TT_ARGS("/usr/bin/go", "tool", "pprof", "-tags",
+					"-sample_index=futex_wait", file), &out, &err, TOOL_TIMEOUT_MS), 0);
+	at = strstr(out, " tid: Total");
+	if (!at)
+		fail_msg("no tid label on the futex_wait samples: %s", out);
+	/* "      1.3s (33.72%): 16313" lines, up to the next blank line. */
+	end = strstr(at, "\n\n");
+	if (end)
+		*end = 0;
+	for (at = strstr(at, "%): "); at; at = strstr(at + 1, "%): "))
+		tids++;
+	print_message("# pprof: %llu threads carry futex_wait samples (%llu waiters)\n",
+		      (unsigned long long)tids, (unsigned long long)waiters);
+	assert_true(tids >= waiters);
+	free(out);
+	free(err);
+}
+
+/* `spinscope report REC --pprof` writes the profile the live --pprof did,
+ * byte for byte (the recording keeps the trace's end on the wall clock),
+ * and go tool pprof reads it. */
+static void assert_report_pprof_is_live(const char *rec, const char *live)
+{
+	const char *replay = tmp_path("replay.pb.gz");
+	char *out, *err, *a, *b;
+	size_t la, lb;
+
+	assert_int_equal(tt_run(TT_ARGS(tl_path("spinscope"), "report", rec, "--pprof", replay),
+				&out, &err, TOOL_TIMEOUT_MS), 0);
+	free(out);
+	free(err);
+	a = slurp(live, &la);
+	b = slurp(replay, &lb);
+	assert_int_equal(lb, la);
+	assert_memory_equal(b, a, la);
+	free(a);
+	free(b);
+	assert_int_equal(tt_run(TT_ARGS("/usr/bin/go", "tool", "pprof", "-raw", replay), &out, &err,
+				TOOL_TIMEOUT_MS), 0);
+	assert_non_null(strstr(out, "futex_wait/nanoseconds"));
+	free(out);
+	free(err);
+}
+
 static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 {
 	static const char *const fns[] = { "contend_on_mutex", "waiter", NULL };
 	const char *pb = tmp_path("mutex.pb.gz"), *prom = tmp_path("mutex.prom");
+	const char *rec = tmp_path("mutex.json.zst");
 	char name[256], lock[64], *out, *err;
 	unsigned long long mutex;
 	struct tt_workload w;
@@ -193,10 +260,14 @@ static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 	TL_REQUIRE_BPF();
 	tt_workload_start(&w, "mutex_hold", TT_ARGS("3", "4", "30"));
 	mutex = tt_field(w.ready, "mutex");
-	doc = trace_done(&w, TT_ARGS("--pprof", pb, "--metrics-file", prom));
+	/* cpu-clock samples on every host: the profile's every sample type. */
+	doc = trace_done(&w, TT_ARGS("--pprof", pb, "--metrics-file", prom, "--event", "cpu-clock",
+				     "-o", rec));
 	pprof_top(pb, "futex_wait", name, sizeof(name), &flat);
 	if (!one_of(name, fns))
 		fail_msg("top futex_wait entry is %s, not contend_on_mutex() or waiter()", name);
+	assert_waits_per_thread(pb, tt_u64(tt_futex(doc, mutex), "waiter_threads"));
+	assert_report_pprof_is_live(rec, pb);
 
 	rc = run_promtool(prom, &out, &err);
 	if (rc)

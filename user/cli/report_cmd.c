@@ -19,19 +19,21 @@
 #include "report/advice.h"
 #include "report/folded.h"
 #include "report/html.h"
+#include "report/pprof.h"
 #include "report/recording_read.h"
 #include "report_advise.h"
 #include "syms/build_id.h"
 
 static const char report_usage[] =
-	"usage: spinscope report FILE [--json] [--folded FILE] [--html FILE] [--calibration FILE]\n"
-	"                        [--symbols DIR]\n";
+	"usage: spinscope report FILE [--json] [--folded FILE] [--html FILE] [--pprof FILE]\n"
+	"                        [--calibration FILE] [--symbols DIR]\n";
 
 struct report_opts {
 	const char *path;
 	bool json;
 	const char *folded_path;
 	const char *html_path;
+	const char *pprof_path;
 	const char *calibration_path;
 	const char *symbols_dir;
 };
@@ -42,6 +44,7 @@ static int parse(int argc, char **argv, struct report_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "folded", required_argument, NULL, 'f' },
 		{ "html", required_argument, NULL, 'H' },
+		{ "pprof", required_argument, NULL, 'P' },
 		{ "calibration", required_argument, NULL, 'c' },
 		{ "symbols", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -57,6 +60,7 @@ static int parse(int argc, char **argv, struct report_opts *o)
 		case 'j': o->json = true; break;
 		case 'f': o->folded_path = optarg; break;
 		case 'H': o->html_path = optarg; break;
+		case 'P': o->pprof_path = optarg; break;
 		case 'c': o->calibration_path = optarg; break;
 		case 's': o->symbols_dir = optarg; break;
 		case 'h': fputs(report_usage, stdout); return -1;
@@ -114,6 +118,21 @@ static size_t rename_frames(struct ss_stacks *s, const char *dir)
 	return named;
 }
 
+/* pprof's view of an address from the frames as recorded: the live
+ * --pprof's names, modules, file offsets and build-ids. */
+static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
+{
+	const struct recording_addr *a = recording__find_addr(arg, ip);
+
+	if (!a)
+		return -ENOENT;
+	out->name = a->name;
+	out->module = a->module;
+	out->module_offset = a->where ? a->where->offset : 0;
+	out->build_id = a->where && a->where->build_id[0] ? a->where->build_id : NULL;
+	return 0;
+}
+
 static int emit(const struct report_opts *o, struct ss_recording *rec, struct report_advice *ra)
 {
 	char why[1024];
@@ -123,6 +142,8 @@ static int emit(const struct report_opts *o, struct ss_recording *rec, struct re
 	/* The page of the live --html: the report without the recording's sections. */
 	if (o->html_path && html__save(o->html_path, &rec->rep, why, sizeof(why)))
 		return ss_error(SS_EXIT_ERROR, "cannot write the HTML report to %s: %s", o->html_path, why);
+	if (o->pprof_path && pprof__write(o->pprof_path, &rec->rep, pprof_resolve, rec, why, sizeof(why)))
+		return ss_error(SS_EXIT_ERROR, "cannot write the pprof profile to %s: %s", o->pprof_path, why);
 	rec->rep.advisor_input = ra->advice ? &ra->in.profile : NULL;
 	rec->rep.calibration = ra->calibration;
 	rec->rep.fingerprint = json_object_object_get(json_object_object_get(rec->doc, "host"),
@@ -168,6 +189,8 @@ int cmd_report(int argc, char **argv)
 	/* Only looked at (outfile.h), before any work. */
 	if (o.html_path && (code = outfile__check(o.html_path, why, sizeof(why))))
 		return ss_error(code, "cannot write the HTML report to %s: %s", o.html_path, why);
+	if (o.pprof_path && (code = outfile__check(o.pprof_path, why, sizeof(why))))
+		return ss_error(code, "cannot write the pprof profile to %s: %s", o.pprof_path, why);
 	code = recording__read(o.path, &rec, why, sizeof(why));
 	if (code) {
 		recording__free(&rec);

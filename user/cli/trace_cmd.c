@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -581,6 +582,16 @@ static int trace_detach(struct trace_session *s)
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
 
+/* A monotonic time (tracer_now_ns) on the wall clock: when the trace
+ * ended, which pprof and recordings give. */
+static __u64 wall_clock_of(__u64 mono_ns)
+{
+	struct timespec wall;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	return (__u64)wall.tv_sec * 1000000000ull + (__u64)wall.tv_nsec - (tracer_now_ns() - mono_ns);
+}
+
 /* Names the stacks against the maps as they are now (or as last seen, if
  * the target exited) and fills what the report says about the target. */
 static int trace_symbolize(struct trace_session *s)
@@ -614,6 +625,7 @@ static int trace_symbolize(struct trace_session *s)
 		snprintf(rep->comm, sizeof(rep->comm), "%s", now.name);
 	rep->exited = s->rs.exited;
 	rep->duration_ns = s->prof.now_ns - s->prof.start_ns;
+	rep->end_unix_ns = wall_clock_of(s->prof.now_ns);
 	if (rep->duration_ns)
 		host_load_between(&s->ticks0, &s->ticks1, s->host.cpus,
 				  (double)s->prof.totals.oncpu_ns / (double)rep->duration_ns,

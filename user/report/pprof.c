@@ -466,7 +466,9 @@ static int link_messages(struct pp *pp, const struct ss_report *r, pb_profile *o
 	out->n_string_table = pp->nstrs;
 	out->string_table = pp->strs;
 	out->duration_nanos = (int64_t)r->duration_ns;
-	out->time_nanos = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - (int64_t)r->duration_ns;
+	/* When the trace began: a recording knows, else it just ended. */
+	out->time_nanos = (r->end_unix_ns ? (int64_t)r->end_unix_ns :
+			   (int64_t)now.tv_sec * 1000000000 + now.tv_nsec) - (int64_t)r->duration_ns;
 	out->period_type = &q->period_type;
 	out->period = r->samples ? (int64_t)r->samples->period : 0;
 	out->default_sample_type = q->types[V_WAIT_NS].type;

@@ -149,6 +149,8 @@ static void profile_extras(json_object *root, const struct ss_report *r)
 	o = json_object_new_object();
 	add(o, "start_ns", U64(p->start_ns));
 	add(o, "now_ns", U64(p->now_ns));
+	if (r->end_unix_ns)
+		add(o, "end_unix_ns", U64(r->end_unix_ns));
 	add(root, "clock", o);
 }
 

@@ -440,6 +440,7 @@ static void read_header(struct ss_recording *rec)
 	r->exited = get_bool(t, "exited");
 	r->duration_ns = get_u64(d, "duration_ns");
 	rec->prof.start_ns = get_u64(clock, "start_ns");
+	r->end_unix_ns = get_u64(clock, "end_unix_ns");
 	rec->prof.now_ns = clock ? get_u64(clock, "now_ns") : r->duration_ns;
 	r->futex_waitv_traced = get_bool(tr, "futex_waitv");
 	r->futex2_traced = get_bool(tr, "futex2");
@@ -785,23 +786,27 @@ void recording__free(struct ss_recording *rec)
 	memset(rec, 0, sizeof(*rec));
 }
 
-const char *recording__sym_name(void *arg, __u64 ip, const char **module)
+const struct recording_addr *recording__find_addr(const struct ss_recording *rec, __u64 ip)
 {
-	const struct ss_recording *rec = arg;
 	size_t lo = 0, hi = rec ? rec->naddrs : 0;
 
-	*module = NULL;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (rec->addrs[mid].ip == ip) {
-			*module = rec->addrs[mid].module;
-			return rec->addrs[mid].name;
-		}
+		if (rec->addrs[mid].ip == ip)
+			return &rec->addrs[mid];
 		if (rec->addrs[mid].ip < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return NULL;
+}
+
+const char *recording__sym_name(void *arg, __u64 ip, const char **module)
+{
+	const struct recording_addr *a = recording__find_addr(arg, ip);
+
+	*module = a ? a->module : NULL;
+	return a ? a->name : NULL;
 }

@@ -64,6 +64,9 @@ int recording__read(const char *path, struct ss_recording *rec, char *why, size_
 int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, size_t whylen);
 void recording__free(struct ss_recording *rec);
 
+/* The recording's entry for an address as the renderers ask for it (a
+ * caller's return address - 1), or NULL. */
+const struct recording_addr *recording__find_addr(const struct ss_recording *rec, __u64 ip);
 /* Names an address from the recording (samples_symbolize_fn). */
 const char *recording__sym_name(void *rec, __u64 ip, const char **module);
 /* Rebuilds the names recording__sym_name gives from the stacks' frames, as

@@ -46,6 +46,7 @@ struct ss_report {
 	char comm[64];
 	bool exited;			/* target exited during the trace */
 	__u64 duration_ns;
+	__u64 end_unix_ns;		/* wall clock at the trace's end; 0: unknown */
 	const struct ss_profile *profile;
 	const struct ss_stacks *stacks;
 	/* The samples' stacks by their own ids (recordings keep them so that
