@@ -245,6 +245,26 @@ static void assert_report_pprof_is_live(const char *rec, const char *live)
 	free(err);
 }
 
+/* The lock="..." label of the series whose labels hold match names one of
+ * fns, as the advice's futex-contention finding does. */
+static void assert_lock_named(const char *text, const char *match, const char *const fns[])
+{
+	const char *at = strstr(text, match), *bol, *lock;
+
+	assert_non_null(at);
+	for (bol = at; bol > text && bol[-1] != '\n'; bol--)
+		;
+	lock = strstr(bol, "lock=\"");
+	assert_true(lock && lock < at);
+	for (int i = 0; fns[i]; i++) {
+		size_t n = strlen(fns[i]);
+
+		if (!strncmp(lock + 6, fns[i], n) && lock[6 + n] == ' ')
+			return;
+	}
+	fail_msg("the lock's label is not its waiters' function: %.*s", (int)(at - bol), bol);
+}
+
 static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 {
 	static const char *const fns[] = { "contend_on_mutex", "waiter", NULL };
@@ -287,9 +307,11 @@ static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 		n = fread(buf, 1, sizeof(buf) - 1, fp);
 		buf[n] = 0;
 		fclose(fp);
-		snprintf(lock, sizeof(lock), "lock=\"0x%llx\"", mutex);
+		snprintf(lock, sizeof(lock), "futex=\"0x%llx\"", mutex);
 		secs = series_value(buf, "spinscope_futex_wait_seconds_total", lock);
 		assert_true(secs > 0);
+		/* Named as the finding names it: by the waiters' own function. */
+		assert_lock_named(buf, lock, fns);
 		assert_true(fabs(secs * 1e9 - (double)tt_u64(f, "wait_ns")) <= 1000);
 		assert_non_null(strstr(buf, "# TYPE spinscope_finding gauge"));
 	}

@@ -142,8 +142,8 @@ static const char *format_frame(void *arg, __u64 ip, int depth, char *buf, size_
 	return syms__format(arg, depth ? ip - 1 : ip, buf, len);
 }
 
-/* Copies the stacks the report shows (all of them for --folded, --pprof
- * and --html) before the maps go away. */
+/* Copies the stacks the report shows (all of them for --folded, --pprof,
+ * --html and the metrics' names) before the maps go away. */
 static int collect_stacks(struct tracer *t, const struct ss_profile *p, bool all,
 			  struct ss_stacks *s)
 {
@@ -556,7 +556,8 @@ static int trace_collect(struct trace_session *s)
 	/* A recording keeps every stack: folded stacks, pprof, the HTML page
 	 * and diff want them. */
 	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path || s->o->output_path || s->o->json ||
-				    s->o->pprof_path || s->o->html_path, &s->stacks);
+				    s->o->pprof_path || s->o->html_path || s->o->metrics_path ||
+				    s->o->metrics_addr, &s->stacks);
 	tracer__features(s->t, &s->feat);
 	s->rep.symbols.unwind_on = tracer__unwind_stats(s->t, s->rep.symbols.unwind) > 0;
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;

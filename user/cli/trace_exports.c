@@ -38,74 +38,45 @@ int trace_exports__open(struct trace_exports *ex, const struct ss_opts *o, const
 	return ex->http ? 0 : ss_error(SS_EXIT_USAGE, "%s", why);
 }
 
-/* Code the user cannot change: a site is named after its caller instead. */
-static bool is_runtime(const char *module)
+static int read_live_stack(void *arg, __s32 id, __u64 *ips, int max)
 {
-	static const char *const libs[] = { "/libc.so", "/libpthread", "/ld-linux", "/libstdc++",
-					    "/libjvm", NULL };
+	int n = tracer__stack(arg, id, ips, max);
 
-	for (int i = 0; module && libs[i]; i++)
-		if (strstr(module, libs[i]))
-			return true;
-	return false;
+	return n < 0 ? 0 : n;	/* gone from the map: no frames, unnamed */
 }
 
-/* The innermost named frame outside the runtime, else the innermost named
- * one; callers' frames are return addresses, named at ip - 1. */
-static const char *name_site(struct syms *syms, const __u64 *ips, int depth, char *buf, size_t len)
+/* Report frames ("func+0x12 (module)"; callers' at the call, ip - 1). */
+static const char *live_frame(void *arg, __u64 ip, int depth, char *buf, size_t len)
 {
-	const char *fallback = NULL;
-	struct sym_info si;
-
-	for (int i = 0; syms && i < depth; i++) {
-		if (syms__resolve(syms, i ? ips[i] - 1 : ips[i], &si) || !si.name)
-			continue;
-		if (!is_runtime(si.module)) {
-			snprintf(buf, len, "%s", si.name);
-			return buf;
-		}
-		if (!fallback) {
-			snprintf(buf, len, "%s", si.name);
-			fallback = buf;
-		}
+	if (!arg) {
+		snprintf(buf, len, "0x%llx", (unsigned long long)ip);
+		return buf;
 	}
-	return fallback;
+	return syms__format(arg, depth ? ip - 1 : ip, buf, len);
 }
 
-struct live_sites {
-	struct tracer *t;
-	struct syms *syms;
-};
-
-static const char *live_site(void *arg, __s32 id, char *buf, size_t len)
+/* The stacks that name the metrics' locks and sites (the top ones), named
+ * as the report names them, so that a live refresh labels them as the
+ * final one and the advice do. */
+static int live_stacks(struct tracer *t, struct syms *syms, const struct ss_profile *p,
+		       struct ss_stacks *out)
 {
-	struct live_sites *ls = arg;
-	__u64 ips[SS_MAX_STACK_DEPTH];
-	int n = id >= 0 ? tracer__stack(ls->t, id, ips, SS_MAX_STACK_DEPTH) : -1;
+	int err = 0;
 
-	return n > 0 ? name_site(ls->syms, ips, n, buf, len) : NULL;
-}
-
-struct final_sites {
-	const struct ss_stacks *stacks;
-	struct syms *syms;
-};
-
-static const char *final_site(void *arg, __s32 id, char *buf, size_t len)
-{
-	struct final_sites *fs = arg;
-	const struct ss_stack *st = fs->stacks ? stacks__find(fs->stacks, id) : NULL;
-
-	return st ? name_site(fs->syms, st->ips, st->depth, buf, len) : NULL;
+	for (size_t i = 0; i < p->nfutexes && i < METRICS_TOP_N; i++)
+		for (size_t k = 0; k < p->futexes[i].nstacks; k++)
+			err = err ?: stacks__add(out, p->futexes[i].stacks[k].stack_id, read_live_stack, t);
+	for (size_t i = 0; i < p->nyields && i < METRICS_TOP_N; i++)
+		err = err ?: stacks__add(out, p->yields[i].stack_id, read_live_stack, t);
+	return err ?: stacks__symbolize(out, live_frame, syms);
 }
 
 /* Renders r and hands the text to the server and the file. */
-static int publish(struct trace_exports *ex, const struct ss_report *r, metrics_site_fn site,
-		   void *arg, char *why, size_t whylen)
+static int publish(struct trace_exports *ex, const struct ss_report *r, char *why, size_t whylen)
 {
 	char *text;
 	size_t len;
-	int err = metrics_text__render(r, site, arg, &text, &len);
+	int err = metrics_text__render(r, &text, &len);
 
 	if (err) {
 		snprintf(why, whylen, "%s", strerror(-err));
@@ -123,9 +94,9 @@ static int publish(struct trace_exports *ex, const struct ss_report *r, metrics_
 void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms *syms,
 			 __u64 now_ns)
 {
-	struct live_sites ls = { .t = t, .syms = syms };
+	struct ss_stacks stacks = { 0 };
 	struct ss_profile cur;
-	struct ss_report r = { .pid = ex->pid };
+	struct ss_report r = { .pid = ex->pid, .stacks = &stacks };
 	char why[512] = "";
 	int err;
 
@@ -136,7 +107,12 @@ void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms
 	if (!err) {
 		snprintf(r.comm, sizeof(r.comm), "%s", ex->comm);
 		r.profile = &cur;
-		err = publish(ex, &r, live_site, &ls, why, sizeof(why));
+		err = live_stacks(t, syms, &cur, &stacks);
+		if (err)
+			snprintf(why, sizeof(why), "cannot name the stacks: %s", strerror(-err));
+		else
+			err = publish(ex, &r, why, sizeof(why));
+		stacks__free(&stacks);
 		profile_free(&cur);
 	} else {
 		snprintf(why, sizeof(why), "cannot read the BPF maps: %s", strerror(-err));
@@ -166,14 +142,13 @@ static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
 int trace_exports__final(struct trace_exports *ex, const struct ss_report *rep, struct syms *syms,
 			 trace_exports_failed_fn failed)
 {
-	struct final_sites fs = { .stacks = rep->stacks, .syms = syms };
 	const struct ss_opts *o = ex->o;
 	char why[512];
 	int code = 0;
 
 	if (o->pprof_path && pprof__write(o->pprof_path, rep, pprof_resolve, syms, why, sizeof(why)))
 		code = failed(o, "the pprof profile", o->pprof_path, why);
-	if ((ex->http || o->metrics_path) && publish(ex, rep, final_site, &fs, why, sizeof(why)))
+	if ((ex->http || o->metrics_path) && publish(ex, rep, why, sizeof(why)))
 		code = failed(o, "metrics", o->metrics_path ? o->metrics_path : "the metrics server", why);
 	return code;
 }

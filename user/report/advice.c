@@ -229,26 +229,47 @@ static int copy_samples(struct advice_input *in, int pid, const struct samples_r
 	return classify_hot_code(in, pid, sr, sym, sym_arg) ? -ENOMEM : 0;
 }
 
-/* The heaviest waiter stack that resolves names the lock; a stack that
- * reaches the user's code is preferred to a heavier one that does not. */
-static void name_futex(struct adv_futex *f, const struct ss_futex_rec *r,
-		       const struct ss_stacks *stacks)
+bool advice__lock_name(const struct ss_futex_rec *r, const struct ss_stacks *stacks,
+		       struct advice_stack_name *out)
 {
-	for (size_t k = 0; k < r->nstacks; k++) {
+	memset(out, 0, sizeof(*out));
+	for (size_t k = 0; stacks && k < r->nstacks; k++) {
 		const struct ss_stack *st = stacks__find(stacks, r->stacks[k].stack_id);
 		struct advice_stack_name sn;
 
 		if (!st || !st->frames || !st->depth)
 			continue;
 		advice__name_stack(st->frames, st->depth, &sn);
-		if (!f->name[0] || (sn.user_named && !f->user_named)) {
-			snprintf(f->name, sizeof(f->name), "%s", sn.name);
-			snprintf(f->runtime_frames, sizeof(f->runtime_frames), "%s", sn.runtime);
-			f->user_named = sn.user_named;
-		}
-		if (f->user_named)
-			return;
+		if (!out->name[0] || (sn.user_named && !out->user_named))
+			*out = sn;
+		if (out->user_named)
+			break;
 	}
+	return out->name[0] != 0;
+}
+
+bool advice__site_name(__s32 stack_id, const struct ss_stacks *stacks,
+		       struct advice_stack_name *out)
+{
+	const struct ss_stack *st = stacks ? stacks__find(stacks, stack_id) : NULL;
+
+	memset(out, 0, sizeof(*out));
+	/* The call site: the first frame in the user's code. */
+	if (st && st->frames && st->depth)
+		advice__name_stack(st->frames, st->depth, out);
+	return out->name[0] != 0;
+}
+
+static void name_futex(struct adv_futex *f, const struct ss_futex_rec *r,
+		       const struct ss_stacks *stacks)
+{
+	struct advice_stack_name sn;
+
+	if (!advice__lock_name(r, stacks, &sn))
+		return;
+	snprintf(f->name, sizeof(f->name), "%s", sn.name);
+	snprintf(f->runtime_frames, sizeof(f->runtime_frames), "%s", sn.runtime);
+	f->user_named = sn.user_named;
 }
 
 int advice__build_profile(struct advice_input *in, const struct advice_target *tgt,
@@ -297,13 +318,10 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	ap->nfutexes = p->nfutexes;
 
 	for (size_t i = 0; i < p->nyields; i++) {
-		const struct ss_stack *st = stacks__find(stacks, p->yields[i].stack_id);
 		struct advice_stack_name sn;
 
 		in->yields[i].count = p->yields[i].count;
-		/* The call site: the first frame in the user's code. */
-		if (st && st->frames && st->depth) {
-			advice__name_stack(st->frames, st->depth, &sn);
+		if (advice__site_name(p->yields[i].stack_id, stacks, &sn)) {
 			snprintf(in->yields[i].frame, sizeof(in->yields[i].frame), "%s", sn.name);
 			in->yields[i].user_named = sn.user_named;
 		}

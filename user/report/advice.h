@@ -58,6 +58,17 @@ struct advice_stack_name {
 /* Names a stack (see struct advice_stack_name). Pure. */
 void advice__name_stack(char *const *frames, int depth, struct advice_stack_name *out);
 
+/* A lock's name wherever one is shown (findings, metrics, diff): its
+ * heaviest waiter stack that resolves, one that reaches the user's code
+ * preferred to a heavier one that does not. false (out empty) when none of
+ * its stacks has frames. */
+bool advice__lock_name(const struct ss_futex_rec *r, const struct ss_stacks *stacks,
+		       struct advice_stack_name *out);
+/* A sched_yield site's name, as the findings give it: its stack's. false
+ * (out empty) when the stack has no frames. */
+bool advice__site_name(__s32 stack_id, const struct ss_stacks *stacks,
+		       struct advice_stack_name *out);
+
 /* The Advice section of the text report. */
 void advice__print_text(const struct adv_report *r, FILE *out);
 /* The "advice" array of the JSON report. */

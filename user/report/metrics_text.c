@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "advice.h"
 #include "metrics_text.h"
 
 /* Label values: backslash, quote and newline escaped, as the format says. */
@@ -43,23 +44,38 @@ static void series(struct mt *m, const char *name, const char *key, const char *
 	fprintf(m->f, "} %.17g\n", v);
 }
 
+/* name{pid,comm,lock="...",futex="0x..."}: the lock as the advice names
+ * it (else "futex 0x...", as the findings say), the address keeping two
+ * words of one name (shards) apart. */
+static void lock_series(struct mt *m, const char *name, const struct ss_futex_rec *r, double v)
+{
+	struct advice_stack_name sn;
+	char addr[32];
+
+	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)r->uaddr);
+	if (!advice__lock_name(r, m->r->stacks, &sn))
+		snprintf(sn.name, sizeof(sn.name), "futex %s", addr);
+	fprintf(m->f, "%s{pid=\"%d\",comm=\"", name, m->r->pid);
+	put_label_value(m->f, m->r->comm);
+	fputs("\",lock=\"", m->f);
+	put_label_value(m->f, sn.name);
+	fprintf(m->f, "\",futex=\"%s\"} %.17g\n", addr, v);
+}
+
 static void per_lock(struct mt *m, const char *name, const char *help, double scale,
 		     size_t field_off)
 {
 	const struct ss_profile *p = m->r->profile;
 	double other = 0;
-	char addr[32];
 
 	family(m, name, "counter", help);
 	for (size_t i = 0; i < p->nfutexes; i++) {
 		double v = *(const __u64 *)((const char *)&p->futexes[i].f + field_off) * scale;
 
-		if (i >= METRICS_TOP_N) {
+		if (i >= METRICS_TOP_N)
 			other += v;
-			continue;
-		}
-		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)p->futexes[i].uaddr);
-		series(m, name, "lock", addr, v);
+		else
+			lock_series(m, name, &p->futexes[i], v);
 	}
 	if (p->nfutexes > METRICS_TOP_N)
 		series(m, name, "lock", "other", other);
@@ -76,32 +92,37 @@ static void locks(struct mt *m)
 		 offsetof(struct ss_futex, wakes));
 }
 
-static void yields(struct mt *m, metrics_site_fn site, void *arg)
+/* The top sites by their advice name ("stack_<id>" unnamed); two stacks
+ * of one name are one series. */
+static void yields(struct mt *m)
 {
 	const struct ss_profile *p = m->r->profile;
 	const char *name = "spinscope_sched_yield_site_total";
-	char buf[256];
-	__u64 other = 0;
+	size_t n = p->nyields < METRICS_TOP_N ? p->nyields : METRICS_TOP_N, k = 0;
+	struct advice_stack_name sites[METRICS_TOP_N];
+	__u64 counts[METRICS_TOP_N], other = 0;
 
 	family(m, "spinscope_sched_yield_total", "counter", "sched_yield calls of the target.");
 	series(m, "spinscope_sched_yield_total", NULL, NULL, (double)p->totals.sched_yield);
-	family(m, name, "counter", "sched_yield calls by call site (innermost frame the user owns).");
+	family(m, name, "counter", "sched_yield calls by call site (first frame the user owns).");
 	for (size_t i = 0; i < p->nyields; i++) {
-		const char *s = NULL;
+		size_t j;
 
-		if (i >= METRICS_TOP_N) {
+		if (i >= n) {
 			other += p->yields[i].count;
 			continue;
 		}
-		if (site)
-			s = site(arg, p->yields[i].stack_id, buf, sizeof(buf));
-		if (!s) {
-			snprintf(buf, sizeof(buf), "stack_%d", p->yields[i].stack_id);
-			s = buf;
-		}
-		series(m, name, "site", s, (double)p->yields[i].count);
+		if (!advice__site_name(p->yields[i].stack_id, m->r->stacks, &sites[k]))
+			snprintf(sites[k].name, sizeof(sites[k].name), "stack_%d", p->yields[i].stack_id);
+		for (j = 0; j < k && strcmp(sites[j].name, sites[k].name); j++)
+			;
+		if (j == k)
+			counts[k++] = 0;
+		counts[j] += p->yields[i].count;
 	}
-	if (p->nyields > METRICS_TOP_N)
+	for (size_t j = 0; j < k; j++)
+		series(m, name, "site", sites[j].name, (double)counts[j]);
+	if (p->nyields > n)
 		series(m, name, "site", "other", (double)other);
 }
 
@@ -166,8 +187,7 @@ static void findings(struct mt *m)
 	}
 }
 
-int metrics_text__render(const struct ss_report *r, metrics_site_fn site, void *arg,
-			 char **buf, size_t *len)
+int metrics_text__render(const struct ss_report *r, char **buf, size_t *len)
 {
 	struct mt m = { .r = r };
 	int err = 0;
@@ -177,7 +197,7 @@ int metrics_text__render(const struct ss_report *r, metrics_site_fn site, void *
 	if (!m.f)
 		return -errno;
 	locks(&m);
-	yields(&m, site, arg);
+	yields(&m);
 	scheduler(&m);
 	process(&m);
 	findings(&m);

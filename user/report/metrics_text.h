@@ -6,7 +6,9 @@
  * their unit; every series has pid and comm labels. Label cardinality is
  * bounded: the top METRICS_TOP_N locks (futex addresses, by wait time then
  * wakes) and yield sites get their own series, the rest are summed into
- * lock="other" / site="other".
+ * lock="other" / site="other". Locks and sites are named as the advice
+ * names them (report/advice.h), from r->stacks' frames: a lock's series is
+ * {lock="worker in app (via pthread_mutex_lock in libc)",futex="0x..."}.
  */
 #ifndef SPINSCOPE_METRICS_TEXT_H
 #define SPINSCOPE_METRICS_TEXT_H
@@ -16,12 +18,9 @@
 
 #define METRICS_TOP_N 20
 
-/* Names a yield site's stack for its label (NULL: "stack_<id>"). */
-typedef const char *(*metrics_site_fn)(void *arg, __s32 stack_id, char *buf, size_t len);
-
-/* Renders r (profile required; advice optional) into *buf (malloc'd,
+/* Renders r (profile required; stacks and advice optional: unnamed locks
+ * are "futex 0x...", sites "stack_<id>") into *buf (malloc'd,
  * NUL-terminated, *len bytes). Returns 0 or -errno. */
-int metrics_text__render(const struct ss_report *r, metrics_site_fn site, void *arg,
-			 char **buf, size_t *len);
+int metrics_text__render(const struct ss_report *r, char **buf, size_t *len);
 
 #endif

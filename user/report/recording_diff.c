@@ -91,19 +91,10 @@ void diff__group_name(const char *comm, char *buf, size_t len)
 static const char *lock_name(const struct ss_recording *rec, const struct ss_futex_rec *r,
 			     char *buf, size_t len)
 {
-	/* As the advisor names it: the heaviest waiter stack with frames. */
-	for (size_t k = 0; k < r->nstacks; k++) {
-		const struct ss_stack *st = stacks__find(&rec->stacks, r->stacks[k].stack_id);
+	struct advice_stack_name sn;
 
-		if (st && st->frames && st->depth) {
-			struct advice_stack_name sn;
-
-			advice__name_stack(st->frames, st->depth, &sn);
-			snprintf(buf, len, "%s", sn.name);
-			return buf;
-		}
-	}
-	snprintf(buf, len, "[unnamed lock]");
+	/* As the advisor names it; the unnamed ones of a run are one. */
+	snprintf(buf, len, "%s", advice__lock_name(r, &rec->stacks, &sn) ? sn.name : "[unnamed lock]");
 	return buf;
 }
 

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 #include "profile.pb-c.h"
+#include "report/advice.h"
 #include "report/metrics_http.h"
 #include "report/metrics_text.h"
 #include "report/pprof.h"
@@ -107,7 +108,7 @@ static void test_metrics_labels_bounded_and_exact(void **state)
 	double other_s = 0;
 	unsigned long long other_y = 0;
 
-	assert_int_equal(metrics_text__render(&fx->rep, NULL, NULL, &text, &len), 0);
+	assert_int_equal(metrics_text__render(&fx->rep, &text, &len), 0);
 	assert_int_equal(strlen(text), len);
 	assert_int_equal(count_lines(text, "spinscope_futex_wait_seconds_total{"), METRICS_TOP_N + 1);
 	assert_int_equal(count_lines(text, "spinscope_sched_yield_site_total{"), METRICS_TOP_N + 1);
@@ -123,8 +124,9 @@ static void test_metrics_labels_bounded_and_exact(void **state)
 		 "spinscope_sched_yield_site_total{pid=\"42\",comm=\"a\\\"b\\\\c\",site=\"other\"} %llu\n",
 		 other_y);
 	assert_non_null(strstr(text, want));
-	/* The hottest lock is first, by name; sites without a namer by id. */
-	assert_non_null(strstr(text, "lock=\"0x1000\"} 0.027"));
+	/* The hottest lock is first; without frames named by its address, as
+	 * the findings name it, and sites by id. */
+	assert_non_null(strstr(text, "lock=\"futex 0x1000\",futex=\"0x1000\"} 0.027"));
 	assert_non_null(strstr(text, "site=\"stack_1\"} 100\n"));
 	assert_non_null(strstr(text, "spinscope_sched_yield_total{pid=\"42\",comm=\"a\\\"b\\\\c\"} 1234\n"));
 	/* Slot 2 is [4, 8) ns, slot 10 [1024, 2048): cumulative buckets. */
@@ -289,6 +291,42 @@ static void test_pprof_futex_samples_per_thread(void **state)
 	free(gz);
 }
 
+/* A lock and a site with frames: the metrics' labels are the names the
+ * advisor's input gives them (one naming function, report/advice.h), and
+ * two sites of one name are one series. */
+static void test_metrics_names_are_the_advice_names(void **state)
+{
+	static __u64 ips[2] = { 0x7f0000001000, 0x401100 };
+	static char *frames[2] = { "__lll_lock_wait+0x2b (/lib/libc.so.6)",
+				   "update_shard+0x38 (/srv/app)" };
+	static char *yframes[2] = { "sched_yield+0x7 (/lib/libc.so.6)", "spin+0x12 (/srv/app)" };
+	struct ss_stack sv[3] = {
+		{ .id = 1, .depth = 2, .ips = ips, .frames = frames },
+		{ .id = 2, .depth = 2, .ips = ips, .frames = yframes },
+		{ .id = 3, .depth = 2, .ips = ips, .frames = yframes },
+	};
+	struct ss_stacks named = { .v = sv, .n = 3, .cap = 3 };
+	struct fixture *fx = *state;
+	struct advice_input in;
+	struct advice_target tgt = { .pid = 42, .comm = "app", .duration_ns = 2000000000ull };
+	char want[512], *text;
+	size_t len;
+
+	fx->rep.stacks = &named;
+	assert_int_equal(advice__build_profile(&in, &tgt, &fx->prof, &named, NULL, NULL, NULL), 0);
+	assert_true(in.futexes[0].user_named);
+	assert_int_equal(metrics_text__render(&fx->rep, &text, &len), 0);
+	snprintf(want, sizeof(want), "lock=\"%s\",futex=\"0x1000\"}", in.futexes[0].name);
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(want, "update_shard"));
+	/* Sites 2 and 3 (counts 99 and 98) share a name: one series. */
+	snprintf(want, sizeof(want), "site=\"%s\"} 197\n", in.yields[1].frame);
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(want, "spin"));
+	advice__free_input(&in);
+	free(text);
+}
+
 static void test_metrics_addresses(void **state)
 {
 	char addr[64], why[256];
@@ -315,6 +353,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metrics_labels_bounded_and_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pprof_decodes_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pprof_futex_samples_per_thread, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metrics_names_are_the_advice_names, setup, teardown),
 		cmocka_unit_test(test_metrics_addresses),
 	};
 
