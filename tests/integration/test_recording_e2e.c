@@ -341,7 +341,7 @@ static json_object *diff_runs(const char *shards_before, const char *shards_afte
 
 static void test_diff_of_sharded_lock(void **state)
 {
-	json_object *diff, *wait, *total;
+	json_object *diff, *wait, *total, *group;
 	char *out;
 
 	TL_REQUIRE_BPF();
@@ -358,13 +358,17 @@ static void test_diff_of_sharded_lock(void **state)
 		fail_msg("the hot lock's wait time did not fall beyond noise: %s", out);
 	if (!strstr(verdict(diff), "wait time fell"))
 		fail_msg("verdict does not say the lock's wait fell: %s", verdict(diff));
+	/* The threads' group, judged against its own threads' -i series. */
+	group = row(diff, "thread_groups", "hot_lock", "futex_wait_ns");
+	if (!group || !json_object_get_boolean(tt_get(group, "significant")))
+		fail_msg("hot_lock's threads' wait time did not fall beyond noise: %s", out);
 	free(out);
 	json_object_put(diff);
 }
 
 static void test_diff_of_same_build(void **state)
 {
-	json_object *diff, *wait, *findings, *total;
+	json_object *diff, *wait, *findings, *total, *group;
 	char *out;
 
 	TL_REQUIRE_BPF();
@@ -378,6 +382,11 @@ static void test_diff_of_same_build(void **state)
 	total = row(diff, "totals", NULL, "futex_wait_ns");
 	if (json_object_get_boolean(tt_get(total, "significant")))
 		fail_msg("two runs of one build: futex wait time changed beyond noise: %s", out);
+	group = row(diff, "thread_groups", "hot_lock", "futex_wait_ns");
+	assert_non_null(group);
+	assert_true(json_object_get_double(tt_get(group, "noise_per_s")) > 0);
+	if (json_object_get_boolean(tt_get(group, "significant")))
+		fail_msg("two runs of one build: the threads' wait time changed beyond noise: %s", out);
 	/* The lock's finding may cross a severity threshold between two runs;
 	 * when nothing moved beyond noise the verdict says so. */
 	findings = tt_get(diff, "findings");

@@ -30,6 +30,7 @@
 #include "common/version.h"
 #include "report/recording.h"
 #include "report/report.h"
+#include "report/recording_json.h"
 #include "report/samples_report.h"
 #include "trace/samples.h"
 #include "model/stacks.h"
@@ -257,11 +258,13 @@ static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_p
 		double t_s = (cur.now_ns - start_ns) / 1e9;
 
 		/* The series the recording keeps for diff's noise estimate: the
-		 * totals; per-thread lines would grow it by threads x seconds. */
+		 * totals, and the threads as compact rows (their objects would
+		 * grow it by threads x seconds x every counter). */
 		if (series) {
 			json_object *iv = report_interval_json(&diff, t_s);
 
 			json_object_object_del(iv, "threads");
+			json_object_object_add(iv, "thread_rows", recording__interval_threads(&diff));
 			json_object_array_add(series, iv);
 		}
 		if (o->json) {

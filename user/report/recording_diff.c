@@ -176,6 +176,103 @@ static size_t interval_spread(const struct ss_recording *rec, const char *key, d
 	return n;
 }
 
+/* The index of key in the recording's per-thread interval rows, or -1
+ * (a recording before 1.1 has none). */
+static int thread_column(const struct ss_recording *rec, const char *key)
+{
+	json_object *cols = member(rec->doc, "interval_thread_columns");
+
+	if (!cols || !json_object_is_type(cols, json_type_array))
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(cols) && i < 64; i++) {
+		const char *c = json_object_get_string(json_object_array_get_idx(cols, i));
+
+		if (c && !strcmp(c, key))
+			return (int)i;
+	}
+	return -1;
+}
+
+struct tid_group {
+	__u32 tid;
+	bool in;			/* the thread belongs to the group */
+};
+
+static int tid_cmp(const void *a, const void *b)
+{
+	const struct tid_group *x = a, *y = b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The group's value of column col in one interval's rows. */
+static double group_value(json_object *rows, const struct tid_group *tids, size_t n, int col)
+{
+	size_t len = rows && json_object_is_type(rows, json_type_array) ?
+		     json_object_array_length(rows) : 0;
+	double v = 0;
+
+	for (size_t r = 0; r < len && r < SS_RECORDING_MAX_ITEMS; r++) {
+		json_object *row = json_object_array_get_idx(rows, r);
+		struct tid_group key, *hit;
+
+		if (!json_object_is_type(row, json_type_array) ||
+		    json_object_array_length(row) <= (size_t)col)
+			continue;
+		key.tid = (__u32)json_object_get_int64(json_object_array_get_idx(row, 0));
+		hit = bsearch(&key, tids, n, sizeof(*tids), tid_cmp);
+		if (hit && hit->in)
+			v += json_object_get_double(json_object_array_get_idx(row, (size_t)col));
+	}
+	return v;
+}
+
+/* Stdev of a thread group's per-second rate of key over the -i series'
+ * per-thread rows; without them (before 1.1), the totals' as a bound. */
+static size_t group_spread(const struct ss_recording *rec, const char *group, const char *key,
+			   double *sd)
+{
+	size_t len = rec->intervals ? json_object_array_length(rec->intervals) : 0, n = 0;
+	int col = thread_column(rec, key);
+	struct tid_group *tids;
+	double sum = 0, sq = 0;
+	char name[160];
+
+	/* Series written before 1.1 (even if read back and rewritten since)
+	 * have no rows. */
+	if (col < 1 || !len ||
+	    !json_object_is_type(member(json_object_array_get_idx(rec->intervals, 0), "thread_rows"),
+				 json_type_array))
+		return interval_spread(rec, key, sd);
+	*sd = -1;
+	tids = calloc(rec->prof.nthreads + 1, sizeof(*tids));
+	if (!tids)
+		return 0;
+	for (size_t i = 0; i < rec->prof.nthreads; i++) {
+		diff__group_name(rec->prof.threads[i].comm, name, sizeof(name));
+		tids[i] = (struct tid_group){ .tid = rec->prof.threads[i].tid, .in = !strcmp(name, group) };
+	}
+	qsort(tids, rec->prof.nthreads, sizeof(*tids), tid_cmp);
+	for (size_t i = 0; i < len && i < SS_RECORDING_MAX_ITEMS; i++) {
+		json_object *iv = json_object_array_get_idx(rec->intervals, i);
+		double dur = json_object_get_double(member(iv, "duration_ns")) / 1e9, x;
+
+		if (dur <= 0)
+			continue;
+		x = group_value(member(iv, "thread_rows"), tids, rec->prof.nthreads, col) / dur;
+		sum += x;
+		sq += x * x;
+		n++;
+	}
+	free(tids);
+	if (n >= 2) {
+		double mean = sum / n, var = (sq - n * mean * mean) / (n - 1);
+
+		*sd = var > 0 ? sqrt(var) : 0;
+	}
+	return n;
+}
+
 static enum diff_sig judge(double before, double after, double noise)
 {
 	double delta = fabs(after - before), big = before > after ? before : after;
@@ -220,8 +317,13 @@ static int section_rows(struct recording_diff *d, size_t *cap, enum diff_section
 				snprintf(row.name, sizeof(row.name), "%s", k->name);
 				row.before = kb ? kb->v[m] / dur[0] : 0;
 				row.after = ka ? ka->v[m] / dur[1] : 0;
-				interval_spread(rb, metrics[s][m].noise, &sb);
-				interval_spread(ra, metrics[s][m].noise, &sa);
+				if (s == DIFF_THREAD_GROUPS) {
+					group_spread(rb, k->name, metrics[s][m].noise, &sb);
+					group_spread(ra, k->name, metrics[s][m].noise, &sa);
+				} else {
+					interval_spread(rb, metrics[s][m].noise, &sb);
+					interval_spread(ra, metrics[s][m].noise, &sa);
+				}
 				row.noise = sb < 0 || sa < 0 ? -1 : sqrt((sb * sb + sa * sa) / 2);
 				row.significant = judge(row.before, row.after, row.noise);
 				if (add_row(d, cap, &row))

@@ -205,6 +205,39 @@ static json_object *kernel_errno_json(const struct kernel_features *k)
 	return o;
 }
 
+json_object *recording__interval_threads(const struct ss_profile *p)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct ss_thread *t = &p->threads[i];
+		json_object *row;
+
+#define ANY_COLUMN(name) t->name ||
+		if (!(SS_INTERVAL_THREAD_COLUMNS(ANY_COLUMN) 0))
+			continue;
+#undef ANY_COLUMN
+		row = json_object_new_array();
+		json_object_array_add(row, U64(t->tid));
+#define ADD_COLUMN(name) json_object_array_add(row, U64(t->name));
+		SS_INTERVAL_THREAD_COLUMNS(ADD_COLUMN)
+#undef ADD_COLUMN
+		json_object_array_add(a, row);
+	}
+	return a;
+}
+
+static json_object *interval_columns_json(void)
+{
+	json_object *a = json_object_new_array();
+
+	json_object_array_add(a, json_object_new_string("tid"));
+#define ADD_NAME(name) json_object_array_add(a, json_object_new_string(#name));
+	SS_INTERVAL_THREAD_COLUMNS(ADD_NAME)
+#undef ADD_NAME
+	return a;
+}
+
 void recording__add_sections(json_object *root, const struct ss_report *r)
 {
 	char version[16];
@@ -224,4 +257,5 @@ void recording__add_sections(json_object *root, const struct ss_report *r)
 	if (r->calibration)
 		add(root, "calibration", json_object_get(r->calibration));
 	add(root, "intervals", r->intervals ? json_object_get(r->intervals) : json_object_new_array());
+	add(root, "interval_thread_columns", interval_columns_json());
 }

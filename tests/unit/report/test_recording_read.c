@@ -528,6 +528,72 @@ static void test_diff_noise_and_findings(void **state)
 	free(fx);
 }
 
+/* Per-thread rows [tid, futex_wait_ns, 0...] for tids 11 (worker-1) and
+ * 13 (main) on each interval with_intervals() made. */
+static void with_thread_rows(struct ss_recording *rec, const double *worker, const double *main_,
+			     int n)
+{
+	for (int i = 0; i < n; i++) {
+		json_object *iv = json_object_array_get_idx(rec->intervals, i);
+		json_object *rows = json_tokener_parse("[]");
+		char text[128];
+
+		snprintf(text, sizeof(text), "[11, %.0f, 0, 0, 0, 0]", worker[i]);
+		json_object_array_add(rows, json_tokener_parse(text));
+		snprintf(text, sizeof(text), "[13, %.0f, 0, 0, 0, 0]", main_[i]);
+		json_object_array_add(rows, json_tokener_parse(text));
+		json_object_object_add(iv, "thread_rows", rows);
+	}
+}
+
+/* Thread groups are judged against their own threads' -i series (1.1):
+ * a steady group stands out of a noisy process, and a noisy group does
+ * not hide behind a steady total. */
+static void test_diff_thread_groups_own_noise(void **state)
+{
+	static const double noisy[] = { 0.6e6, 1.6e6, 1.1e6 }, quiet[] = { 1.4e6, 1.5e6, 1.45e6 };
+	static const double steady[] = { 1.45e6, 1.5e6, 1.55e6 }, none[] = { 0, 0, 0 };
+	struct fixture *fx = fixture();
+	struct ss_recording b, a;
+	struct recording_diff d;
+	const struct diff_row *r;
+	char why[256];
+
+	assert_int_equal(recording__from_json(report_to_json(&fx->rep), &b, why, sizeof(why)), 0);
+	fx->threads[0].futex_wait_ns = 1500000;	/* worker-1 waits half as long */
+	fx->futex.f.wait_ns = 1500000;
+	assert_int_equal(recording__from_json(report_to_json(&fx->rep), &a, why, sizeof(why)), 0);
+	assert_non_null(json_object_object_get(b.doc, "interval_thread_columns"));
+	/* Noisy totals (another thread's waits), a steady worker group. */
+	with_intervals(&b, noisy, 3);
+	with_intervals(&a, noisy, 3);
+	assert_int_equal(recording_diff__compute(&b, &a, &d), 0);
+	r = find_row(&d, DIFF_THREAD_GROUPS, "futex_wait_ns");
+	assert_string_equal(r->name, "worker-#");
+	assert_int_equal(r->significant, DIFF_SIG_NO);	/* the totals' noise, before 1.1 */
+	recording_diff__free(&d);
+	with_thread_rows(&b, steady, noisy, 3);
+	with_thread_rows(&a, steady, noisy, 3);
+	assert_int_equal(recording_diff__compute(&b, &a, &d), 0);
+	r = find_row(&d, DIFF_THREAD_GROUPS, "futex_wait_ns");
+	assert_string_equal(r->name, "worker-#");
+	assert_true(r->noise > 0 && r->noise < 0.1e6);
+	assert_int_equal(r->significant, DIFF_SIG_YES);
+	recording_diff__free(&d);
+	/* Quiet totals, a noisy worker group: within its noise. */
+	with_intervals(&b, quiet, 3);
+	with_intervals(&a, quiet, 3);
+	with_thread_rows(&b, noisy, none, 3);
+	with_thread_rows(&a, noisy, none, 3);
+	assert_int_equal(recording_diff__compute(&b, &a, &d), 0);
+	assert_int_equal(find_row(&d, DIFF_THREAD_GROUPS, "futex_wait_ns")->significant, DIFF_SIG_NO);
+	assert_int_equal(find_row(&d, DIFF_LOCKS, "wait_ns")->significant, DIFF_SIG_YES);
+	recording_diff__free(&d);
+	recording__free(&b);
+	recording__free(&a);
+	free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_types),
 		cmocka_unit_test(test_diff_names),
 		cmocka_unit_test(test_diff_noise_and_findings),
+		cmocka_unit_test(test_diff_thread_groups_own_noise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
