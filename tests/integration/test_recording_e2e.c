@@ -5,6 +5,7 @@
  *   - `spinscope report` of a recording prints the JSON document the live
  *     trace printed, key by key (the document holds no timestamps), and
  *     the same folded stacks (cpu-clock samples' whole stacks included);
+ *     so does a recording of `spinscope demo -o`;
  *   - a recording of a stripped binary has its frames named by
  *     `report --symbols DIR` from the unstripped copy's build-id, or from
  *     its debug file in DIR/.build-id/xx/rest.debug;
@@ -211,6 +212,35 @@ static void test_report_equals_live(void **state)
 	out = spinscope(0, TT_ARGS("report", wpath("live.json.zst")), NULL);
 	assert_non_null(strstr(out, "HOT FUTEXES"));
 	assert_non_null(strstr(out, "futex-contention"));
+	free(out);
+	free(live_out);
+	json_object_put(live);
+	json_object_put(replay);
+}
+
+/* spinscope demo -o FILE: its recording reports, key by key, the JSON
+ * document the demo printed (totals, locks, sites, samples, findings), and
+ * the samples' stacks come back whole. */
+static void test_demo_recording_reports_the_same(void **state)
+{
+	char *live_out, *out, path[4096] = "";
+	json_object *live, *replay;
+	const char *where;
+
+	TL_REQUIRE_BPF();
+	live_out = spinscope(0, TT_ARGS("demo", "-d", "2", "--no-calibrate", "--json", "-o",
+					wpath("demo.json.zst")), NULL);
+	live = tt_parse_report(live_out);
+	assert_true(json_object_array_length(tt_get(live, "futexes")) >= 1);
+	assert_true(json_object_array_length(tt_get(live, "yield_sites")) >= 1);
+	assert_true(json_object_array_length(tt_get(live, "advice")) >= 1);
+	assert_true(json_object_array_length(tt_get(live, "sample_stacks")) >= 1);
+	out = spinscope(0, TT_ARGS("report", wpath("demo.json.zst"), "--json"), NULL);
+	replay = tt_parse_report(out);
+	where = json_diff(live, replay, path, sizeof(path));
+	if (where)
+		fail_msg("report --json of the demo differs from the live one at '%s'",
+			 where[0] ? where : "(root)");
 	free(out);
 	free(live_out);
 	json_object_put(live);
@@ -534,6 +564,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_report_equals_live, tt_teardown),
+		cmocka_unit_test_teardown(test_demo_recording_reports_the_same, tt_teardown),
 		cmocka_unit_test_teardown(test_symbols_from_build_id, tt_teardown),
 		cmocka_unit_test_teardown(test_diff_of_sharded_lock, tt_teardown),
 		cmocka_unit_test_teardown(test_diff_of_same_build, tt_teardown),

@@ -14,7 +14,7 @@
 
 const char ss_usage_line[] =
 	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json] [-o FILE] [-v]\n"
-	"       spinscope demo [-d SECONDS] [--json]\n"
+	"       spinscope demo [-d SECONDS] [--json] [-o FILE]\n"
 	"       spinscope calibrate [--quick|--full] [--only FAMILY,...] [--json]\n"
 	"       spinscope report FILE [--json] [--folded FILE] [--html FILE] [--pprof FILE]\n"
 	"                             [--calibration FILE] [--symbols DIR]\n"

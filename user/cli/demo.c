@@ -159,13 +159,15 @@ int cmd_demo(int argc, char **argv)
 			o.folded_path = argv[++i];
 		} else if (!strcmp(argv[i], "--html") && i + 1 < argc) {
 			o.html_path = argv[++i];
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			o.output_path = argv[++i];	/* a recording, as with -p */
 		} else if (!strcmp(argv[i], "--calibration") && i + 1 < argc) {
 			o.calibration_path = argv[++i];
 		} else if (!strcmp(argv[i], "--no-calibrate")) {
 			o.no_calibrate = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json] [-v]\n"
-			       "                      [--html FILE] [--calibration FILE] [--no-calibrate]\n"
+			       "                      [--html FILE] [-o FILE] [--calibration FILE] [--no-calibrate]\n"
 			       "Starts a workload with a lock convoy, a spin-then-yield lock and false\n"
 			       "sharing in a child process, traces it (default 4 s, sampling cpu-clock)\n"
 			       "and reports.\n");
