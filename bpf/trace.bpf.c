@@ -293,6 +293,8 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 				/* Only this thread writes its key: no cmpxchg needed. */
 				if (dur > wv->wait_ns_max)
 					wv->wait_ns_max = dur;
+			} else if (outcome == SS_FUTEX_AGAIN) {
+				__sync_fetch_and_add(&wv->at_once, 1);
 			}
 		} else {
 			count_drop(SS_DROP_WAITERS_FULL);

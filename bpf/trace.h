@@ -181,6 +181,9 @@ struct ss_waiter_val {
 	 * without cmpxchg (BPF has it from Linux 5.12 only); user space takes
 	 * each address's maximum over its waiters. */
 	__u64 wait_ns_max;
+	/* Waits of count that returned at once (EAGAIN: the word changed
+	 * before the thread could sleep); --light sees none. */
+	__u64 at_once;
 };
 
 /* sched_yield call sites (key: __s32 stack id, value: __u64 count). */
@@ -192,7 +195,7 @@ _Static_assert(sizeof(struct ss_thread) ==
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
-_Static_assert(sizeof(struct ss_waiter_val) == 24, "struct ss_waiter_val layout");
+_Static_assert(sizeof(struct ss_waiter_val) == 32, "struct ss_waiter_val layout");
 _Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");
 #endif
 

@@ -6,7 +6,8 @@
  * its query API returns the yield counter of the JSON report; 10,000 futex
  * addresses stay within the bounded label set. The profile's mappings carry
  * the build-ids readelf reads from the files. Each waiter thread has its own
- * futex_wait samples, and `spinscope report --pprof` of the trace's
+ * futex_wait samples, the profile counts every wait call and every one
+ * that returned at once, and `spinscope report --pprof` of the trace's
  * recording writes the live profile byte for byte.
  *
  * Frame-pointer stacks through glibc (built without them) may skip the
@@ -93,6 +94,24 @@ static void pprof_top(const char *file, const char *index, char *name, size_t le
 	print_message("# pprof %s: top entry %s (%g)\n", index, name, *flat);
 	free(out);
 	free(err);
+}
+
+/* The "Total samples = N" of `go tool pprof -top` for a count type. */
+static uint64_t pprof_total(const char *file, const char *index)
+{
+	char sample_index[64], *out, *err, *at;
+	unsigned long long n = 0;
+
+	snprintf(sample_index, sizeof(sample_index), "-sample_index=%s", index);
+	assert_int_equal(tt_run(TT_ARGS("/usr/bin/go", "tool", "pprof", "-top", sample_index, file),
+				&out, &err, TOOL_TIMEOUT_MS), 0);
+	at = strstr(out, "Total samples = ");
+	if (!at || sscanf(at + 16, "%llu", &n) != 1)
+		fail_msg("go tool pprof -top printed no total for %s: %s%s", index, out, err);
+	print_message("# pprof %s: %llu in all\n", index, n);
+	free(out);
+	free(err);
+	return n;
 }
 
 static bool one_of(const char *s, const char *const names[])
@@ -287,6 +306,11 @@ static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 	if (!one_of(name, fns))
 		fail_msg("top futex_wait entry is %s, not contend_on_mutex() or waiter()", name);
 	assert_waits_per_thread(pb, tt_u64(tt_futex(doc, mutex), "waiter_threads"));
+	/* Every wait call is in the profile, and every one that returned at
+	 * once, by its stack: the JSON's counts, exactly. */
+	assert_int_equal(tt_u64(doc, "dropped.waiter_stacks_map_full"), 0);
+	assert_int_equal(pprof_total(pb, "futex_waits"), tt_u64(doc, "totals.futex_wait"));
+	assert_int_equal(pprof_total(pb, "futex_at_once"), tt_u64(doc, "totals.futex_returned_at_once"));
 	assert_report_pprof_is_live(rec, pb);
 
 	rc = run_promtool(prom, &out, &err);
@@ -315,6 +339,34 @@ static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 		assert_true(fabs(secs * 1e9 - (double)tt_u64(f, "wait_ns")) <= 1000);
 		assert_non_null(strstr(buf, "# TYPE spinscope_finding gauge"));
 	}
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/* futex_wait's A waits with a stale value each return at once (EAGAIN):
+ * the futex_at_once samples count exactly those, on the word's address. */
+static void test_pprof_counts_waits_that_returned_at_once(void **state)
+{
+	enum { A = 50 };
+	const char *pb = tmp_path("again.pb.gz");
+	char *out, *err, label[64];
+	struct tt_workload w;
+	json_object *doc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "futex_wait", TT_ARGS("1", "1", "1", tt_num(A), "1", "1"));
+	doc = trace_done(&w, TT_ARGS("--pprof", pb));
+	assert_int_equal(tt_u64(doc, "totals.futex_returned_at_once"), A);
+	assert_int_equal(pprof_total(pb, "futex_at_once"), A);
+	/* All of them on the "again" word: its futex label holds them. */
+	snprintf(label, sizeof(label), "-tagfocus=futex=0x%llx",
+		 (unsigned long long)tt_field(w.ready, "again"));
+	assert_int_equal(tt_run(TT_ARGS("/usr/bin/go", "tool", "pprof", "-top", "-sample_index=futex_at_once",
+					label, pb), &out, &err, TOOL_TIMEOUT_MS), 0);
+	if (!strstr(out, "Showing nodes accounting for 50, 100% of 50 total"))
+		fail_msg("the again word does not hold the %d at-once waits: %s%s", A, out, err);
+	free(out);
+	free(err);
 	json_object_put(doc);
 	tt_workload_end(&w);
 }
@@ -526,6 +578,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_pprof_yield_top_is_the_yield_loop, tt_teardown),
 		cmocka_unit_test_teardown(test_pprof_wait_top_and_promtool_accept_the_metrics, tt_teardown),
+		cmocka_unit_test_teardown(test_pprof_counts_waits_that_returned_at_once, tt_teardown),
 		cmocka_unit_test_teardown(test_prometheus_scrapes_the_yield_counter, tt_teardown),
 		cmocka_unit_test_teardown(test_lock_labels_stay_bounded, tt_teardown),
 		cmocka_unit_test_teardown(test_metrics_port_in_use_is_a_usage_error, tt_teardown),

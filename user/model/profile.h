@@ -18,6 +18,7 @@ struct ss_waiter_stack {
 	__s32 stack_id;
 	__u64 count;
 	__u64 wait_ns;
+	__u64 at_once;			/* of count, returned at once (EAGAIN) */
 };
 
 /* One thread's waits on one waiter stack of an address: the waiters map's
@@ -27,6 +28,7 @@ struct ss_waiter_share {
 	__u32 tid;
 	__u64 count;
 	__u64 wait_ns;
+	__u64 at_once;
 };
 
 struct ss_futex_rec {

@@ -24,7 +24,7 @@ typedef Perftools__Profiles__Function pb_function;
 typedef Perftools__Profiles__Mapping pb_mapping;
 typedef Perftools__Profiles__ValueType pb_value_type;
 
-enum { V_WAIT_NS, V_WAITS, V_YIELDS, V_EVENT, NVALUES };
+enum { V_WAIT_NS, V_WAITS, V_YIELDS, V_EVENT, V_AT_ONCE, NVALUES };
 #define MAX_LABELS 3
 
 /* Open addressing, key -> id (ids start at 1, 0 marks a free slot). */
@@ -341,6 +341,7 @@ static void add_futex_shares(struct pp *pp, const struct ss_report *r,
 		if (!s)
 			return;
 		s->values[V_WAITS] = (int64_t)ws->count;
+		s->values[V_AT_ONCE] = (int64_t)ws->at_once;
 		add_label(pp, s, "futex", addr, 0);
 	}
 }
@@ -369,6 +370,7 @@ static void add_futex_samples(struct pp *pp, const struct ss_report *r)
 			if (!s)
 				return;
 			s->values[V_WAITS] = (int64_t)ws->count;
+			s->values[V_AT_ONCE] = (int64_t)ws->at_once;
 			add_label(pp, s, "futex", addr, 0);
 		}
 	}
@@ -402,9 +404,10 @@ struct pp_ptrs {
 static int link_messages(struct pp *pp, const struct ss_report *r, pb_profile *out,
 			 struct pp_ptrs *q)
 {
-	static const char *const units[NVALUES] = { "nanoseconds", "count", "count", "count" };
+	static const char *const units[NVALUES] = { "nanoseconds", "count", "count", "count", "count" };
 	const char *names[NVALUES] = { "futex_wait", "futex_waits", "sched_yield",
-				       r->samples && r->samples->event ? r->samples->event : "samples" };
+				       r->samples && r->samples->event ? r->samples->event : "samples",
+				       "futex_at_once" };
 	struct timespec now;
 
 	for (int i = 0; i < NVALUES; i++) {

@@ -5,6 +5,8 @@
  *   futex_wait/nanoseconds, futex_waits/count   by waiter stack
  *   sched_yield/count                           by yield call site
  *   <sampled event>/count                       by sampled user stack
+ *   futex_at_once/count                         by waiter stack: waits that
+ *                                               returned at once (EAGAIN)
  * Each sample carries its full user stack (leaf first) as locations in
  * mappings (file, load range, file offset, build-id when known) with
  * function names, and labels: "futex" (address), "thread" and "tid": futex

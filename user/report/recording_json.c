@@ -88,7 +88,7 @@ static void futex_extras(json_object *o, const struct ss_futex_rec *r)
 		json_object_array_add(a, e);
 	}
 	add(o, "waiter_stacks", a);
-	/* Since 1.1, per thread: [stack_id, tid, count, wait_ns] (absent
+	/* Since 1.1, per thread: [stack_id, tid, count, wait_ns, at_once] (absent
 	 * where not known: an older recording read back). */
 	a = r->shares ? json_object_new_array() : NULL;
 	for (size_t k = 0; k < r->nshares; k++) {
@@ -98,6 +98,7 @@ static void futex_extras(json_object *o, const struct ss_futex_rec *r)
 		json_object_array_add(e, U64(r->shares[k].tid));
 		json_object_array_add(e, U64(r->shares[k].count));
 		json_object_array_add(e, U64(r->shares[k].wait_ns));
+		json_object_array_add(e, U64(r->shares[k].at_once));
 		json_object_array_add(a, e);
 	}
 	if (a)

@@ -160,8 +160,45 @@ static int read_threads(struct ss_recording *rec)
 	return 0;
 }
 
+struct stack_index {
+	__s32 stack_id;
+	size_t at;
+};
+
+static int index_cmp(const void *a, const void *b)
+{
+	const struct stack_index *x = a, *y = b;
+
+	return x->stack_id < y->stack_id ? -1 : x->stack_id > y->stack_id;
+}
+
+/* Each stack's at-once count, the sum of its shares' (found by bisection:
+ * a hostile file may hold many of both). */
+static int add_at_once(struct ss_futex_rec *r)
+{
+	struct stack_index *ix = alloc_n(r->nstacks, sizeof(*ix));
+
+	if (!ix)
+		return -ENOMEM;
+	for (size_t k = 0; k < r->nstacks; k++)
+		ix[k] = (struct stack_index){ .stack_id = r->stacks[k].stack_id, .at = k };
+	if (r->nstacks > 1)
+		qsort(ix, r->nstacks, sizeof(*ix), index_cmp);
+	for (size_t k = 0; k < r->nshares; k++) {
+		struct stack_index key = { .stack_id = r->shares[k].stack_id };
+		const struct stack_index *hit = r->nstacks ?
+			bsearch(&key, ix, r->nstacks, sizeof(*ix), index_cmp) : NULL;
+
+		if (hit)
+			r->stacks[hit->at].at_once += r->shares[k].at_once;
+	}
+	free(ix);
+	return 0;
+}
+
 /* Each thread's share of the waiter stacks, [stack_id, tid, count,
- * wait_ns] since 1.1 (absent before: NULL). */
+ * wait_ns, at_once] since 1.1 (absent before: NULL); the stacks' at-once
+ * counts are their sums (waiter_stacks keeps its 1.0 form). */
 static int read_shares(json_object *a, struct ss_futex_rec *r)
 {
 	if (!a)
@@ -173,15 +210,16 @@ static int read_shares(json_object *a, struct ss_futex_rec *r)
 		json_object *e = json_object_array_get_idx(a, k), *id;
 		struct ss_waiter_share *w = &r->shares[r->nshares++];
 
-		if (arr_len(e) != 4)
+		if (arr_len(e) != 5)
 			continue;
 		id = json_object_array_get_idx(e, 0);
 		w->stack_id = json_object_is_type(id, json_type_int) ? json_object_get_int(id) : -1;
 		w->tid = (__u32)num(json_object_array_get_idx(e, 1));
 		w->count = num(json_object_array_get_idx(e, 2));
 		w->wait_ns = num(json_object_array_get_idx(e, 3));
+		w->at_once = num(json_object_array_get_idx(e, 4));
 	}
-	return 0;
+	return add_at_once(r);
 }
 
 /* Waiter stacks: [id, count, wait_ns] since 1.0, else the top ones shown. */

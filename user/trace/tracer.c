@@ -499,6 +499,7 @@ static int add_share(struct ss_futex_rec *r, const struct ss_waiter_key *k,
 	r->shares = s;
 	s[r->nshares++] = (struct ss_waiter_share){
 		.stack_id = k->stack_id, .tid = k->tid, .count = v->count, .wait_ns = v->wait_ns,
+		.at_once = v->at_once,
 	};
 	return 0;
 }
@@ -533,6 +534,7 @@ static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
 		}
 		r->stacks[j].count += v->count;
 		r->stacks[j].wait_ns += v->wait_ns;
+		r->stacks[j].at_once += v->at_once;
 		if (add_share(r, k, v))
 			return -ENOMEM;
 		/* BPF keeps maxima per waiter (no cmpxchg before Linux 5.12). */

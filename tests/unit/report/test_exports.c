@@ -190,7 +190,8 @@ static const char *label(const Perftools__Profiles__Profile *p, const Perftools_
 
 static void test_pprof_decodes_back(void **state)
 {
-	static const char *const types[] = { "futex_wait", "futex_waits", "sched_yield", "cpu-clock" };
+	static const char *const types[] = { "futex_wait", "futex_waits", "sched_yield", "cpu-clock",
+					     "futex_at_once" };
 	struct fixture *fx = *state;
 	Perftools__Profiles__Profile *p;
 	void *gz;
@@ -200,8 +201,8 @@ static void test_pprof_decodes_back(void **state)
 	p = decode(gz, len);
 	assert_non_null(p);
 	assert_string_equal(p->string_table[0], "");
-	assert_int_equal(p->n_sample_type, 4);
-	for (int i = 0; i < 4; i++)
+	assert_int_equal(p->n_sample_type, 5);
+	for (int i = 0; i < 5; i++)
 		assert_string_equal(str(p, p->sample_type[i]->type), types[i]);
 	assert_string_equal(str(p, p->sample_type[0]->unit), "nanoseconds");
 	assert_int_equal(p->duration_nanos, 2000000000ll);
@@ -210,7 +211,7 @@ static void test_pprof_decodes_back(void **state)
 	for (size_t i = 0; i < p->n_sample; i++) {
 		const Perftools__Profiles__Sample *s = p->sample[i];
 
-		assert_int_equal(s->n_value, 4);
+		assert_int_equal(s->n_value, 5);
 		if (s->value[0]) {
 			futex_samples++;
 			assert_int_equal(s->value[0], 5000);
@@ -254,7 +255,7 @@ static void test_pprof_futex_samples_per_thread(void **state)
 	struct fixture *fx = *state;
 	struct ss_thread threads[2] = { fx->threads[0], { .tid = 78, .comm = "other" } };
 	struct ss_waiter_share shares[2] = {
-		{ .stack_id = 1, .tid = 77, .count = 3, .wait_ns = 4000 },
+		{ .stack_id = 1, .tid = 77, .count = 3, .wait_ns = 4000, .at_once = 2 },
 		{ .stack_id = 1, .tid = 78, .count = 1, .wait_ns = 1000 },
 	};
 	__u32 tids[2] = { 77, 78 };
@@ -283,6 +284,7 @@ static void test_pprof_futex_samples_per_thread(void **state)
 		assert_non_null(who);
 		assert_int_equal(s->value[1], !strcmp(who, "worker") ? 3 : 1);
 		assert_int_equal(s->value[0], !strcmp(who, "worker") ? 4000 : 1000);
+		assert_int_equal(s->value[4], !strcmp(who, "worker") ? 2 : 0);	/* at once */
 		assert_string_equal(leaf_name(p, s), "lock_it");
 	}
 	assert_int_equal(n, 2);

@@ -75,9 +75,13 @@ static struct fixture *fixture(void)
 		.stacks = fx->wstacks, .nstacks = 2, .waiters = 2, .tids = fx->tids,
 		.shares = fx->shares, .nshares = 3,
 	};
-	fx->shares[0] = (struct ss_waiter_share){ .stack_id = 7, .tid = 11, .count = 1, .wait_ns = 2000000 };
+	fx->shares[0] = (struct ss_waiter_share){ .stack_id = 7, .tid = 11, .count = 1, .wait_ns = 2000000,
+						  .at_once = 1 };
 	fx->shares[1] = (struct ss_waiter_share){ .stack_id = 7, .tid = 12, .count = 1, .wait_ns = 500000 };
-	fx->shares[2] = (struct ss_waiter_share){ .stack_id = 9, .tid = 12, .count = 1, .wait_ns = 500000 };
+	fx->shares[2] = (struct ss_waiter_share){ .stack_id = 9, .tid = 12, .count = 1, .wait_ns = 500000,
+						  .at_once = 1 };
+	fx->wstacks[0].at_once = 1;
+	fx->wstacks[1].at_once = 1;
 	fx->yield = (struct ss_yield_site){ .stack_id = 8, .count = 40 };
 	fx->stack_v[0] = (struct ss_stack){ .id = 7, .depth = 3, .ips = ips7, .frames = frames7,
 					    .where = where7 };
@@ -136,6 +140,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(rec.prof.futexes[0].shares[1].tid, 12);
 	assert_int_equal(rec.prof.futexes[0].shares[1].wait_ns, 500000);
 	assert_int_equal(rec.prof.futexes[0].shares[2].stack_id, 9);
+	/* The stacks' at-once counts are their shares' sums. */
+	assert_int_equal(rec.prof.futexes[0].shares[0].at_once, 1);
+	assert_int_equal(stacks__find(&rec.stacks, 7) ? rec.prof.futexes[0].stacks[0].at_once : 0, 1);
+	assert_int_equal(rec.prof.futexes[0].stacks[1].at_once, 1);
 	assert_string_equal(stacks__find(&rec.stacks, 7)->where[1].module, "/srv/app");
 	assert_int_equal(stacks__find(&rec.stacks, 7)->where[1].offset, 0x13fe);
 	assert_null(stacks__find(&rec.stacks, 7)->where[2].module);
