@@ -354,6 +354,37 @@ static void test_older_recording_reads(void **state)
 	recording__free(&rec);
 }
 
+/* A real 1.1 recording (hot_lock, 2 threads on one mutex, -i 1, cpu-clock;
+ * trimmed to stay under the fuzzer's 64 KiB inputs, as it seeds make fuzz:
+ * the stored calibration and all but 8 sampled stacks dropped) reads with
+ * what 1.1 added: whole sampled stacks, per-thread waits, per-thread rows
+ * in the -i series. */
+static void test_recording_1_1_reads(void **state)
+{
+	struct ss_recording rec;
+	char why[256];
+	int deepest = 0;
+	json_object *iv;
+
+	assert_int_equal(recording__read("tests/fixtures/recording/hot-lock-1.1.json", &rec, why,
+					 sizeof(why)), 0);
+	assert_int_equal(rec.major, 1);
+	assert_int_equal(rec.minor, 1);
+	assert_non_null(rec.rep.sample_stacks);
+	assert_int_equal(rec.sample_stacks.n, 8);
+	for (size_t i = 0; i < rec.sres.nr_stacks; i++)
+		if ((int)rec.sres.stacks[i].depth > deepest)
+			deepest = (int)rec.sres.stacks[i].depth;
+	assert_true(deepest >= 3);
+	assert_true(rec.prof.nfutexes >= 1);
+	assert_int_equal(rec.prof.futexes[0].nshares, 2);	/* the two workers */
+	assert_int_not_equal(rec.prof.futexes[0].shares[0].tid, rec.prof.futexes[0].shares[1].tid);
+	assert_true(json_object_array_length(rec.intervals) >= 2);
+	iv = json_object_array_get_idx(rec.intervals, 0);
+	assert_true(json_object_array_length(json_object_object_get(iv, "thread_rows")) >= 2);
+	recording__free(&rec);
+}
+
 static char *write_tmp(const void *data, size_t n, const char *suffix)
 {
 	static char path[128];
@@ -610,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_sample_stacks_come_back_whole),
 		cmocka_unit_test(test_newer_major_refused),
 		cmocka_unit_test(test_older_recording_reads),
+		cmocka_unit_test(test_recording_1_1_reads),
 		cmocka_unit_test(test_bad_files_refused),
 		cmocka_unit_test(test_hostile_types),
 		cmocka_unit_test(test_diff_names),
