@@ -160,6 +160,20 @@ static json_object *last_doc(char *out)
 	return tt_parse_report(line ? line + 1 : out);
 }
 
+/* `spinscope report FILE --json` prints live's document, key by key. */
+static void assert_report_json_is(const char *file, json_object *live)
+{
+	char *out = spinscope(0, TT_ARGS("report", file, "--json"), NULL), path[4096] = "";
+	json_object *replay = tt_parse_report(out);
+	const char *where = json_diff(live, replay, path, sizeof(path));
+
+	if (where)
+		fail_msg("report --json of %s differs from the live report at '%s'", file,
+			 where[0] ? where : "(root)");
+	free(out);
+	json_object_put(replay);
+}
+
 /* The most frames (the kind's included) of the lines that start with kind. */
 static int deepest_line(const char *text, const char *kind)
 {
@@ -180,21 +194,15 @@ static int deepest_line(const char *text, const char *kind)
 
 static void test_report_equals_live(void **state)
 {
-	char *live_out, *out, path[4096] = "";
-	json_object *live, *replay;
-	const char *where;
+	char *live_out, *out;
+	json_object *live;
 
 	TL_REQUIRE_BPF();
 	live_out = record_folded("hot_lock", "1", wpath("live.json.zst"), wpath("live.folded"));
 	live = last_doc(live_out);
 	assert_true(json_object_array_length(tt_get(live, "intervals")) >= 2);
 	assert_true(json_object_array_length(tt_get(live, "stacks")) >= 1);
-	out = spinscope(0, TT_ARGS("report", wpath("live.json.zst"), "--json"), NULL);
-	replay = tt_parse_report(out);
-	where = json_diff(live, replay, path, sizeof(path));
-	if (where)
-		fail_msg("report --json differs from the live report at '%s'", where[0] ? where : "(root)");
-	free(out);
+	assert_report_json_is(wpath("live.json.zst"), live);
 	/* The folded stacks too, line for line. */
 	free(spinscope(0, TT_ARGS("report", wpath("live.json.zst"), "--folded", wpath("replay.folded")), NULL));
 	{
@@ -215,7 +223,6 @@ static void test_report_equals_live(void **state)
 	free(out);
 	free(live_out);
 	json_object_put(live);
-	json_object_put(replay);
 }
 
 /* spinscope demo -o FILE: its recording reports, key by key, the JSON
@@ -223,9 +230,8 @@ static void test_report_equals_live(void **state)
  * the samples' stacks come back whole. */
 static void test_demo_recording_reports_the_same(void **state)
 {
-	char *live_out, *out, path[4096] = "";
-	json_object *live, *replay;
-	const char *where;
+	json_object *live;
+	char *live_out;
 
 	TL_REQUIRE_BPF();
 	live_out = spinscope(0, TT_ARGS("demo", "-d", "2", "--no-calibrate", "--json", "-o",
@@ -235,16 +241,9 @@ static void test_demo_recording_reports_the_same(void **state)
 	assert_true(json_object_array_length(tt_get(live, "yield_sites")) >= 1);
 	assert_true(json_object_array_length(tt_get(live, "advice")) >= 1);
 	assert_true(json_object_array_length(tt_get(live, "sample_stacks")) >= 1);
-	out = spinscope(0, TT_ARGS("report", wpath("demo.json.zst"), "--json"), NULL);
-	replay = tt_parse_report(out);
-	where = json_diff(live, replay, path, sizeof(path));
-	if (where)
-		fail_msg("report --json of the demo differs from the live one at '%s'",
-			 where[0] ? where : "(root)");
-	free(out);
+	assert_report_json_is(wpath("demo.json.zst"), live);
 	free(live_out);
 	json_object_put(live);
-	json_object_put(replay);
 }
 
 /* The frames of the stacks table in module base, as one string. */

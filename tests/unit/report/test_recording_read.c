@@ -519,6 +519,14 @@ static const struct diff_row *find_row(const struct recording_diff *d, enum diff
 	return NULL;
 }
 
+/* fx's report written and read back into rec. */
+static void read_back(const struct fixture *fx, struct ss_recording *rec)
+{
+	char why[256];
+
+	assert_int_equal(recording__from_json(report_to_json(&fx->rep), rec, why, sizeof(why)), 0);
+}
+
 static void test_diff_noise_and_findings(void **state)
 {
 	static const double noisy[] = { 0.6e6, 1.6e6, 1.1e6 }, quiet[] = { 1.4e6, 1.5e6, 1.45e6 };
@@ -526,12 +534,11 @@ static void test_diff_noise_and_findings(void **state)
 	struct ss_recording b, a;
 	struct recording_diff d;
 	const struct diff_row *r;
-	char why[256];
 
-	assert_int_equal(recording__from_json(report_to_json(&fx->rep), &b, why, sizeof(why)), 0);
+	read_back(fx, &b);
 	/* After: half the lock's wait, and the advice changed. */
 	fx->futex.f.wait_ns = 1500000;
-	assert_int_equal(recording__from_json(report_to_json(&fx->rep), &a, why, sizeof(why)), 0);
+	read_back(fx, &a);
 	json_object_array_add(json_object_object_get(b.doc, "advice"),
 			      json_tokener_parse("{\"id\":\"futex-contention\",\"severity\":\"critical\",\"title\":\"t\"}"));
 	json_object_array_add(json_object_object_get(a.doc, "advice"),
@@ -596,12 +603,11 @@ static void test_diff_thread_groups_own_noise(void **state)
 	struct ss_recording b, a;
 	struct recording_diff d;
 	const struct diff_row *r;
-	char why[256];
 
-	assert_int_equal(recording__from_json(report_to_json(&fx->rep), &b, why, sizeof(why)), 0);
+	read_back(fx, &b);
 	fx->threads[0].futex_wait_ns = 1500000;	/* worker-1 waits half as long */
 	fx->futex.f.wait_ns = 1500000;
-	assert_int_equal(recording__from_json(report_to_json(&fx->rep), &a, why, sizeof(why)), 0);
+	read_back(fx, &a);
 	assert_non_null(json_object_object_get(b.doc, "interval_thread_columns"));
 	/* Noisy totals (another thread's waits), a steady worker group. */
 	with_intervals(&b, noisy, 3);
