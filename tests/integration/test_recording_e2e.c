@@ -225,6 +225,33 @@ static void test_report_equals_live(void **state)
 	json_object_put(live);
 }
 
+/* Four pause spinners on 2 CPUs: the spin-loop finding rests on the
+ * sampled instructions, which the recording keeps as the advisor saw them
+ * (advisor_input.spin_loops), so that report FILE advises it again. */
+static void test_spin_loop_advice_comes_back(void **state)
+{
+	const char *path = wpath("spin.json.zst");
+	struct tt_workload w;
+	struct tt_trace t;
+	json_object *live;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "pause_spin", TT_ARGS("4", "30"));
+	tt_workload_go(&w);
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", TRACE_S, "--no-calibrate",
+				   "--event", "cpu-clock", "--json", "-o", path));
+	tt_trace_end(&t, 0, RUN_TIMEOUT_MS);
+	tt_workload_end(&w);
+	if (t.rc != 0)
+		fail_msg("spinscope exited with %d: %s", t.rc, t.err);
+	live = tt_parse_report(t.out);
+	if (!tt_finding(live, "spin-loop"))
+		fail_msg("the live trace of pause_spin has no spin-loop finding");
+	assert_report_json_is(path, live);
+	json_object_put(live);
+	tt_trace_free(&t);
+}
+
 /* spinscope demo -o FILE: its recording reports, key by key, the JSON
  * document the demo printed (totals, locks, sites, samples, findings), and
  * the samples' stacks come back whole. */
@@ -567,6 +594,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_symbols_from_build_id, tt_teardown),
 		cmocka_unit_test_teardown(test_diff_of_sharded_lock, tt_teardown),
 		cmocka_unit_test_teardown(test_diff_of_same_build, tt_teardown),
+		cmocka_unit_test_teardown(test_spin_loop_advice_comes_back, tt_teardown),
 		cmocka_unit_test_teardown(test_report_with_other_calibration, tt_teardown),
 		cmocka_unit_test_teardown(test_bad_recordings_refused, tt_teardown),
 		cmocka_unit_test_teardown(test_report_folded_file_is_safe, tt_teardown),

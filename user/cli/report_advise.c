@@ -92,6 +92,8 @@ static int build_input(const struct ss_recording *rec, struct report_advice *ra)
 	ap->samples.ntop = rec->nsamples_top;
 	ap->fences = rec->fences;
 	ap->nfences = rec->nfences;
+	ap->spin_loops = rec->spin_loops;
+	ap->nspin_loops = rec->nspin_loops;
 	ap->numa = rec->numa;
 	return 0;
 }
@@ -123,9 +125,10 @@ int report_advise(const struct ss_recording *rec, const char *calibration_path,
 void report_advise__free(struct report_advice *ra)
 {
 	free(ra->advice);
-	/* samples.top and fences belong to the recording. */
+	/* samples.top, fences and spin loops belong to the recording. */
 	ra->in.samples = NULL;
 	ra->in.fences = NULL;
+	ra->in.spin_loops = NULL;
 	advice__free_input(&ra->in);
 	json_object_put(ra->calibration);
 	memset(ra, 0, sizeof(*ra));

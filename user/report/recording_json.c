@@ -182,6 +182,17 @@ static json_object *advisor_input_json(const struct adv_profile *ap)
 	}
 	add(o, "fences", a);
 	a = json_object_new_array();
+	for (size_t i = 0; i < ap->nspin_loops; i++) {
+		json_object *s = json_object_new_object();
+
+		add(s, "symbol", json_object_new_string(ap->spin_loops[i].symbol));
+		add(s, "hint", json_object_new_string(ap->spin_loops[i].hint));
+		add(s, "samples", U64(ap->spin_loops[i].samples));
+		add(s, "runtime", json_object_new_boolean(ap->spin_loops[i].runtime));
+		json_object_array_add(a, s);
+	}
+	add(o, "spin_loops", a);
+	a = json_object_new_array();
 	for (__u32 n = 0; n < ap->numa.nodes && n < ADV_MAX_NODES; n++) {
 		json_object *s = json_object_new_array();
 

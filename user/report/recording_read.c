@@ -509,14 +509,15 @@ static int read_advisor_input(struct ss_recording *rec)
 {
 	json_object *in = get_type(rec->doc, "advisor_input", json_type_object);
 	json_object *top = get(in, "samples_top"), *fences = get(in, "fences");
-	json_object *numa = get(in, "numa_nodes");
+	json_object *numa = get(in, "numa_nodes"), *spins = get(in, "spin_loops");
 
 	rec->have_input = in != NULL;
 	rec->ncpus = (__u32)(get_u64(in, "ncpus") & 0xffff);
 	rec->is_jvm = get_bool(in, "is_jvm");
 	rec->samples_top = alloc_n(arr_len(top), sizeof(*rec->samples_top));
 	rec->fences = alloc_n(arr_len(fences), sizeof(*rec->fences));
-	if (!rec->samples_top || !rec->fences)
+	rec->spin_loops = alloc_n(arr_len(spins), sizeof(*rec->spin_loops));
+	if (!rec->samples_top || !rec->fences || !rec->spin_loops)
 		return -ENOMEM;
 	for (size_t i = 0; i < arr_len(top); i++) {
 		json_object *o = json_object_array_get_idx(top, i);
@@ -535,6 +536,16 @@ static int read_advisor_input(struct ss_recording *rec)
 		copy_str(f->symbol, sizeof(f->symbol), o, "symbol");
 		f->share = sh ? json_object_get_double(sh) : 0;
 		f->runtime = adv_is_runtime_symbol(f->symbol);
+	}
+	/* The spin loops the sampled instructions showed (since 1.1). */
+	for (size_t i = 0; i < arr_len(spins); i++) {
+		json_object *o = json_object_array_get_idx(spins, i);
+		struct adv_spin_loop *l = &rec->spin_loops[rec->nspin_loops++];
+
+		copy_str(l->symbol, sizeof(l->symbol), o, "symbol");
+		copy_str(l->hint, sizeof(l->hint), o, "hint");
+		l->samples = get_u64(o, "samples");
+		l->runtime = get_bool(o, "runtime");
 	}
 	for (size_t n = 0; n < arr_len(numa) && n < ADV_MAX_NODES; n++) {
 		json_object *e = json_object_array_get_idx(numa, n);
@@ -820,6 +831,7 @@ void recording__free(struct ss_recording *rec)
 	free(rec->sample_addrs);
 	free(rec->samples_top);
 	free(rec->fences);
+	free(rec->spin_loops);
 	json_object_put(rec->doc);
 	memset(rec, 0, sizeof(*rec));
 }

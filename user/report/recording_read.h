@@ -51,6 +51,8 @@ struct ss_recording {
 	size_t nsamples_top;
 	struct adv_fence_spot *fences;
 	size_t nfences;
+	struct adv_spin_loop *spin_loops;	/* since 1.1; none in older ones */
+	size_t nspin_loops;
 	struct adv_numa numa;
 	json_object *calibration;	/* borrowed from doc, or NULL */
 	json_object *intervals;		/* borrowed from doc, or NULL */
