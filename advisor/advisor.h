@@ -7,7 +7,7 @@
  * no allocation. The caller fills the inputs and renders the findings as
  * text or JSON.
  *
- *   struct adv_report *r = calloc(1, sizeof(*r));   // about 66 KiB
+ *   struct adv_report *r = calloc(1, sizeof(*r));   // about 75 KiB
  *   if (r && advisor__run(&profile, &host, r) == 0)
  *           for (size_t i = 0; i < r->n; i++)
  *                   render(&r->findings[i]);
@@ -78,6 +78,39 @@ struct adv_futex {
 	 * (user_named false); "" when unresolved. */
 	char name[ADV_NAME_LEN];
 	bool user_named;
+	/* Who holds it, for a word used as a lock (else none): where the
+	 * threads that held it released it while others waited, most time
+	 * held while contended first, and the threads that released it,
+	 * most releases first. */
+	const struct adv_release_site *release_sites;
+	size_t nrelease_sites;
+	const struct adv_holder *holders;
+	size_t nholders;
+};
+
+/* A release site of a lock: the stack of wake calls that found waiters
+ * (the unlock of a contended lock), named as waiter stacks are, with its
+ * SS_RELEASE_COUNTERS (bpf/trace.h): wakes, woken, and the held-while-
+ * contended lower bounds of the holds it ended (held_contended of them,
+ * held_contended_hist in log2 ns). A lower bound of the hold while others
+ * waited, not the hold's total time. */
+struct adv_release_site {
+	/* "flush_queue in app (via pthread_mutex_unlock in libc)" */
+	char name[ADV_NAME_LEN];
+	/* The frame that released it: "flush_queue+0x84 (app)"; "" when the
+	 * stack never left the runtime (user_named false). */
+	char frame[ADV_NAME_LEN];
+	bool user_named;
+	uint32_t threads;		/* distinct threads that released here */
+	ADV_COUNTER_FIELDS(SS_RELEASE_COUNTERS)
+};
+
+/* A thread that released a lock while others waited. */
+struct adv_holder {
+	uint32_t tid;
+	char comm[SS_COMM_LEN];
+	uint64_t releases;		/* its wakes that found waiters */
+	bool also_waits;		/* it waited on the lock too */
 };
 
 /* A sched_yield call site. */
@@ -270,7 +303,7 @@ enum adv_source { ADV_SRC_TARGET = 0, ADV_SRC_HOST = 1 };
 #define ADV_LABEL_LEN 48
 #define ADV_VALUE_LEN 160
 #define ADV_REC_LEN 1024
-#define ADV_MAX_EVIDENCE 14	/* no rule writes more */
+#define ADV_MAX_EVIDENCE 16	/* no rule writes more */
 #define ADV_MAX_FINDINGS 16	/* at most one finding per rule */
 
 struct adv_evidence {

@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include "critical_section.h"
 #include "finding.h"
 #include "format.h"
 #include "hostcal.h"
@@ -98,12 +99,17 @@ static void evidence(const struct adv_ctx *ctx, struct adv_finding *f)
 				      adv_fmt_ns(ctx->be.handoff_ns).s,
 				      adv_fmt_ratio(hl->median_ns / ctx->be.handoff_ns).s);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "verdict", "%s", verdict(ctx, hl));
+	adv_critical_section_evidence(fx, f);
 }
 
-/* Where the change goes: the user's function, or (when the stack stopped
- * in the runtime) the code that calls it, never the runtime itself. */
-static const char *where(const struct adv_futex *fx)
+/* Where the change goes: the critical section that holds the lock longest
+ * (its release site), else the user's function, or (when the stack
+ * stopped in the runtime) the code that calls it, never the runtime
+ * itself. */
+static const char *where(const struct adv_futex *fx, char *buf, size_t size)
 {
+	if (adv_critical_section_where(fx, buf, size))
+		return buf;
 	return fx->user_named ? "in the function named above" :
 	       "in the code that takes this lock (its caller was not unwound)";
 }
@@ -111,10 +117,12 @@ static const char *where(const struct adv_futex *fx)
 static void recommend_hot(const struct adv_ctx *ctx, struct adv_finding *f,
 			  const struct adv_hot_lock *hl)
 {
+	char in[ADV_NAME_LEN];
+
 	adv_finding__recommend(f, "%s of the lock's wait calls returned at once: it is held for less time than a futex call takes, so threads queue on the lock word itself.",
 			       adv_fmt_pct(hl->at_once_share).s);
 	adv_finding__recommend(f, "Shard the data %s (a lock per shard, or per-thread counters merged later) so that threads stop meeting on one word, or let waiters spin briefly before sleeping (pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP), GLIBC_TUNABLES=glibc.pthread.mutex_spin_count=N).",
-			       where(hl->fx));
+			       where(hl->fx, in, sizeof(in)));
 	/* Said, not made the verdict: whether the target is oversubscribed
 	 * moves with the host's load, the verdict must not. */
 	adv_finding__recommend(f, "Spinning pays only while the lock-taking threads are no more than the CPUs; beyond that, shard.");
@@ -124,6 +132,7 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_breakeven *be = &ctx->be;
 	const struct adv_hot_lock *hl = &ctx->m.hot[0];
+	char in[ADV_NAME_LEN];
 
 	if (hot_word(hl)) {
 		recommend_hot(ctx, f, hl);
@@ -140,13 +149,14 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 			break;
 		case ADV_SIDE_PARK:
 			adv_finding__recommend(f, "Parking is right for these waits (%s); spinning would not help. The cost is the critical section: shorten what runs under the lock %s, or split it (a lock per shard, per-thread data merged later).",
-					       be->summary, where(hl->fx));
+					       be->summary, where(hl->fx, in, sizeof(in)));
 			break;
 		case ADV_SIDE_UNKNOWN:
 			adv_finding__recommend(f, "Whether spinning before parking would pay cannot be said without this host's futex handoff cost. Shortening the critical section or splitting the lock helps either way.");
 			break;
 		}
 	}
+	adv_critical_section_recommend(hl->fx, f);
 	if (ctx->p->target.is_jvm)
 		adv_finding__recommend(f, "JVM: JFR's jdk.JavaMonitorEnter and jdk.ThreadPark events (java -XX:StartFlightRecording) name the contended monitor or lock object in Java code; the JVM's own frames are not the place to change.");
 }

@@ -99,6 +99,92 @@ static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u
 	return id;
 }
 
+/* ---- release sites ---------------------------------------------------- */
+
+/* Wake calls that found waiters, by word, waker stack and waker thread
+ * (struct ss_release_val). Sized by user space to --max-futexes. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct ss_release_key);
+	__type(value, struct ss_release_val);
+} release_sites SEC(".maps");
+
+/*
+ * A wait begins: the first since the word's last release starts the
+ * held-while-contended bound of the hold that release ends. Only a lookup:
+ * a word seen for the first time gets its record at the wait's exit, and
+ * its first hold goes unmeasured. Plain stores: two CPUs racing here can
+ * lose a start (a hold unmeasured) or leave one from before the release
+ * that cleared it, which release_held() rejects; no cmpxchg (5.12+).
+ */
+static __always_inline void note_wait_start(__u64 uaddr, __u64 now)
+{
+	struct ss_futex *f = bpf_map_lookup_elem(&futexes, &uaddr);
+
+	if (f && !f->first_wait_ns)
+		f->first_wait_ns = now;
+}
+
+/* A wait that returned at once (EAGAIN) found the word released: its start
+ * bounds no hold. */
+static __always_inline void note_wait_end(struct ss_futex *f, const struct ss_inflight *in,
+					  bool blocked)
+{
+	if (!blocked && f->first_wait_ns == in->start_ns)
+		f->first_wait_ns = 0;
+}
+
+/* The lower bound of the hold that the release at rel (the wake call's
+ * entry, just after the unlock) ends; 0: none measured. Every wake on a
+ * word is a release (a lock word's unlock wakes only when it had been
+ * marked contended), found waiters or not: it closes the bound. */
+static __always_inline __u64 release_held(struct ss_futex *f, __u64 rel)
+{
+	__u64 first = f->first_wait_ns, prev = f->release_ns;
+
+	if (rel > prev)
+		f->release_ns = rel;
+	if (first && first <= rel)
+		f->first_wait_ns = 0;
+	if (!first || first <= prev || first >= rel)
+		return 0;
+	return rel - first;
+}
+
+/* A wake call returned: close the hold bound, and for a wake that found
+ * waiters add it to its release site (stack sampled per thread and word
+ * as the waiters' are). unwind: a constant, see ss_user_stackid(). */
+static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32 tid,
+					   struct ss_futex *f, const struct ss_inflight *in,
+					   __u64 woken, bool unwind)
+{
+	struct ss_release_key k = { .uaddr = in->uaddr, .tid = tid };
+	static const struct ss_release_val zero;
+	__u64 held = release_held(f, in->start_ns);
+	struct ss_release_val *v;
+
+	if (!woken)
+		return;
+	k.stack_id = sampled_stack(ctx, bpf_ktime_get_ns(), in->uaddr, ss_user_sp(unwind),
+				   &t->wake_stack_ns, &t->wake_stack_site, &t->wake_stack_sp,
+				   &t->wake_stack_id, unwind);
+	v = bpf_map_lookup_or_try_init(&release_sites, &k, &zero);
+	if (!v) {
+		count_drop(SS_DROP_RELEASES_FULL);
+		return;
+	}
+	v->wakes++;
+	v->woken += woken;
+	if (!held)
+		return;
+	v->held_contended++;
+	v->held_contended_ns += held;
+	if (held > v->held_contended_ns_max)
+		v->held_contended_ns_max = held;
+	v->held_contended_hist[ss_log2_slot(held)]++;
+}
+
 /* ---- futex ------------------------------------------------------------- */
 
 /* unwind: a constant, see ss_user_stackid(). */
@@ -115,10 +201,12 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	t->cur.flags = flags;
 	t->cur.stack_id = -1;
 	/* Waiters' stacks name the lock; wakers' would only add cost. */
-	if (class == SS_FUTEX_CLASS_WAIT)
+	if (class == SS_FUTEX_CLASS_WAIT) {
 		t->cur.stack_id = sampled_stack(ctx, now, uaddr, ss_user_sp(unwind),
 						&t->wait_stack_ns, &t->wait_stack_site,
 						&t->wait_stack_sp, &t->wait_stack_id, unwind);
+		note_wait_start(uaddr, now);
+	}
 	t->cur.start_ns = now;
 	return 0;
 }
@@ -279,6 +367,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 			__sync_fetch_and_add(&f->returned_at_once, 1);
 			__sync_fetch_and_add(&f->at_once_ns, dur);
 		}
+		note_wait_end(f, in, blocked);
 	}
 
 	{
@@ -306,7 +395,8 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 	}
 }
 
-static __always_inline void record_wake(struct ss_thread *t, struct ss_inflight *in, long ret)
+static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 tid,
+					struct ss_inflight *in, long ret, bool unwind)
 {
 	__u64 woken = ret > 0 ? ret : 0;
 	struct ss_futex *f;
@@ -324,10 +414,12 @@ static __always_inline void record_wake(struct ss_thread *t, struct ss_inflight 
 			__sync_fetch_and_add(&f->holder_wakes, 1);
 			t->last_wait_uaddr = 0;
 		}
+		record_release(ctx, t, tid, f, in, woken, unwind);
 	}
 }
 
-static __always_inline int futex_exit(long ret)
+/* unwind: a constant, see ss_user_stackid(); only wakes take stacks here. */
+static __always_inline int futex_exit(void *ctx, long ret, bool unwind)
 {
 	struct ss_thread *t;
 	__u64 now;
@@ -345,41 +437,39 @@ static __always_inline int futex_exit(long ret)
 	if (t->cur.class == SS_FUTEX_CLASS_WAIT)
 		record_wait(t, tid, &t->cur, now - t->cur.start_ns, ret);
 	else if (t->cur.class == SS_FUTEX_CLASS_WAKE)
-		record_wake(t, &t->cur, ret);
+		record_wake(ctx, t, tid, &t->cur, ret, unwind);
 	else
 		t->futex_other++;
 	t->cur.start_ns = 0;
 	return 0;
 }
 
-SEC("tracepoint/syscalls/sys_exit_futex")
-int futex_exit_futex(struct syscall_trace_exit *ctx)
-{
-	return futex_exit(ctx->ret);
-}
+/* The exits that can end a wake take its release site's stack: twins as
+ * the entries that take waiters' stacks. */
+#define FUTEX_EXIT_TWINS(name, sec)                                                  \
+	SEC(sec) int name(struct syscall_trace_exit *ctx)                            \
+	{                                                                            \
+		return futex_exit(ctx, ctx->ret, false);                             \
+	}                                                                            \
+	SEC(sec) int name##_unw(struct syscall_trace_exit *ctx)                      \
+	{                                                                            \
+		return futex_exit(ctx, ctx->ret, true);                              \
+	}
+
+FUTEX_EXIT_TWINS(futex_exit_futex, "tracepoint/syscalls/sys_exit_futex")
+FUTEX_EXIT_TWINS(futex_exit_wake2, "tracepoint/syscalls/sys_exit_futex_wake")
+FUTEX_EXIT_TWINS(futex_exit_requeue2, "tracepoint/syscalls/sys_exit_futex_requeue")
 
 SEC("tracepoint/syscalls/sys_exit_futex_waitv")
 int futex_exit_waitv(struct syscall_trace_exit *ctx)
 {
-	return futex_exit(ctx->ret);
+	return futex_exit(ctx, ctx->ret, false);
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex_wait")
 int futex_exit_wait2(struct syscall_trace_exit *ctx)
 {
-	return futex_exit(ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_futex_wake")
-int futex_exit_wake2(struct syscall_trace_exit *ctx)
-{
-	return futex_exit(ctx->ret);
-}
-
-SEC("tracepoint/syscalls/sys_exit_futex_requeue")
-int futex_exit_requeue2(struct syscall_trace_exit *ctx)
-{
-	return futex_exit(ctx->ret);
+	return futex_exit(ctx, ctx->ret, false);
 }
 
 /* ---- sched_yield ------------------------------------------------------- */

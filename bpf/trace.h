@@ -36,6 +36,7 @@ enum ss_drop {
 	SS_DROP_PROG_MISSES,		/* the kernel skipped one of our programs
 					 * (recursion; set by user space from
 					 * bpf_prog_info.recursion_misses) */
+	SS_DROP_RELEASES_FULL,		/* release sites map full */
 	SS_DROPS,
 };
 
@@ -150,6 +151,13 @@ struct ss_thread {
 	__u64 last_wait_uaddr;		/* word of the thread's last futex wait */
 	__s32 yield_stack_id;
 	__s32 wait_stack_id;
+	/* The same for the stacks of wakes that found waiters (release
+	 * sites), per word and call site as the waits'. */
+	__u64 wake_stack_ns;
+	__u64 wake_stack_site;
+	__u64 wake_stack_sp;
+	__s32 wake_stack_id;
+	__u32 wake_pad;
 	/* Kept in the thread's own record, which enter and exit look up
 	 * anyway: a separate map cost a second lookup and an update per call. */
 	struct ss_inflight cur;
@@ -164,6 +172,12 @@ struct ss_thread {
  * ss_waiter_val), except for waits whose waiter record found no room. */
 struct ss_futex {
 	SS_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
+	/* Bookkeeping of the held-while-contended bound (struct
+	 * ss_release_val), not counters: the start of the first blocked
+	 * wait since the word's last release (0: none), and that release
+	 * (the wake call's entry). */
+	__u64 first_wait_ns;
+	__u64 release_ns;
 };
 
 /* Waiter stacks per futex address and thread: the tid tells user space
@@ -188,12 +202,49 @@ struct ss_waiter_val {
 
 /* sched_yield call sites (key: __s32 stack id, value: __u64 count). */
 
+/*
+ * Release sites: wake calls that found waiters, per futex address, waker
+ * stack and waker thread (the holder that released the lock). Taken only
+ * on wakes that woke someone, so uncontended unlocks cost nothing more.
+ *
+ * held_contended*: how long the holder kept the lock while others waited,
+ * a lower bound. A wait that blocks on a lock word found it held, and a
+ * held lock word is released with a wake call (glibc: the unlock of a
+ * word marked contended always wakes). So the first release after a
+ * blocked wait began ends the hold that the wait found: release - (start
+ * of the first blocked wait since the previous release) bounds that hold
+ * from below. Measured only for releases that had a wait begin since the
+ * previous one; not total hold time (before the first waiter came, the
+ * hold is not seen).
+ */
+struct ss_release_key {
+	__u64 uaddr;
+	__s32 stack_id;
+	__u32 tid;
+};
+
+#define SS_RELEASE_COUNTERS(C, A)						\
+	C(wakes,		SUM, COUNT, ALL)	/* wakes that found waiters */ \
+	C(woken,		SUM, COUNT, ALL)	/* waiters they woke */	\
+	C(held_contended,	SUM, COUNT, ALL)	/* wakes with a held bound */ \
+	C(held_contended_ns,	SUM, NS, ALL)		/* the bounds' sum */	\
+	C(held_contended_ns_max, MAX, NS, ALL)					\
+	A(held_contended_hist, SS_HIST_SLOTS, SUM, COUNT, (held_contended_hist_log2_ns, HIST))
+
+/* Written only by the key's thread: plain adds and compares are exact. */
+struct ss_release_val {
+	SS_COUNTER_FIELDS(SS_RELEASE_COUNTERS)
+};
+
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN,
+	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
-	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
+	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 16, "struct ss_futex layout");
+_Static_assert(sizeof(struct ss_release_key) == 16, "struct ss_release_key layout");
+_Static_assert(sizeof(struct ss_release_val) == 8 * (5 + SS_HIST_SLOTS),
+	       "struct ss_release_val layout");
 _Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
 _Static_assert(sizeof(struct ss_waiter_val) == 32, "struct ss_waiter_val layout");
 _Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");

@@ -152,9 +152,13 @@ static int collect_stacks(struct tracer *t, const struct ss_profile *p, bool all
 	size_t ns = all ? SIZE_MAX : SS_REPORT_TOP_STACKS;
 	int err = 0;
 
-	for (size_t i = 0; i < p->nfutexes && i < nf; i++)
+	for (size_t i = 0; i < p->nfutexes && i < nf; i++) {
 		for (size_t k = 0; k < p->futexes[i].nstacks && k < ns; k++)
 			err = err ?: stacks__add(s, p->futexes[i].stacks[k].stack_id, read_stack_cb, t);
+		/* Release sites: a few per word, each named by the advice. */
+		for (size_t k = 0; k < p->futexes[i].nreleases; k++)
+			err = err ?: stacks__add(s, p->futexes[i].releases[k].stack_id, read_stack_cb, t);
+	}
 	for (size_t i = 0; i < p->nyields; i++)
 		err = err ?: stacks__add(s, p->yields[i].stack_id, read_stack_cb, t);
 	return err;

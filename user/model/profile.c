@@ -14,6 +14,7 @@ const char *const ss_drop_names[SS_DROPS] = {
 	[SS_DROP_STACK_FAIL] = "stack_failed",
 	[SS_DROP_MISSED_EXIT] = "futex_exit_without_enter",
 	[SS_DROP_PROG_MISSES] = "bpf_program_misses",
+	[SS_DROP_RELEASES_FULL] = "release_sites_map_full",
 };
 
 #define DESC_JSON_KEY_ALL(name) #name
@@ -184,6 +185,7 @@ void profile_free(struct ss_profile *p)
 		free(p->futexes[i].stacks);
 		free(p->futexes[i].tids);
 		free(p->futexes[i].shares);
+		free(p->futexes[i].releases);
 	}
 	free(p->futexes);
 	free(p->threads);

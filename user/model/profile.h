@@ -31,6 +31,14 @@ struct ss_waiter_share {
 	__u64 at_once;
 };
 
+/* A wake call site that found waiters on a word, per waker thread, as
+ * bpf/trace.h keeps it (model/releases.h sums them by stack and thread). */
+struct ss_release_rec {
+	__s32 stack_id;			/* < 0: not collected (-errno) */
+	__u32 tid;
+	struct ss_release_val v;
+};
+
 struct ss_futex_rec {
 	__u64 uaddr;
 	struct ss_futex f;
@@ -42,6 +50,8 @@ struct ss_futex_rec {
 	 * recordings): then only a single waiter's stacks are its own. */
 	struct ss_waiter_share *shares;
 	size_t nshares;
+	struct ss_release_rec *releases;	/* any order */
+	size_t nreleases;
 };
 
 struct ss_yield_site {

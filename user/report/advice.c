@@ -77,6 +77,7 @@ void advice__name_stack(char *const *frames, int depth, struct advice_stack_name
 		/* The first frame in code the user owns, and the runtime call it
 		 * made: "w in spinner (via sched_yield in libc)". */
 		frame_words(frames[d], user, sizeof(user));
+		snprintf(out->frame, sizeof(out->frame), "%s", frames[d]);
 		if (api >= 0) {
 			frame_words(frames[api], via, sizeof(via));
 			snprintf(out->name, sizeof(out->name), "%s (via %s)", user, via);
@@ -316,6 +317,8 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	}
 	ap->futexes = in->futexes;
 	ap->nfutexes = p->nfutexes;
+	if (advice__add_releases(in, p, stacks))
+		goto nomem;
 
 	for (size_t i = 0; i < p->nyields; i++) {
 		struct advice_stack_name sn;
@@ -345,6 +348,8 @@ void advice__free_input(struct advice_input *in)
 	free(in->samples);
 	free(in->fences);
 	free(in->spin_loops);
+	free(in->release_sites);
+	free(in->holders);
 	memset(in, 0, sizeof(*in));
 }
 

@@ -24,6 +24,8 @@ struct advice_input {
 	struct adv_sample_sym *samples;
 	struct adv_fence_spot *fences;
 	struct adv_spin_loop *spin_loops;
+	struct adv_release_site *release_sites;	/* behind the futexes' */
+	struct adv_holder *holders;
 };
 
 struct advice_target {
@@ -51,9 +53,17 @@ struct advice_stack_name {
 	 * never leaves the runtime. */
 	char name[ADV_NAME_LEN];
 	bool user_named;
+	/* That first frame of the user's code as it is: "worker+0x2b (app)";
+	 * "" when the stack never leaves the runtime. */
+	char frame[ADV_NAME_LEN];
 	/* The runtime's frames' functions, innermost first, " <- " between. */
 	char runtime[ADV_NAME_LEN];
 };
+
+/* Fills each lock word's release sites and holders (advice_releases.c)
+ * into in->futexes, which mirror p->futexes. 0 or -ENOMEM. */
+int advice__add_releases(struct advice_input *in, const struct ss_profile *p,
+			 const struct ss_stacks *stacks);
 
 /* Names a stack (see struct advice_stack_name). Pure. */
 void advice__name_stack(char *const *frames, int depth, struct advice_stack_name *out);

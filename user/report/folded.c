@@ -6,6 +6,7 @@
 #include "common/outfile.h"
 #include "folded.h"
 #include "samples_report.h"
+#include "model/releases.h"
 
 /*
  * Folded stacks of the trace's own stacks, through the samples writer:
@@ -37,8 +38,29 @@ static int fold_trace_stacks(FILE *f, samples_symbolize_fn sym, void *arg,
 	return err;
 }
 
-/* --folded: futex wait time (ns) by waiter stack, sched_yield calls by call
- * site, and samples, each kind under its own root frame. */
+/* futex-release: the wakes that found waiters by release site, for the
+ * words used as locks (model/releases.h). */
+static int fold_releases(FILE *f, samples_symbolize_fn sym, void *arg, const struct ss_profile *p,
+			 const struct ss_stacks *stacks, __s32 *ids, __u64 *w)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		const struct ss_futex_rec *r = &p->futexes[i];
+
+		if (!releases_word_is_lock(r))
+			continue;
+		for (size_t k = 0; k < r->nreleases; k++, n++) {
+			ids[n] = r->releases[k].stack_id;
+			w[n] = r->releases[k].v.wakes;
+		}
+	}
+	return fold_trace_stacks(f, sym, arg, stacks, ids, w, n, "futex-release");
+}
+
+/* --folded: futex wait time (ns) by waiter stack, release sites' wakes,
+ * sched_yield calls by call site, and samples, each kind under its own
+ * root frame. */
 int folded__write(FILE *f, samples_symbolize_fn sym, void *arg, const struct ss_profile *p,
 		  const struct ss_stacks *stacks, const struct samples_result *sr)
 {
@@ -48,7 +70,7 @@ int folded__write(FILE *f, samples_symbolize_fn sym, void *arg, const struct ss_
 	int err;
 
 	for (size_t i = 0; i < p->nfutexes; i++)
-		cap += p->futexes[i].nstacks;
+		cap += p->futexes[i].nstacks + p->futexes[i].nreleases;
 	ids = calloc(cap + 1, sizeof(*ids));
 	w = calloc(cap + 1, sizeof(*w));
 	if (!ids || !w) {
@@ -62,6 +84,7 @@ int folded__write(FILE *f, samples_symbolize_fn sym, void *arg, const struct ss_
 			w[n] = p->futexes[i].stacks[k].wait_ns;
 		}
 	err = fold_trace_stacks(f, sym, arg, stacks, ids, w, n, "futex-wait-ns");
+	err = err ?: fold_releases(f, sym, arg, p, stacks, ids, w);
 	for (n = 0; n < p->nyields; n++) {
 		ids[n] = p->yields[n].stack_id;
 		w[n] = p->yields[n].count;

@@ -20,6 +20,8 @@ struct flame_kind {
 static const struct flame_kind flame_kinds[] = {
 	{ "futex-wait-ns", "Futex wait time by waiter stack", "ns" },
 	{ "sched-yield", "sched_yield calls by call site", "calls" },
+	/* Only when a lock's wake found waiters: after the others. */
+	{ "futex-release", "Contended lock releases by release site (who held the lock)", "wakes" },
 	{ "samples-", "Samples of", "samples" },	/* prefix: samples-<event> */
 };
 

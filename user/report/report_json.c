@@ -2,12 +2,14 @@
 /* The JSON form of a trace report (schema SS_JSON_SCHEMA, keys documented
  * in README.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "common/version.h"
 #include "advice.h"
 #include "report.h"
 #include "recording_json.h"
 #include "samples_report.h"
+#include "model/releases.h"
 
 #define U64(v) json_object_new_uint64(v)
 
@@ -63,6 +65,7 @@ enum scope { SCOPE_NONE, SCOPE_ALL, SCOPE_THREAD, SCOPE_ARRAYS };
 DEFINE_COUNTERS_JSON(thread_counters_json, struct ss_thread, SS_THREAD_COUNTERS)
 DEFINE_COUNTERS_JSON(totals_counters_json, struct ss_totals, SS_THREAD_COUNTERS)
 DEFINE_COUNTERS_JSON(futex_counters_json, struct ss_futex, SS_FUTEX_COUNTERS)
+DEFINE_COUNTERS_JSON(release_counters_json, struct ss_release_val, SS_RELEASE_COUNTERS)
 
 static json_object *totals_json(const struct ss_totals *t)
 {
@@ -107,7 +110,63 @@ static json_object *stack_json(const struct ss_stacks *stacks, __s32 id, __u64 c
 	return o;
 }
 
-static json_object *futex_json(const struct ss_futex_rec *r, const struct ss_stacks *stacks)
+static const char *thread_comm(const struct ss_profile *p, __u32 tid, size_t *len)
+{
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (p->threads[i].tid == tid) {
+			*len = strnlen(p->threads[i].comm, sizeof(p->threads[i].comm));
+			return p->threads[i].comm;
+		}
+	*len = 0;
+	return "";
+}
+
+/* "release_sites" and "holders" of a word used as a lock (a condition
+ * variable's signallers are not its holders) whose wakes found waiters
+ * (model/releases.h); neither key otherwise. */
+static void releases_json(json_object *o, const struct ss_futex_rec *r,
+			  const struct ss_profile *p, const struct ss_stacks *stacks)
+{
+	json_object *sites, *holders;
+	struct ss_release_site *s = NULL;
+	struct ss_holder *h = NULL;
+	long ns, nh;
+
+	if (!r->nreleases || !releases_word_is_lock(r))
+		return;
+	sites = json_object_new_array();
+	holders = json_object_new_array();
+	ns = releases_sites(r, &s);
+	nh = releases_holders(r, &h);
+	for (long i = 0; i < ns; i++) {
+		json_object *x = stack_json(stacks, s[i].stack_id, s[i].v.wakes, 0, false);
+
+		add(x, "threads", json_object_new_int(s[i].threads));
+		release_counters_json(x, &s[i].v, SCOPE_ALL);
+		release_counters_json(x, &s[i].v, SCOPE_ARRAYS);
+		json_object_array_add(sites, x);
+	}
+	for (long i = 0; i < nh; i++) {
+		json_object *x = json_object_new_object();
+		size_t len;
+		const char *comm = thread_comm(p, h[i].tid, &len);
+
+		add(x, "tid", json_object_new_int(h[i].tid));
+		add(x, "comm", json_object_new_string_len(comm, len));
+		add(x, "releases", U64(h[i].releases));
+		add(x, "woken", U64(h[i].woken));
+		add(x, "held_contended_ns", U64(h[i].held_contended_ns));
+		add(x, "also_waits", json_object_new_boolean(h[i].also_waits));
+		json_object_array_add(holders, x);
+	}
+	add(o, "release_sites", sites);
+	add(o, "holders", holders);
+	free(s);
+	free(h);
+}
+
+static json_object *futex_json(const struct ss_futex_rec *r, const struct ss_profile *p,
+			       const struct ss_stacks *stacks)
 {
 	json_object *o = json_object_new_object(), *st = json_object_new_array();
 	char addr[32];
@@ -122,6 +181,7 @@ static json_object *futex_json(const struct ss_futex_rec *r, const struct ss_sta
 			json_object_array_add(st, stack_json(stacks, r->stacks[i].stack_id, r->stacks[i].count,
 						     r->stacks[i].wait_ns, true));
 	add(o, "stacks", st);
+	releases_json(o, r, p, stacks);
 	return o;
 }
 
@@ -206,7 +266,7 @@ json_object *report_to_json(const struct ss_report *r)
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < p->nfutexes; i++)
-		json_object_array_add(a, futex_json(&p->futexes[i], r->stacks));
+		json_object_array_add(a, futex_json(&p->futexes[i], p, r->stacks));
 	add(root, "futexes", a);
 
 	a = json_object_new_array();

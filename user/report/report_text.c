@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text form of a trace report: what a person reads during an incident. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "common/version.h"
 #include "advice.h"
 #include "report.h"
 #include "samples_report.h"
 #include "advisor/thresholds.h"
+#include "model/releases.h"
 
 const char *fmt_ns(__u64 ns, char *buf, size_t len)
 {
@@ -223,6 +225,55 @@ static void print_threads(const struct ss_report *r, FILE *out)
 	fprintf(out, "\n");
 }
 
+static const char *comm_of(const struct ss_profile *p, __u32 tid)
+{
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (p->threads[i].tid == tid)
+			return p->threads[i].comm;
+	return "?";
+}
+
+/* Who held the lock: the release sites (model/releases.h) and holders of a
+ * word used as a lock, the first site's held-while-contended histogram. */
+static void print_releases(const struct ss_report *r, const struct ss_futex_rec *f, FILE *out)
+{
+	struct ss_release_site *s = NULL;
+	struct ss_holder *h = NULL;
+	long ns = releases_word_is_lock(f) ? releases_sites(f, &s) : 0;
+	long nh = ns > 0 ? releases_holders(f, &h) : 0;
+	__u64 wakes = releases_wakes(f);
+	bool convoy = false;
+	char a[32], b[32];
+
+	for (long i = 0; i < ns && i < SS_REPORT_TOP_STACKS; i++) {
+		fprintf(out, "     release site %ld: %llu wakes (%.0f%%) woke %llu, %u thread%s; held while contended (a lower bound of the hold, not its total): avg %s, max %s over %llu releases\n",
+			i + 1, (unsigned long long)s[i].v.wakes, 100.0 * s[i].v.wakes / wakes,
+			(unsigned long long)s[i].v.woken, s[i].threads, s[i].threads == 1 ? "" : "s",
+			fmt_ns(s[i].v.held_contended ? s[i].v.held_contended_ns / s[i].v.held_contended : 0,
+			       a, sizeof(a)),
+			fmt_ns(s[i].v.held_contended_ns_max, b, sizeof(b)),
+			(unsigned long long)s[i].v.held_contended);
+		if (!i && s[i].v.held_contended)
+			print_log2_hist_ns(s[i].v.held_contended_hist, SS_HIST_SLOTS, "        ", out);
+		print_stack(r->stacks, s[i].stack_id, "        ", out);
+	}
+	if (nh > 0)
+		fprintf(out, "     holders:");
+	for (long i = 0; i < nh; i++) {
+		if (i < 5)
+			fprintf(out, " %u %.16s %llu (%.0f%%)%s", h[i].tid, comm_of(r->profile, h[i].tid),
+				(unsigned long long)h[i].releases, 100.0 * h[i].releases / wakes,
+				i + 1 < nh && i < 4 ? "," : "");
+		convoy |= h[i].also_waits;
+	}
+	if (nh > 5)
+		fprintf(out, " ... %ld more", nh - 5);
+	if (nh > 0)
+		fprintf(out, "%s\n", convoy ? "; holders wait on it too (a convoy)" : "");
+	free(s);
+	free(h);
+}
+
 static void print_futexes(const struct ss_report *r, FILE *out)
 {
 	const struct ss_profile *p = r->profile;
@@ -253,6 +304,7 @@ static void print_futexes(const struct ss_report *r, FILE *out)
 				fmt_ns(f->stacks[s].wait_ns, a, sizeof(a)));
 			print_stack(r->stacks, f->stacks[s].stack_id, "        ", out);
 		}
+		print_releases(r, f, out);
 	}
 	fprintf(out, "\n");
 }

@@ -141,6 +141,7 @@ static int set_sizes(struct trace *skel, const struct tracer_opts *o)
 	err = err ?: bpf_map__set_max_entries(skel->maps.threads, o->max_threads);
 	err = err ?: bpf_map__set_max_entries(skel->maps.futexes, o->max_futexes);
 	err = err ?: bpf_map__set_max_entries(skel->maps.waiters, 2 * o->max_futexes);
+	err = err ?: bpf_map__set_max_entries(skel->maps.release_sites, o->max_futexes);
 	err = err ?: bpf_map__set_max_entries(skel->maps.yield_sites, o->max_stacks);
 	err = err ?: bpf_map__set_max_entries(skel->maps.stacks, o->max_stacks);
 	return err;
@@ -583,6 +584,47 @@ static int read_futexes(struct tracer *t, struct ss_profile *p)
 	return 0;
 }
 
+/* Adds a release record to its address (none: the address itself was not
+ * recorded, its map was full). */
+static int add_release(struct ss_profile *p, const struct ss_release_key *k,
+		       const struct ss_release_val *v)
+{
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		struct ss_futex_rec *r = &p->futexes[i];
+		struct ss_release_rec *rel;
+
+		if (r->uaddr != k->uaddr)
+			continue;
+		rel = realloc(r->releases, (r->nreleases + 1) * sizeof(*rel));
+		if (!rel)
+			return -ENOMEM;
+		r->releases = rel;
+		rel[r->nreleases++] = (struct ss_release_rec){ .stack_id = k->stack_id,
+							       .tid = k->tid, .v = *v };
+		return 0;
+	}
+	return 0;
+}
+
+static int read_releases(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.release_sites);
+	struct ss_release_key key, next, *prev = NULL;
+	struct ss_release_val val;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		if (bpf_map_lookup_elem(fd, &next, &val) == 0) {
+			int err = add_release(p, &next, &val);
+
+			if (err)
+				return err;
+		}
+		key = next;
+		prev = &key;
+	}
+	return 0;
+}
+
 static int read_yields(struct tracer *t, struct ss_profile *p)
 {
 	int fd = bpf_map__fd(t->skel->maps.yield_sites);
@@ -667,6 +709,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	p->now_ns = tracer_now_ns();
 	err = read_threads(t, p);
 	err = err ?: read_futexes(t, p);
+	err = err ?: read_releases(t, p);
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
 	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t->skel->obj);

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * critical_section.c: which critical section makes a lock contended (see
+ * critical_section.h). A release site is a wake call that found waiters:
+ * the unlock of the hold that kept them waiting. Its held-while-contended
+ * figures are lower bounds (bpf/trace.h), said as such.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "critical_section.h"
+#include "finding.h"
+#include "format.h"
+#include "metrics.h"
+
+/* ADV_RELEASE_DOMINANT: one release site with half the time the lock was
+ * held while others waited is the section to shorten; below that the
+ * holds are spread and each is named. ADV_CONVOY_SHARE: holders that also
+ * wait for the lock making half the releases are a convoy. */
+
+static double held_total(const struct adv_futex *fx, bool by_time)
+{
+	double n = 0;
+
+	for (size_t i = 0; i < fx->nrelease_sites; i++)
+		n += by_time ? (double)fx->release_sites[i].held_contended_ns :
+			       (double)fx->release_sites[i].wakes;
+	return n;
+}
+
+static double wakes_total(const struct adv_futex *fx)
+{
+	return held_total(fx, false);
+}
+
+const struct adv_release_site *adv_release_top(const struct adv_futex *fx, double *share)
+{
+	const struct adv_release_site *best = NULL;
+	bool by_time = held_total(fx, true) > 0;
+	double total = held_total(fx, by_time);
+
+	*share = 0;
+	for (size_t i = 0; i < fx->nrelease_sites; i++) {
+		const struct adv_release_site *s = &fx->release_sites[i];
+
+		if (!best || (by_time ? s->held_contended_ns > best->held_contended_ns :
+					s->wakes > best->wakes))
+			best = s;
+	}
+	if (best && total > 0)
+		*share = (by_time ? (double)best->held_contended_ns : (double)best->wakes) / total;
+	return best;
+}
+
+/* "flush_queue" of "flush_queue+0x84 (app)". */
+static void frame_function(const char *frame, char *buf, size_t size)
+{
+	const char *plus = strstr(frame, "+0x");
+
+	snprintf(buf, size, "%.*s", plus ? (int)(plus - frame) : (int)strlen(frame), frame);
+}
+
+/* How a site is called in findings: its function when the stack reached
+ * the user's code, else the runtime frame and that it stops there. */
+static void site_words(const struct adv_release_site *s, char *buf, size_t size)
+{
+	char fn[ADV_NAME_LEN];
+
+	if (!s->user_named) {
+		snprintf(buf, size, "%.80s (the release stack stops in the runtime)", s->name);
+		return;
+	}
+	frame_function(s->frame, fn, sizeof(fn));
+	snprintf(buf, size, "%.100s", fn);
+}
+
+static void held_line(const struct adv_release_site *s, char *buf, size_t size)
+{
+	char fn[ADV_NAME_LEN];
+
+	site_words(s, fn, sizeof(fn));
+	if (!s->held_contended) {
+		snprintf(buf, size, "%.60s: not measured (no wait began during its holds)", fn);
+		return;
+	}
+	snprintf(buf, size, "%.60s: median %s, p90 %s, max %s over %s releases", fn,
+		 adv_fmt_ns(adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.5)).s,
+		 adv_fmt_ns(adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.9)).s,
+		 adv_fmt_ns((double)s->held_contended_ns_max).s,
+		 adv_fmt_count((double)s->held_contended).s);
+}
+
+/* Share of the releases made by holders that wait for the lock too. */
+static double convoy_share(const struct adv_futex *fx, size_t *waiting)
+{
+	double all = 0, both = 0;
+
+	*waiting = 0;
+	for (size_t i = 0; i < fx->nholders; i++) {
+		all += (double)fx->holders[i].releases;
+		if (fx->holders[i].also_waits) {
+			both += (double)fx->holders[i].releases;
+			(*waiting)++;
+		}
+	}
+	return all > 0 ? both / all : 0;
+}
+
+static bool convoy(const struct adv_futex *fx)
+{
+	size_t waiting;
+
+	return fx->nholders >= 2 && convoy_share(fx, &waiting) >= ADV_CONVOY_SHARE;
+}
+
+static void holders_line(const struct adv_futex *fx, char *buf, size_t size)
+{
+	double wakes = wakes_total(fx);
+	size_t len = 0, waiting;
+
+	len += snprintf(buf, size, "%zu thread%s:", fx->nholders, fx->nholders == 1 ? "" : "s");
+	for (size_t i = 0; i < fx->nholders && i < 3 && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s %u %.16s %s", i ? "," : "",
+				fx->holders[i].tid, fx->holders[i].comm,
+				adv_fmt_pct(wakes > 0 ? (double)fx->holders[i].releases / wakes : 0).s);
+	if (fx->nholders > 3 && len < size)
+		len += snprintf(buf + len, size - len, ", %zu more", fx->nholders - 3);
+	if (convoy(fx) && len < size) {
+		double c = convoy_share(fx, &waiting);
+
+		snprintf(buf + len, size - len, "; %zu also wait for it (%s of releases): a convoy",
+			 waiting, adv_fmt_pct(c).s);
+	}
+}
+
+/* The site after top by the same order (held time, then wakes). */
+static const struct adv_release_site *runner_up(const struct adv_futex *fx,
+						const struct adv_release_site *top)
+{
+	const struct adv_release_site *next = NULL;
+
+	for (size_t i = 0; i < fx->nrelease_sites; i++) {
+		const struct adv_release_site *s = &fx->release_sites[i];
+
+		if (s == top)
+			continue;
+		if (!next || s->held_contended_ns > next->held_contended_ns ||
+		    (s->held_contended_ns == next->held_contended_ns && s->wakes > next->wakes))
+			next = s;
+	}
+	return next;
+}
+
+void adv_critical_section_evidence(const struct adv_futex *fx, struct adv_finding *f)
+{
+	const struct adv_release_site *top, *next;
+	char words[ADV_NAME_LEN], line[ADV_VALUE_LEN], other[ADV_VALUE_LEN];
+	double share, wakes = wakes_total(fx);
+
+	top = adv_release_top(fx, &share);
+	if (!top)
+		return;
+	site_words(top, words, sizeof(words));
+	adv_finding__evidence(f, ADV_SRC_TARGET, "critical section",
+			      "held in %.60s (release at %.50s, %s of contended releases)", words,
+			      top->user_named ? top->frame : "the runtime",
+			      adv_fmt_pct(wakes > 0 ? (double)top->wakes / wakes : 0).s);
+	/* The label says what the figure is: from the first wait that began
+	 * during a hold to its release (bpf/trace.h). */
+	held_line(top, line, sizeof(line));
+	next = runner_up(fx, top);
+	other[0] = 0;
+	if (next) {
+		char n[ADV_VALUE_LEN];
+
+		held_line(next, n, sizeof(n));
+		snprintf(other, sizeof(other), "; %s", n);
+	}
+	adv_finding__evidence(f, ADV_SRC_TARGET, "held while contended (lower bound)", "%.75s%.80s",
+			      line, other);
+	holders_line(fx, line, sizeof(line));
+	adv_finding__evidence(f, ADV_SRC_TARGET, "holders", "%s", line);
+}
+
+bool adv_critical_section_where(const struct adv_futex *fx, char *buf, size_t size)
+{
+	const struct adv_release_site *top;
+	char words[ADV_NAME_LEN];
+	double share;
+
+	top = adv_release_top(fx, &share);
+	if (!top || !top->user_named)
+		return false;
+	site_words(top, words, sizeof(words));
+	snprintf(buf, size, "in %s, where it is held %s", words,
+		 share >= ADV_RELEASE_DOMINANT ? "longest" : "longest of several places");
+	return true;
+}
+
+void adv_critical_section_recommend(const struct adv_futex *fx, struct adv_finding *f)
+{
+	const struct adv_release_site *top;
+	char words[ADV_NAME_LEN];
+	double share;
+
+	top = adv_release_top(fx, &share);
+	if (!top)
+		return;
+	site_words(top, words, sizeof(words));
+	if (!top->user_named)
+		adv_finding__recommend(f, "The lock's release stacks stop in the runtime, so the section that holds it is not named: the code that calls into the runtime there holds it.");
+	else if (share >= ADV_RELEASE_DOMINANT)
+		adv_finding__recommend(f, "%s holds it for %s of the time it is held while others wait: shorten or split that section, moving out what does not need the lock (I/O, allocation, computing what is then published under it), or give its data a lock of its own.",
+				       words, adv_fmt_pct(share).s);
+	else
+		adv_finding__recommend(f, "No one section holds it most (%s, the largest, has %s of the time it is held while others wait): shorten the longest-held sections first.",
+				       words, adv_fmt_pct(share).s);
+	if (convoy(fx))
+		adv_finding__recommend(f, "The threads that hold it also queue for it (a convoy): while the section stays this long, more threads only add waiting.");
+}
