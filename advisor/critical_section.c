@@ -17,12 +17,25 @@
  * holds are spread and each is named. ADV_CONVOY_SHARE: holders that also
  * wait for the lock making half the releases are a convoy. */
 
+/* How long a site kept the lock held while others waited: its usual hold
+ * (the lower quartile of its bounds) times the holds measured. A holder
+ * preempted under the lock stretches its hold to milliseconds, and those
+ * holds are the likeliest to be measured (a waiter arrives during them):
+ * the upper part of the distribution is the scheduler's on a loaded host,
+ * the lower quartile is the section's own length, what shortening its
+ * code changes. */
+static double held_weight(const struct adv_release_site *s)
+{
+	return adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.25) *
+	       (double)s->held_contended;
+}
+
 static double held_total(const struct adv_futex *fx, bool by_time)
 {
 	double n = 0;
 
 	for (size_t i = 0; i < fx->nrelease_sites; i++)
-		n += by_time ? (double)fx->release_sites[i].held_contended_ns :
+		n += by_time ? held_weight(&fx->release_sites[i]) :
 			       (double)fx->release_sites[i].wakes;
 	return n;
 }
@@ -42,12 +55,11 @@ const struct adv_release_site *adv_release_top(const struct adv_futex *fx, doubl
 	for (size_t i = 0; i < fx->nrelease_sites; i++) {
 		const struct adv_release_site *s = &fx->release_sites[i];
 
-		if (!best || (by_time ? s->held_contended_ns > best->held_contended_ns :
-					s->wakes > best->wakes))
+		if (!best || (by_time ? held_weight(s) > held_weight(best) : s->wakes > best->wakes))
 			best = s;
 	}
 	if (best && total > 0)
-		*share = (by_time ? (double)best->held_contended_ns : (double)best->wakes) / total;
+		*share = (by_time ? held_weight(best) : (double)best->wakes) / total;
 	return best;
 }
 
@@ -143,8 +155,8 @@ static const struct adv_release_site *runner_up(const struct adv_futex *fx,
 
 		if (s == top)
 			continue;
-		if (!next || s->held_contended_ns > next->held_contended_ns ||
-		    (s->held_contended_ns == next->held_contended_ns && s->wakes > next->wakes))
+		if (!next || held_weight(s) > held_weight(next) ||
+		    (held_weight(s) == held_weight(next) && s->wakes > next->wakes))
 			next = s;
 	}
 	return next;
@@ -209,10 +221,10 @@ void adv_critical_section_recommend(const struct adv_futex *fx, struct adv_findi
 	if (!top->user_named)
 		adv_finding__recommend(f, "The lock's release stacks stop in the runtime, so the section that holds it is not named: the code that calls into the runtime there holds it.");
 	else if (share >= ADV_RELEASE_DOMINANT)
-		adv_finding__recommend(f, "%s holds it for %s of the time it is held while others wait: shorten or split that section, moving out what does not need the lock (I/O, allocation, computing what is then published under it), or give its data a lock of its own.",
+		adv_finding__recommend(f, "%s makes %s of the time it is held while others wait (usual hold times holds): shorten or split that section, moving out what does not need the lock (I/O, allocation, computing what is then published under it), or give its data a lock of its own.",
 				       words, adv_fmt_pct(share).s);
 	else
-		adv_finding__recommend(f, "No one section holds it most (%s, the largest, has %s of the time it is held while others wait): shorten the longest-held sections first.",
+		adv_finding__recommend(f, "No one section holds it most (%s, the largest, makes %s of the time it is held while others wait): shorten the longest-held sections first.",
 				       words, adv_fmt_pct(share).s);
 	if (convoy(fx))
 		adv_finding__recommend(f, "The threads that hold it also queue for it (a convoy): while the section stays this long, more threads only add waiting.");

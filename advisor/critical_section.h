@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include "advisor.h"
 
-/* The site that kept fx longest held while others waited, or with the
- * most wakes when no hold was measured; NULL when fx has none. *share:
- * its part of that total, 0..1. */
+/* The site that kept fx longest held while others waited (median bound
+ * times holds measured), or with the most wakes when no hold was
+ * measured; NULL when fx has none. *share: its part of that total, 0..1. */
 const struct adv_release_site *adv_release_top(const struct adv_futex *fx, double *share);
 /* Adds the evidence lines (critical section, held while contended,
  * holders, convoy); nothing when fx has no release sites. */

@@ -112,11 +112,12 @@ struct {
 
 /*
  * A wait begins: the first since the word's last release starts the
- * held-while-contended bound of the hold that release ends. Only a lookup:
- * a word seen for the first time gets its record at the wait's exit, and
- * its first hold goes unmeasured. Plain stores: two CPUs racing here can
- * lose a start (a hold unmeasured) or leave one from before the release
- * that cleared it, which release_held() rejects; no cmpxchg (5.12+).
+ * held-while-contended bound of the hold that the next release ends. Only
+ * a lookup: a word seen for the first time gets its record at the wait's
+ * exit, and its first hold goes unmeasured. Plain stores, no cmpxchg
+ * (5.12+): two CPUs racing here can lose a start (a hold unmeasured) or
+ * store one from before the release that cleared it, which
+ * note_release() rejects.
  */
 static __always_inline void note_wait_start(__u64 uaddr, __u64 now)
 {
@@ -135,33 +136,40 @@ static __always_inline void note_wait_end(struct ss_futex *f, const struct ss_in
 		f->first_wait_ns = 0;
 }
 
-/* The lower bound of the hold that the release at rel (the wake call's
- * entry, just after the unlock) ends; 0: none measured. Every wake on a
- * word is a release (a lock word's unlock wakes only when it had been
- * marked contended), found waiters or not: it closes the bound. */
-static __always_inline __u64 release_held(struct ss_futex *f, __u64 rel)
+/*
+ * A wake call enters, just after its thread's unlock: every wake on a word
+ * is a release (a lock word's unlock calls it only once the word was
+ * marked contended). The hold it ends had a wait begin during it when the
+ * first wait since the previous release began after that release: now
+ * minus that start is the bound, kept with the call until its exit says
+ * whether it woke anyone. Done at the entry, before the woken waiter runs,
+ * so that the next hold's first wait is not lost.
+ */
+static __always_inline __u64 note_release(__u64 uaddr, __u64 now)
 {
-	__u64 first = f->first_wait_ns, prev = f->release_ns;
+	struct ss_futex *f = bpf_map_lookup_elem(&futexes, &uaddr);
+	__u64 first, prev;
 
-	if (rel > prev)
-		f->release_ns = rel;
-	if (first && first <= rel)
-		f->first_wait_ns = 0;
-	if (!first || first <= prev || first >= rel)
+	if (!f)
 		return 0;
-	return rel - first;
+	first = f->first_wait_ns;
+	prev = f->release_ns;
+	f->release_ns = now;
+	f->first_wait_ns = 0;
+	if (!first || first <= prev || first >= now)
+		return 0;
+	return now - first;
 }
 
-/* A wake call returned: close the hold bound, and for a wake that found
- * waiters add it to its release site (stack sampled per thread and word
- * as the waiters' are). unwind: a constant, see ss_user_stackid(). */
+/* A wake call that found waiters returned: add it to its release site
+ * (stack sampled per thread and word as the waiters' are). unwind: a
+ * constant, see ss_user_stackid(). */
 static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32 tid,
-					   struct ss_futex *f, const struct ss_inflight *in,
-					   __u64 woken, bool unwind)
+					   const struct ss_inflight *in, __u64 woken, bool unwind)
 {
 	struct ss_release_key k = { .uaddr = in->uaddr, .tid = tid };
 	static const struct ss_release_val zero;
-	__u64 held = release_held(f, in->start_ns);
+	__u64 held = in->held_ns;
 	struct ss_release_val *v;
 
 	if (!woken)
@@ -201,11 +209,14 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	t->cur.flags = flags;
 	t->cur.stack_id = -1;
 	/* Waiters' stacks name the lock; wakers' would only add cost. */
+	t->cur.held_ns = 0;
 	if (class == SS_FUTEX_CLASS_WAIT) {
 		t->cur.stack_id = sampled_stack(ctx, now, uaddr, ss_user_sp(unwind),
 						&t->wait_stack_ns, &t->wait_stack_site,
 						&t->wait_stack_sp, &t->wait_stack_id, unwind);
 		note_wait_start(uaddr, now);
+	} else if (class == SS_FUTEX_CLASS_WAKE) {
+		t->cur.held_ns = note_release(uaddr, now);
 	}
 	t->cur.start_ns = now;
 	return 0;
@@ -414,7 +425,7 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
 			__sync_fetch_and_add(&f->holder_wakes, 1);
 			t->last_wait_uaddr = 0;
 		}
-		record_release(ctx, t, tid, f, in, woken, unwind);
+		record_release(ctx, t, tid, in, woken, unwind);
 	}
 }
 

@@ -57,6 +57,9 @@ struct ss_inflight {
 	__s32 stack_id;
 	__u16 class;			/* enum ss_futex_class */
 	__u16 flags;			/* SS_INFLIGHT_* */
+	/* A wake: the held-while-contended bound of the hold it ends (struct
+	 * ss_release_val), taken at its entry; 0: none. */
+	__u64 held_ns;
 };
 
 /* The wait is FUTEX_WAIT_BITSET (glibc's condvar, semaphore, join). */
@@ -173,9 +176,9 @@ struct ss_thread {
 struct ss_futex {
 	SS_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 	/* Bookkeeping of the held-while-contended bound (struct
-	 * ss_release_val), not counters: the start of the first blocked
-	 * wait since the word's last release (0: none), and that release
-	 * (the wake call's entry). */
+	 * ss_release_val), not counters: the start of the first wait since
+	 * the word's last release (0: none), and that release (the entry of
+	 * the last wake call on the word). */
 	__u64 first_wait_ns;
 	__u64 release_ns;
 };
@@ -238,7 +241,7 @@ struct ss_release_val {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32,
+	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 32 + 8 + SS_COMM_LEN + 32,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 16, "struct ss_futex layout");
@@ -247,7 +250,7 @@ _Static_assert(sizeof(struct ss_release_val) == 8 * (5 + SS_HIST_SLOTS),
 	       "struct ss_release_val layout");
 _Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
 _Static_assert(sizeof(struct ss_waiter_val) == 32, "struct ss_waiter_val layout");
-_Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");
+_Static_assert(sizeof(struct ss_inflight) == 32, "struct ss_inflight layout");
 #endif
 
 #endif /* SPINSCOPE_TRACE_H */

@@ -9,7 +9,7 @@ bool releases_word_is_lock(const struct ss_futex_rec *r)
 {
 	const struct ss_futex *f = &r->f;
 
-	return !(2 * f->bitset_waits >= f->waits && 4 * f->holder_wakes < f->wakes);
+	return f->holder_wakes && 4 * f->holder_wakes >= f->blocked;
 }
 
 __u64 releases_wakes(const struct ss_futex_rec *r)
@@ -21,12 +21,31 @@ __u64 releases_wakes(const struct ss_futex_rec *r)
 	return n;
 }
 
+double releases_usual_held_ns(const struct ss_release_val *v)
+{
+	__u64 seen = 0;
+
+	for (int i = 0; i < SS_HIST_SLOTS; i++) {
+		seen += v->held_contended_hist[i];
+		if (v->held_contended && 4 * seen >= v->held_contended)
+			return 1.5 * (double)(1ull << i);
+	}
+	return 0;
+}
+
+/* The weight of a site: its usual bound times the holds measured. */
+static double site_weight(const struct ss_release_site *s)
+{
+	return releases_usual_held_ns(&s->v) * (double)s->v.held_contended;
+}
+
 static int site_cmp(const void *a, const void *b)
 {
 	const struct ss_release_site *x = a, *y = b;
+	double wx = site_weight(x), wy = site_weight(y);
 
-	if (x->v.held_contended_ns != y->v.held_contended_ns)
-		return x->v.held_contended_ns < y->v.held_contended_ns ? 1 : -1;
+	if (wx != wy)
+		return wx < wy ? 1 : -1;
 	if (x->v.wakes != y->v.wakes)
 		return x->v.wakes < y->v.wakes ? 1 : -1;
 	return x->stack_id - y->stack_id;

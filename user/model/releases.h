@@ -31,15 +31,29 @@ struct ss_holder {
 };
 
 /*
- * glibc waits for a lock with FUTEX_WAIT and for an event (condition
- * variable, semaphore, join) with FUTEX_WAIT_BITSET. A word most of whose
- * waits are BITSET and whose wakes seldom come from a thread that had
- * waited on it is signalled, not held: its wakers are not holders.
+ * A lock is released by the threads that wait to take it: a waiter that
+ * got it holds a word marked contended, so its unlock wakes (holder_wakes,
+ * bpf/trace.h). An event (condition variable, semaphore, join) is
+ * signalled by threads that do not wait on it. A word is taken for a lock
+ * when at least a quarter of its blocked waits were followed by a wake
+ * from the same thread, as the advisor's ADV_LOCK_WAKE_SHARE; the others'
+ * wakers are signallers, not holders.
  */
 bool releases_word_is_lock(const struct ss_futex_rec *r);
 
-/* r's release sites, most time held while contended first (then most
- * wakes). *out is NULL when there are none. Returns how many, or -ENOMEM. */
+/* A site's usual hold: the lower quartile of its held-while-contended
+ * bounds (the middle of that log2 slot); 0 when none was measured. A
+ * holder preempted under the lock stretches its hold, never shortens it,
+ * and a stretched hold is the likeliest to have a waiter arrive and be
+ * measured, so on a loaded host the upper part of the distribution is the
+ * scheduler's; the lower quartile is the section's own length. */
+double releases_usual_held_ns(const struct ss_release_val *v);
+
+/* r's release sites, the one that kept the lock held longest while others
+ * waited first: by usual hold times holds measured, so that holds
+ * stretched by preemption do not outweigh a section that is long every
+ * time (then by wakes). *out is NULL when there are none. Returns how
+ * many, or -ENOMEM. */
 long releases_sites(const struct ss_futex_rec *r, struct ss_release_site **out);
 
 /* r's holders, most releases first. Returns how many, or -ENOMEM. */
