@@ -5,6 +5,7 @@
  * the unlock of the hold that kept them waiting. Its held-while-contended
  * figures are lower bounds (bpf/trace.h), said as such.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "critical_section.h"
@@ -78,7 +79,7 @@ static void site_words(const struct adv_release_site *s, char *buf, size_t size)
 	char fn[ADV_NAME_LEN];
 
 	if (!s->user_named) {
-		snprintf(buf, size, "%.80s (the release stack stops in the runtime)", s->name);
+		snprintf(buf, size, "%.80s", s->name);
 		return;
 	}
 	frame_function(s->frame, fn, sizeof(fn));
@@ -87,6 +88,7 @@ static void site_words(const struct adv_release_site *s, char *buf, size_t size)
 
 static void held_line(const struct adv_release_site *s, char *buf, size_t size)
 {
+	double max = (double)s->held_contended_ns_max;
 	char fn[ADV_NAME_LEN];
 
 	site_words(s, fn, sizeof(fn));
@@ -94,10 +96,11 @@ static void held_line(const struct adv_release_site *s, char *buf, size_t size)
 		snprintf(buf, size, "%.60s: not measured (no wait began during its holds)", fn);
 		return;
 	}
+	/* No quantile above the largest bound measured. */
 	snprintf(buf, size, "%.60s: median %s, p90 %s, max %s over %s releases", fn,
-		 adv_fmt_ns(adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.5)).s,
-		 adv_fmt_ns(adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.9)).s,
-		 adv_fmt_ns((double)s->held_contended_ns_max).s,
+		 adv_fmt_ns(fmin(max, adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.5))).s,
+		 adv_fmt_ns(fmin(max, adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.9))).s,
+		 adv_fmt_ns(max).s,
 		 adv_fmt_count((double)s->held_contended).s);
 }
 
@@ -172,10 +175,15 @@ void adv_critical_section_evidence(const struct adv_futex *fx, struct adv_findin
 	if (!top)
 		return;
 	site_words(top, words, sizeof(words));
-	adv_finding__evidence(f, ADV_SRC_TARGET, "critical section",
-			      "held in %.60s (release at %.50s, %s of contended releases)", words,
-			      top->user_named ? top->frame : "the runtime",
-			      adv_fmt_pct(wakes > 0 ? (double)top->wakes / wakes : 0).s);
+	if (top->user_named)
+		adv_finding__evidence(f, ADV_SRC_TARGET, "critical section",
+				      "held in %.60s (release at %.50s, %s of contended releases)", words,
+				      top->frame,
+				      adv_fmt_pct(wakes > 0 ? (double)top->wakes / wakes : 0).s);
+	else
+		adv_finding__evidence(f, ADV_SRC_TARGET, "critical section",
+				      "not named: the release stack stops in the runtime (%.60s, %s of contended releases)",
+				      top->name, adv_fmt_pct(wakes > 0 ? (double)top->wakes / wakes : 0).s);
 	/* The label says what the figure is: from the first wait that began
 	 * during a hold to its release (bpf/trace.h). */
 	held_line(top, line, sizeof(line));

@@ -242,7 +242,7 @@ static void print_releases(const struct ss_report *r, const struct ss_futex_rec 
 	long ns = releases_word_is_lock(f) ? releases_sites(f, &s) : 0;
 	long nh = ns > 0 ? releases_holders(f, &h) : 0;
 	__u64 wakes = releases_wakes(f);
-	bool convoy = false;
+	long also_wait = 0;
 	char a[32], b[32];
 
 	for (long i = 0; i < ns && i < SS_REPORT_TOP_STACKS; i++) {
@@ -264,12 +264,14 @@ static void print_releases(const struct ss_report *r, const struct ss_futex_rec 
 			fprintf(out, " %u %.16s %llu (%.0f%%)%s", h[i].tid, comm_of(r->profile, h[i].tid),
 				(unsigned long long)h[i].releases, 100.0 * h[i].releases / wakes,
 				i + 1 < nh && i < 4 ? "," : "");
-		convoy |= h[i].also_waits;
+		also_wait += h[i].also_waits;
 	}
 	if (nh > 5)
 		fprintf(out, " ... %ld more", nh - 5);
+	if (also_wait)
+		fprintf(out, "; %ld of them also wait for it", also_wait);
 	if (nh > 0)
-		fprintf(out, "%s\n", convoy ? "; holders wait on it too (a convoy)" : "");
+		fprintf(out, "\n");
 	free(s);
 	free(h);
 }
