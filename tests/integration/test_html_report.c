@@ -142,9 +142,12 @@ static unsigned long long release_wakes(json_object *doc)
 	unsigned long long n = 0;
 
 	for (size_t i = 0; i < json_object_array_length(fx); i++) {
-		json_object *sites = tt_get(json_object_array_get_idx(fx, i), "release_sites");
+		json_object *sites = NULL;
 
-		for (size_t k = 0; k < json_object_array_length(sites); k++)
+		/* Only lock words whose wakes found waiters have the key. */
+		json_object_object_get_ex(json_object_array_get_idx(fx, i), "release_sites", &sites);
+
+		for (size_t k = 0; sites && k < json_object_array_length(sites); k++)
 			n += tt_u64(json_object_array_get_idx(sites, k), "wakes");
 	}
 	return n;

@@ -6,8 +6,9 @@
  * names the libc wrapper and the workload function that called it;
  * cpu-clock samples of a thread spinning in spin_here() land on that name;
  * a target that exits before the report, and one whose binary was deleted
- * after it started, are still named; --folded writes the three kinds of
- * folded stacks with integer counts and function names.
+ * after it started, are still named; --folded writes the four kinds of
+ * folded stacks (waits, yields, samples, release sites) with integer
+ * counts and function names.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -301,7 +302,7 @@ static bool has_fold_frame(const char *line, const char *name)
 	return false;
 }
 
-static void test_folded_names_three_kinds(void **state)
+static void test_folded_names_four_kinds(void **state)
 {
 	static const char *const lock_fns[] = { "demo_locked_update", "demo_mutex_worker", NULL };
 	static const char *const yield_fns[] = { "demo_spin_lock", "demo_yield_spinner", NULL };
@@ -312,6 +313,8 @@ static void test_folded_names_three_kinds(void **state)
 		{ .prefix = "futex-wait-ns;", .names = lock_fns },
 		{ .prefix = "sched-yield;", .names = yield_fns },
 		{ .prefix = "samples-cpu-clock;", .names = sample_fns },
+		/* The demo's mutex convoy: its release sites. */
+		{ .prefix = "futex-release;", .names = lock_fns },
 	};
 	char path[] = "/tmp/ss-folded-XXXXXX", line[4096];
 	const char *args[] = { NULL, "demo", "-d", "1", "--json", "--no-calibrate",
@@ -334,11 +337,11 @@ static void test_folded_names_three_kinds(void **state)
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
-		fold_line(line, kinds, 3);
+		fold_line(line, kinds, 4);
 	}
 	fclose(f);
 	unlink(path);
-	for (size_t k = 0; k < 3; k++) {
+	for (size_t k = 0; k < 4; k++) {
 		bool named = false;
 
 		print_message("# %u %s lines, heaviest: %s %llu\n", kinds[k].lines, kinds[k].prefix,
@@ -363,7 +366,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_cpu_clock_samples_name_spin_here, tt_teardown),
 		cmocka_unit_test_teardown(test_target_exited_before_report_is_named, tt_teardown),
 		cmocka_unit_test_teardown(test_deleted_binary_is_named, tt_teardown),
-		cmocka_unit_test_teardown(test_folded_names_three_kinds, tt_teardown),
+		cmocka_unit_test_teardown(test_folded_names_four_kinds, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

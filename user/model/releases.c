@@ -9,7 +9,9 @@ bool releases_word_is_lock(const struct ss_futex_rec *r)
 {
 	const struct ss_futex *f = &r->f;
 
-	return f->holder_wakes && 4 * f->holder_wakes >= f->blocked;
+	if (r->waiters < 2)
+		return false;
+	return 2 * f->bitset_waits < f->waits || 4 * f->holder_wakes >= f->blocked;
 }
 
 __u64 releases_wakes(const struct ss_futex_rec *r)

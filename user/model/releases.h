@@ -31,13 +31,17 @@ struct ss_holder {
 };
 
 /*
- * A lock is released by the threads that wait to take it: a waiter that
- * got it holds a word marked contended, so its unlock wakes (holder_wakes,
- * bpf/trace.h). An event (condition variable, semaphore, join) is
- * signalled by threads that do not wait on it. A word is taken for a lock
- * when at least a quarter of its blocked waits were followed by a wake
- * from the same thread, as the advisor's ADV_LOCK_WAKE_SHARE; the others'
- * wakers are signallers, not holders.
+ * Whether r is used as a lock, so that its wakers are its holders. A lock
+ * has at least two threads that wait to take it (one waiter has nothing
+ * to contend with, as the advisor's ADV_FUTEX_MIN_WAITERS). glibc waits
+ * for a mutex with FUTEX_WAIT and for an event (condition variable,
+ * semaphore, join) with FUTEX_WAIT_BITSET; an event is signalled by
+ * threads that do not wait on it, where a lock is released by the threads
+ * that waited to take it (holder_wakes, bpf/trace.h). So a word most of
+ * whose waits are BITSET is a lock only when at least a quarter of its
+ * blocked waits were followed by a wake from the same thread (as the
+ * advisor's ADV_LOCK_WAKE_SHARE; other runtimes' mutexes wait with BITSET
+ * too); its other wakers are signallers, not holders.
  */
 bool releases_word_is_lock(const struct ss_futex_rec *r);
 

@@ -72,6 +72,36 @@ static void thread_extras(json_object *o, const struct ss_thread *t)
 	add(o, "flags", U64(t->flags));
 }
 
+static json_object *slots_json(const __u64 *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, U64(v[i]));
+	return a;
+}
+
+/* A word's release records as BPF kept them (per stack and thread): the
+ * report shows them summed by site and by holder, which loses the pairs. */
+#define REL_KEY(key, form) #key
+#define REL_SCALAR(name, kind, unit, json) add(e, #name, U64(rec->v.name));
+#define REL_ARRAY(name, slots, kind, unit, json) add(e, REL_KEY json, slots_json(rec->v.name, slots));
+static json_object *release_records_json(const struct ss_futex_rec *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t k = 0; k < r->nreleases; k++) {
+		const struct ss_release_rec *rec = &r->releases[k];
+		json_object *e = json_object_new_object();
+
+		add(e, "stack_id", json_object_new_int(rec->stack_id));
+		add(e, "tid", json_object_new_int64(rec->tid));
+		SS_RELEASE_COUNTERS(REL_SCALAR, REL_ARRAY)
+		json_object_array_add(a, e);
+	}
+	return a;
+}
+
 /* A futex's every waiter stack ([id, count, wait_ns]), each thread's
  * share of them and every waiter tid: the report shows the top ones,
  * folded stacks, pprof and the advice use them all. */
@@ -106,6 +136,8 @@ static void futex_extras(json_object *o, const struct ss_futex_rec *r)
 	for (__u32 k = 0; r->tids && k < r->waiters; k++)
 		json_object_array_add(tids, json_object_new_int64(r->tids[k]));
 	add(o, "waiter_tids", tids);
+	if (r->nreleases)
+		add(o, "release_records", release_records_json(r));
 }
 
 /* Each sampled (thread, stack) as [tid, stack_id, count], in the result's

@@ -121,6 +121,7 @@ static void read_outcomes(json_object *o, __u64 *v, size_t n)
 	}
 DEFINE_COUNTERS_READ(thread_counters_read, struct ss_thread, SS_THREAD_COUNTERS)
 DEFINE_COUNTERS_READ(futex_counters_read, struct ss_futex, SS_FUTEX_COUNTERS)
+DEFINE_COUNTERS_READ(release_counters_read, struct ss_release_val, SS_RELEASE_COUNTERS)
 
 /* ---- the profile --------------------------------------------------------- */
 
@@ -264,6 +265,31 @@ static int read_waiters(json_object *o, struct ss_futex_rec *r)
 	return 0;
 }
 
+/* Release records (per stack and thread) since they were traced. */
+static int read_releases(json_object *o, struct ss_futex_rec *r)
+{
+	json_object *a = get_type(o, "release_records", json_type_array);
+
+	if (!a || !arr_len(a))
+		return 0;
+	r->releases = alloc_n(arr_len(a), sizeof(*r->releases));
+	if (!r->releases)
+		return -ENOMEM;
+	for (size_t k = 0; k < arr_len(a); k++) {
+		json_object *e = json_object_array_get_idx(a, k);
+		struct ss_release_rec *rel = &r->releases[r->nreleases++];
+
+		json_object *id = get(e, "stack_id");
+
+		/* Negative: not collected (-errno). */
+		rel->stack_id = id && json_object_is_type(id, json_type_int) ?
+				json_object_get_int(id) : -1;
+		rel->tid = (__u32)get_u64(e, "tid");
+		release_counters_read(e, &rel->v);
+	}
+	return 0;
+}
+
 static int read_futexes(struct ss_recording *rec)
 {
 	json_object *a = get(rec->doc, "futexes");
@@ -279,7 +305,7 @@ static int read_futexes(struct ss_recording *rec)
 		r->uaddr = get_u64(o, "uaddr");
 		futex_counters_read(o, &r->f);
 		split_old_waits(o, r->f.outcome, &r->f.blocked, &r->f.returned_at_once, "blocked");
-		if (read_waiters(o, r))
+		if (read_waiters(o, r) || read_releases(o, r))
 			return -ENOMEM;
 	}
 	return 0;

@@ -83,14 +83,23 @@ static void test_no_records_no_sites(void **state)
 
 static void test_lock_words_are_released_by_their_waiters(void **state)
 {
-	struct ss_futex_rec lock = { .f = { .blocked = 100, .wakes = 120, .holder_wakes = 25 } };
-	struct ss_futex_rec cond = { .f = { .blocked = 100, .wakes = 100, .bitset_waits = 100 } };
-	struct ss_futex_rec few = { .f = { .blocked = 100, .wakes = 100, .holder_wakes = 24 } };
+	/* glibc's mutex: FUTEX_WAIT, several waiters. */
+	struct ss_futex_rec mutex = { .waiters = 3, .f = { .waits = 100, .blocked = 100, .wakes = 120,
+							   .holder_wakes = 5 } };
+	/* A condition variable: BITSET waits, signalled by others. */
+	struct ss_futex_rec cond = { .waiters = 3, .f = { .waits = 100, .blocked = 100, .wakes = 100,
+							  .bitset_waits = 100, .holder_wakes = 24 } };
+	/* A mutex waiting with BITSET, released by its waiters. */
+	struct ss_futex_rec bitset_mutex = { .waiters = 3, .f = { .waits = 100, .blocked = 100,
+								  .wakes = 100, .bitset_waits = 100,
+								  .holder_wakes = 25 } };
+	/* One thread waits, another wakes it: nothing contends. */
+	struct ss_futex_rec one = { .waiters = 1, .f = { .waits = 4, .blocked = 4, .wakes = 4 } };
 
-	assert_true(releases_word_is_lock(&lock));
-	/* Signalled by threads that never wait on it: no holders. */
+	assert_true(releases_word_is_lock(&mutex));
 	assert_false(releases_word_is_lock(&cond));
-	assert_false(releases_word_is_lock(&few));
+	assert_true(releases_word_is_lock(&bitset_mutex));
+	assert_false(releases_word_is_lock(&one));
 }
 
 int main(void)
