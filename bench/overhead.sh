@@ -14,7 +14,8 @@
 #   -r  rounds (default 5, at least 5 for a table worth recording)
 #   -w  measured window per run in seconds (default 2)
 #   -o  folder for raw results and every tool's output (default: mktemp)
-#   -l  workloads, comma-separated (default pingpong,pingpong-1cpu,yield,yield-pair)
+#   -l  workloads, comma-separated (default pingpong,pingpong-1cpu,yield,yield-pair;
+#       also mutex4: four threads on one contended pthread mutex)
 #   -t  set-ups, comma-separated (default baseline,spinscope,bpftrace,strace,perf)
 #   -s  another spinscope build as set-up LABEL (add LABEL to -t): A/B a change
 #
@@ -42,7 +43,7 @@ SETTLE=0.5
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 die() { echo "overhead.sh: $*" >&2; exit 1; }
-usage() { sed -n '11,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '11,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 declare -A VARIANT=()
 while getopts "r:w:o:l:t:s:h" opt; do
@@ -63,7 +64,7 @@ IFS=, read -r -a WL_LIST <<<"$WORKLOADS"
 IFS=, read -r -a TOOL_LIST <<<"$TOOLS"
 
 [ "$(id -u)" = 0 ] || die "run as root: the tracers need it"
-for b in pingpong yieldloop; do
+for b in pingpong yieldloop mutexloop; do
 	[ -x "$BIN/$b" ] || die "$BIN/$b missing: run 'make bench' (or make bench-bins)"
 done
 for t in "${TOOL_LIST[@]}"; do
@@ -89,6 +90,7 @@ wl_cmd() {
 	pingpong-1cpu) echo "$BIN/pingpong --same-cpu" ;;
 	yield) echo "$BIN/yieldloop" ;;
 	yield-pair) echo "$BIN/yieldloop --pair" ;;
+	mutex4) echo "$BIN/mutexloop" ;;
 	*) die "unknown workload '$1'" ;;
 	esac
 }
