@@ -14,6 +14,7 @@
 #include "common/grow.h"
 #include "common/outfile.h"
 #include "pprof.h"
+#include "model/releases.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 typedef Perftools__Profiles__Sample pb_sample;
@@ -24,7 +25,7 @@ typedef Perftools__Profiles__Function pb_function;
 typedef Perftools__Profiles__Mapping pb_mapping;
 typedef Perftools__Profiles__ValueType pb_value_type;
 
-enum { V_WAIT_NS, V_WAITS, V_YIELDS, V_EVENT, V_AT_ONCE, NVALUES };
+enum { V_WAIT_NS, V_WAITS, V_YIELDS, V_EVENT, V_AT_ONCE, V_RELEASES, NVALUES };
 #define MAX_LABELS 3
 
 /* Open addressing, key -> id (ids start at 1, 0 marks a free slot). */
@@ -376,6 +377,35 @@ static void add_futex_samples(struct pp *pp, const struct ss_report *r)
 	}
 }
 
+/* A lock's release records: wakes that found waiters by release stack,
+ * labelled with the holder that made them (model/releases.h). */
+static void add_release_samples(struct pp *pp, const struct ss_report *r)
+{
+	const struct ss_profile *p = r->profile;
+	char addr[32];
+
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		const struct ss_futex_rec *f = &p->futexes[i];
+
+		if (!releases_word_is_lock(f))
+			continue;
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)f->uaddr);
+		for (size_t k = 0; k < f->nreleases; k++) {
+			const struct ss_release_rec *rel = &f->releases[k];
+			const struct ss_stack *st = r->stacks ? stacks__find(r->stacks, rel->stack_id) : NULL;
+			struct sample_rec *s;
+
+			if (!rel->v.wakes)
+				continue;
+			s = add_sample(pp, st ? st->ips : NULL, st ? st->depth : 0, V_RELEASES,
+				       rel->v.wakes, rel->tid);
+			if (!s)
+				return;
+			add_label(pp, s, "futex", addr, 0);
+		}
+	}
+}
+
 static void add_other_samples(struct pp *pp, const struct ss_report *r)
 {
 	const struct ss_profile *p = r->profile;
@@ -404,10 +434,11 @@ struct pp_ptrs {
 static int link_messages(struct pp *pp, const struct ss_report *r, pb_profile *out,
 			 struct pp_ptrs *q)
 {
-	static const char *const units[NVALUES] = { "nanoseconds", "count", "count", "count", "count" };
+	static const char *const units[NVALUES] = { "nanoseconds", "count", "count", "count", "count",
+						    "count" };
 	const char *names[NVALUES] = { "futex_wait", "futex_waits", "sched_yield",
 				       r->samples && r->samples->event ? r->samples->event : "samples",
-				       "futex_at_once" };
+				       "futex_at_once", "futex_releases" };
 	struct timespec now;
 
 	for (int i = 0; i < NVALUES; i++) {
@@ -544,6 +575,7 @@ int pprof__encode(const struct ss_report *r, pprof_resolve_fn resolve, void *arg
 	str_index(&pp, "");	/* string_table[0] is "" */
 	add_futex_samples(&pp, r);
 	add_other_samples(&pp, r);
+	add_release_samples(&pp, r);
 	err = link_messages(&pp, r, &prof, &q);
 	if (!err) {
 		plen = perftools__profiles__profile__get_packed_size(&prof);

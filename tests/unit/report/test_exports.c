@@ -191,7 +191,7 @@ static const char *label(const Perftools__Profiles__Profile *p, const Perftools_
 static void test_pprof_decodes_back(void **state)
 {
 	static const char *const types[] = { "futex_wait", "futex_waits", "sched_yield", "cpu-clock",
-					     "futex_at_once" };
+					     "futex_at_once", "futex_releases" };
 	struct fixture *fx = *state;
 	Perftools__Profiles__Profile *p;
 	void *gz;
@@ -201,8 +201,8 @@ static void test_pprof_decodes_back(void **state)
 	p = decode(gz, len);
 	assert_non_null(p);
 	assert_string_equal(p->string_table[0], "");
-	assert_int_equal(p->n_sample_type, 5);
-	for (int i = 0; i < 5; i++)
+	assert_int_equal(p->n_sample_type, 6);
+	for (int i = 0; i < 6; i++)
 		assert_string_equal(str(p, p->sample_type[i]->type), types[i]);
 	assert_string_equal(str(p, p->sample_type[0]->unit), "nanoseconds");
 	assert_int_equal(p->duration_nanos, 2000000000ll);
@@ -211,7 +211,7 @@ static void test_pprof_decodes_back(void **state)
 	for (size_t i = 0; i < p->n_sample; i++) {
 		const Perftools__Profiles__Sample *s = p->sample[i];
 
-		assert_int_equal(s->n_value, 5);
+		assert_int_equal(s->n_value, 6);
 		if (s->value[0]) {
 			futex_samples++;
 			assert_int_equal(s->value[0], 5000);
@@ -349,6 +349,41 @@ static void test_metrics_addresses(void **state)
 	assert_int_equal(metrics_http__parse_addr("127.0.0.1:", addr, sizeof(addr), &port, why, sizeof(why)), -EINVAL);
 }
 
+/* A lock's release records: one futex_releases sample each, with the
+ * holder's thread and the word. */
+static void test_pprof_release_samples(void **state)
+{
+	struct fixture *fx = *state;
+	struct ss_release_rec rel = { .stack_id = 1, .tid = 77, .v = { .wakes = 6, .woken = 6 } };
+	__u32 tids[2] = { 77, 78 };
+	Perftools__Profiles__Profile *p;
+	size_t len, found = 0;
+	void *gz;
+
+	fx->futexes[0].waiters = 2;
+	fx->futexes[0].tids = tids;
+	fx->futexes[0].releases = &rel;
+	fx->futexes[0].nreleases = 1;
+	assert_int_equal(pprof__encode(&fx->rep, fake_resolve, NULL, &gz, &len), 0);
+	p = decode(gz, len);
+	assert_non_null(p);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+
+		if (!s->value[5])
+			continue;
+		found++;
+		assert_int_equal(s->value[5], 6);
+		assert_string_equal(leaf_name(p, s), "lock_it");
+		assert_string_equal(label(p, s, "thread"), "worker");
+		assert_string_equal(label(p, s, "futex"), "0x1000");
+	}
+	assert_int_equal(found, 1);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	free(gz);
+	fx->futexes[0].releases = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +391,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pprof_decodes_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pprof_futex_samples_per_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metrics_names_are_the_advice_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pprof_release_samples, setup, teardown),
 		cmocka_unit_test(test_metrics_addresses),
 	};
 
