@@ -152,6 +152,13 @@ static const struct ss_thread *find_tid(const struct ss_profile *p, __u32 tid)
 	return NULL;
 }
 
+const char *profile_thread_comm(const struct ss_profile *p, __u32 tid)
+{
+	const struct ss_thread *t = find_tid(p, tid);
+
+	return t ? t->comm : NULL;
+}
+
 int profile_diff(const struct ss_profile *cur, const struct ss_profile *prev,
 		 struct ss_profile *out)
 {

@@ -89,6 +89,9 @@ void profile_close_thread(struct ss_thread *t, __u64 start_ns, __u64 now_ns, boo
 /* Sorts everything and computes totals. Call once the arrays are filled. */
 void profile_finish(struct ss_profile *p);
 
+/* The name of thread tid, or NULL when the profile does not hold it. */
+const char *profile_thread_comm(const struct ss_profile *p, __u32 tid);
+
 /* Thread order of the report: most time waiting in futexes plus yields. */
 int profile_thread_cmp(const void *a, const void *b);
 

@@ -12,14 +12,6 @@
 #include "model/counters.h"
 #include "model/releases.h"
 
-static const char *comm_of(const struct ss_profile *p, __u32 tid)
-{
-	for (size_t i = 0; i < p->nthreads; i++)
-		if (p->threads[i].tid == tid)
-			return p->threads[i].comm;
-	return "";
-}
-
 static void name_site(struct adv_release_site *a, const struct ss_release_site *s,
 		      const struct ss_stacks *stacks)
 {
@@ -66,7 +58,7 @@ static int add_word(struct adv_futex *f, const struct ss_futex_rec *r, const str
 
 		a->tid = h[i].tid;
 		snprintf(a->comm, sizeof(a->comm), "%.*s", (int)sizeof(a->comm) - 1,
-			 comm_of(p, h[i].tid));
+			 profile_thread_comm(p, h[i].tid) ?: "");
 		a->releases = h[i].releases;
 		a->also_waits = h[i].also_waits;
 	}

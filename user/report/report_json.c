@@ -110,17 +110,6 @@ static json_object *stack_json(const struct ss_stacks *stacks, __s32 id, __u64 c
 	return o;
 }
 
-static const char *thread_comm(const struct ss_profile *p, __u32 tid, size_t *len)
-{
-	for (size_t i = 0; i < p->nthreads; i++)
-		if (p->threads[i].tid == tid) {
-			*len = strnlen(p->threads[i].comm, sizeof(p->threads[i].comm));
-			return p->threads[i].comm;
-		}
-	*len = 0;
-	return "";
-}
-
 /* "release_sites" and "holders" of a word used as a lock (a condition
  * variable's signallers are not its holders) whose wakes found waiters
  * (model/releases.h); neither key otherwise. */
@@ -148,8 +137,8 @@ static void releases_json(json_object *o, const struct ss_futex_rec *r,
 	}
 	for (long i = 0; i < nh; i++) {
 		json_object *x = json_object_new_object();
-		size_t len;
-		const char *comm = thread_comm(p, h[i].tid, &len);
+		const char *comm = profile_thread_comm(p, h[i].tid) ?: "";
+		size_t len = strnlen(comm, SS_COMM_LEN);
 
 		add(x, "tid", json_object_new_int(h[i].tid));
 		add(x, "comm", json_object_new_string_len(comm, len));

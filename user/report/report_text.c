@@ -225,14 +225,6 @@ static void print_threads(const struct ss_report *r, FILE *out)
 	fprintf(out, "\n");
 }
 
-static const char *comm_of(const struct ss_profile *p, __u32 tid)
-{
-	for (size_t i = 0; i < p->nthreads; i++)
-		if (p->threads[i].tid == tid)
-			return p->threads[i].comm;
-	return "?";
-}
-
 /* Who held the lock: the release sites (model/releases.h) and holders of a
  * word used as a lock, the first site's held-while-contended histogram. */
 static void print_releases(const struct ss_report *r, const struct ss_futex_rec *f, FILE *out)
@@ -261,7 +253,7 @@ static void print_releases(const struct ss_report *r, const struct ss_futex_rec 
 		fprintf(out, "     holders:");
 	for (long i = 0; i < nh; i++) {
 		if (i < 5)
-			fprintf(out, " %u %.16s %llu (%.0f%%)%s", h[i].tid, comm_of(r->profile, h[i].tid),
+			fprintf(out, " %u %.16s %llu (%.0f%%)%s", h[i].tid, profile_thread_comm(r->profile, h[i].tid) ?: "?",
 				(unsigned long long)h[i].releases, 100.0 * h[i].releases / wakes,
 				i + 1 < nh && i < 4 ? "," : "");
 		also_wait += h[i].also_waits;
