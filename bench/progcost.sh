@@ -8,8 +8,8 @@
 #
 #   bench/progcost.sh [-w SECONDS] [-s SPINSCOPE] [-x SPINSCOPE_ARGS] WORKLOAD
 #
-# WORKLOAD is one of pingpong, pingpong-1cpu, yield, yield-pair (see
-# overhead.sh). The statistics add two clock reads to every BPF program run
+# WORKLOAD is one of pingpong, pingpong-1cpu, yield, yield-pair, mutex4
+# (see overhead.sh). The statistics add two clock reads to every BPF program run
 # on the host while on, so the throughput printed here is not the one to
 # quote: overhead.sh measures that with the statistics off.
 #
@@ -41,6 +41,7 @@ pingpong) CMD=("$BIN/pingpong") ;;
 pingpong-1cpu) CMD=("$BIN/pingpong" --same-cpu) ;;
 yield) CMD=("$BIN/yieldloop") ;;
 yield-pair) CMD=("$BIN/yieldloop" --pair) ;;
+mutex4) CMD=("$BIN/mutexloop") ;;
 *) usage ;;
 esac
 [ "$(id -u)" = 0 ] || die "run as root"

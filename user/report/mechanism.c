@@ -11,6 +11,7 @@ const char *const ss_light_blind_spots[] = {
 	"futex waits woken before they blocked (a wake racing the wait) are not seen",
 	"futex wait outcomes (woken, timed out, interrupted) are not seen",
 	"futex calls other than wait and wake (futex_other) are not seen",
+	"who holds a lock is not seen: no release sites or holders",
 	NULL,
 };
 
