@@ -208,7 +208,8 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	t->cur.class = class;
 	t->cur.flags = flags;
 	t->cur.stack_id = -1;
-	/* Waiters' stacks name the lock; wakers' would only add cost. */
+	/* Waiters' stacks name the lock, taken here; a wake's (its release
+	 * site) only at its exit, once it is known to have woken someone. */
 	t->cur.held_ns = 0;
 	if (class == SS_FUTEX_CLASS_WAIT) {
 		t->cur.stack_id = sampled_stack(ctx, now, uaddr, ss_user_sp(unwind),
