@@ -165,7 +165,8 @@ static __always_inline __u64 note_release(__u64 uaddr, __u64 now)
  * (stack sampled per thread and word as the waiters' are). unwind: a
  * constant, see ss_user_stackid(). */
 static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32 tid,
-					   const struct ss_inflight *in, __u64 woken, bool unwind)
+					   const struct ss_inflight *in, __u64 woken, __u64 now,
+					   bool unwind)
 {
 	struct ss_release_key k = { .uaddr = in->uaddr, .tid = tid };
 	static const struct ss_release_val zero;
@@ -174,7 +175,7 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 
 	if (!woken)
 		return;
-	k.stack_id = sampled_stack(ctx, bpf_ktime_get_ns(), in->uaddr, ss_user_sp(unwind),
+	k.stack_id = sampled_stack(ctx, now, in->uaddr, ss_user_sp(unwind),
 				   &t->wake_stack_ns, &t->wake_stack_site, &t->wake_stack_sp,
 				   &t->wake_stack_id, unwind);
 	v = bpf_map_lookup_or_try_init(&release_sites, &k, &zero);
@@ -408,7 +409,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 }
 
 static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 tid,
-					struct ss_inflight *in, long ret, bool unwind)
+					struct ss_inflight *in, long ret, __u64 now, bool unwind)
 {
 	__u64 woken = ret > 0 ? ret : 0;
 	struct ss_futex *f;
@@ -426,7 +427,7 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
 			__sync_fetch_and_add(&f->holder_wakes, 1);
 			t->last_wait_uaddr = 0;
 		}
-		record_release(ctx, t, tid, in, woken, unwind);
+		record_release(ctx, t, tid, in, woken, now, unwind);
 	}
 }
 
@@ -449,7 +450,7 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind)
 	if (t->cur.class == SS_FUTEX_CLASS_WAIT)
 		record_wait(t, tid, &t->cur, now - t->cur.start_ns, ret);
 	else if (t->cur.class == SS_FUTEX_CLASS_WAKE)
-		record_wake(ctx, t, tid, &t->cur, ret, unwind);
+		record_wake(ctx, t, tid, &t->cur, ret, now, unwind);
 	else
 		t->futex_other++;
 	t->cur.start_ns = 0;
