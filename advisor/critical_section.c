@@ -182,7 +182,7 @@ void adv_critical_section_evidence(const struct adv_futex *fx, struct adv_findin
 				      adv_fmt_pct(wakes > 0 ? (double)top->wakes / wakes : 0).s);
 	else
 		adv_finding__evidence(f, ADV_SRC_TARGET, "critical section",
-				      "not named: the release stack stops in the runtime (%.60s, %s of contended releases)",
+				      "not named: the release stack does not reach the user's code (%.60s, %s of contended releases)",
 				      top->name, adv_fmt_pct(wakes > 0 ? (double)top->wakes / wakes : 0).s);
 	/* The label says what the figure is: from the first wait that began
 	 * during a hold to its release (bpf/trace.h). */
@@ -227,7 +227,7 @@ void adv_critical_section_recommend(const struct adv_futex *fx, struct adv_findi
 		return;
 	site_words(top, words, sizeof(words));
 	if (!top->user_named)
-		adv_finding__recommend(f, "The lock's release stacks stop in the runtime, so the section that holds it is not named: the code that calls into the runtime there holds it.");
+		adv_finding__recommend(f, "The lock's release stacks do not reach the user's code, so the section that holds it is not named: the code that calls into the runtime there holds it.");
 	else if (share >= ADV_RELEASE_DOMINANT)
 		adv_finding__recommend(f, "%s makes %s of the time it is held while others wait (usual hold times holds): shorten or split that section, moving out what does not need the lock (I/O, allocation, computing what is then published under it), or give its data a lock of its own.",
 				       words, adv_fmt_pct(share).s);

@@ -134,7 +134,7 @@ static void test_runtime_release_site_is_not_the_place_to_change(void **state)
 
 	assert_non_null(f);
 	assert_string_equal(fx_evidence(f, "critical section"),
-			    "not named: the release stack stops in the runtime (__lll_lock_wake in libc, 100% of contended releases)");
+			    "not named: the release stack does not reach the user's code (__lll_lock_wake in libc, 100% of contended releases)");
 	assert_null(strstr(f->recommendation, "__lll_lock_wake"));
 	assert_non_null(strstr(f->recommendation, "not named"));
 	fx_free(fx);
