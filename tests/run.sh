@@ -2,15 +2,23 @@
 # Runs cmocka test binaries, shows each result and prints one closing line
 # "N passed, N failed, N skipped". Exits non-zero on any failure, and, when
 # CI=true, on any skip: a CI run that skipped the BPF tests is not green.
+#
+# cmocka's standard output, not its TAP: in TAP mode cmocka 1.1 drops the
+# text of fail_msg() ("ERROR: ..."), which is what says why a test failed.
+# Results are read from the per-test lines before the "N test(s) run."
+# summary (which lists the failures again); failures are shown as
+# "not ok - NAME" with the test's messages and notes.
 set -u
 passed=0 failed=0 skipped=0
-export CMOCKA_MESSAGE_OUTPUT=TAP
+unset CMOCKA_MESSAGE_OUTPUT
 for bin in "$@"; do
 	name=${bin#"${OUTPUT:-build}"/tests/}
 	out=$("$bin" 2>&1)
 	rc=$?
-	p=$(grep -c '^ok ' <<<"$out")
-	s=$(grep -c '^not ok [0-9]* # SKIP' <<<"$out")
+	out=$(sed '/^\[==========\] [0-9]* test(s) run\./q' <<<"$out" |
+	      sed -e 's/^\[  FAILED  \] /not ok - /' -e 's/^\[  SKIPPED \] /not ok - # SKIP /')
+	p=$(grep -c '^\[       OK \] ' <<<"$out")
+	s=$(grep -c '^not ok - # SKIP' <<<"$out")
 	f=$(grep '^not ok ' <<<"$out" | grep -vc '# SKIP')
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1	# crashed or aborted outside a test
@@ -20,7 +28,7 @@ for bin in "$@"; do
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	printf '%-40s %3d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
 	if [ "$f" -ne 0 ] || [ "$s" -ne 0 ]; then
-		grep -E '^(not ok|# )' <<<"$out" | sed 's/^/    /'
+		grep -E '^(not ok|# |ERROR:|\[  ERROR   \]|\[   LINE   \])' <<<"$out" | sed 's/^/    /'
 	fi
 done
 echo "tests: $passed passed, $failed failed, $skipped skipped"
