@@ -721,4 +721,124 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	return 0;
 }
 
+/* ---- fentry/fexit: the same bodies on the syscall functions ----------- */
+
+/*
+ * Where BPF trampolines work (x86-64 from 5.10), the futex and sched_yield
+ * syscall functions themselves are traced: only those calls pay, where a
+ * syscall tracepoint puts every syscall of every task on the host on the
+ * slow path. Each program is fe_<its tracepoint twin>, so that user space
+ * loads one set or the other, and attaches it to its twin's syscall
+ * function (user/trace/attach.c names it): the arch's wrapper, whose one
+ * argument is the caller's pt_regs; fexit also gets the return value.
+ */
+
+/*
+ * The wrapper's pt_regs, read with bpf_probe_read_kernel rather than as
+ * ctx[0]: 5.10's BTF has struct pt_regs only declared (FWD) in the
+ * wrappers' unit, and its verifier refuses a context read of an argument
+ * that is not a pointer to a struct. The registers are read the same way.
+ */
+static __always_inline struct pt_regs *fe_regs(unsigned long long *ctx)
+{
+	struct pt_regs *regs = NULL;
+
+	bpf_probe_read_kernel(&regs, sizeof(regs), ctx);
+	return regs;
+}
+
+#define FE_ARG1(ctx) PT_REGS_PARM1_CORE_SYSCALL(fe_regs(ctx))
+
+#define FENTRY_TWINS(name, body)                                                     \
+	static __always_inline int name##_body(unsigned long long *ctx, bool unwind) \
+	{                                                                            \
+		__u32 tid;                                                           \
+										     \
+		if (!current_is_target(&tid))                                        \
+			return 0;                                                    \
+		body;                                                                \
+	}                                                                            \
+	SEC("fentry") int name(unsigned long long *ctx)                              \
+	{                                                                            \
+		return name##_body(ctx, false);                                      \
+	}                                                                            \
+	SEC("fentry") int name##_unw(unsigned long long *ctx)                        \
+	{                                                                            \
+		return name##_body(ctx, true);                                       \
+	}
+
+/* ctx[1]: the return value (a long: readable on every kernel). The exits
+ * that can end a wake take its release site's stack: twins, as their
+ * tracepoint twins. */
+#define FEXIT_PROG(name)                                                             \
+	SEC("fexit") int name(unsigned long long *ctx)                               \
+	{                                                                            \
+		return futex_exit(ctx, (long)ctx[1], false);                         \
+	}
+
+#define FEXIT_TWINS(name)                                                            \
+	FEXIT_PROG(name)                                                             \
+	SEC("fexit") int name##_unw(unsigned long long *ctx)                         \
+	{                                                                            \
+		return futex_exit(ctx, (long)ctx[1], true);                          \
+	}
+
+static __always_inline int fe_futex_enter(unsigned long long *ctx, __u32 tid, bool unwind)
+{
+	struct pt_regs *regs = fe_regs(ctx);
+	int op = (int)PT_REGS_PARM2_CORE_SYSCALL(regs);
+
+	return futex_enter(ctx, tid, PT_REGS_PARM1_CORE_SYSCALL(regs), futex_class(op),
+			   futex_flags(op), unwind);
+}
+
+FENTRY_TWINS(fe_futex_enter_futex, return fe_futex_enter(ctx, tid, unwind))
+FENTRY_TWINS(fe_futex_enter_waitv,
+	     return futex_enter(ctx, tid, waitv_first_uaddr(FE_ARG1(ctx)), SS_FUTEX_CLASS_WAIT, 0,
+				unwind))
+FENTRY_TWINS(fe_futex_enter_wait2,
+	     return futex_enter(ctx, tid, FE_ARG1(ctx), SS_FUTEX_CLASS_WAIT, 0, unwind))
+
+/* Wakers take no stack: one program each. */
+SEC("fentry")
+int fe_futex_enter_wake2(unsigned long long *ctx)
+{
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	return futex_enter(ctx, tid, FE_ARG1(ctx), SS_FUTEX_CLASS_WAKE, 0, false);
+}
+
+SEC("fentry")
+int fe_futex_enter_requeue2(unsigned long long *ctx)
+{
+	__u32 tid;
+
+	if (!current_is_target(&tid))
+		return 0;
+	return futex_enter(ctx, tid, waitv_first_uaddr(FE_ARG1(ctx)), SS_FUTEX_CLASS_WAKE, 0,
+			   false);
+}
+
+FEXIT_TWINS(fe_futex_exit_futex)
+FEXIT_PROG(fe_futex_exit_waitv)
+FEXIT_PROG(fe_futex_exit_wait2)
+FEXIT_TWINS(fe_futex_exit_wake2)
+FEXIT_TWINS(fe_futex_exit_requeue2)
+
+/* No arguments read (x86-64 attaches it to __do_sys_sched_yield, whose
+ * alias the wrapper is); on_yield() checks the target itself. */
+SEC("fentry")
+int fe_yield_enter(unsigned long long *ctx)
+{
+	return on_yield((void *)ctx, false);
+}
+
+SEC("fentry")
+int fe_yield_enter_unw(unsigned long long *ctx)
+{
+	return on_yield((void *)ctx, true);
+}
+
 char LICENSE[] SEC("license") = "GPL";

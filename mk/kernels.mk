@@ -17,6 +17,7 @@ KERNELS ?=
 GUEST_BINS := $(OUTPUT)/spinscope $(WORKLOAD_BINS) \
 	$(OUTPUT)/tests/integration/test_trace_counts \
 	$(OUTPUT)/tests/integration/test_trace_lifecycle \
+	$(OUTPUT)/tests/integration/test_attach \
 	$(OUTPUT)/tests/unit/calib/test_calib_numa
 
 .PHONY: test-kernels test-numa-vm guest-bins

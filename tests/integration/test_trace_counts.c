@@ -22,6 +22,31 @@
 #define WORK_TIMEOUT_MS 20000
 #define END_TIMEOUT_MS 10000
 
+/*
+ * The mechanism the tests run on: NULL (auto: fentry where the kernel runs
+ * it, syscall tracepoints elsewhere), then, where auto chose fentry (the
+ * kernel matrix's x86-64 guests), "--attach=tracepoint" too, so that the
+ * exact counts hold on every mechanism the host offers.
+ */
+static const char *attach_arg;
+static bool auto_chose_fentry;
+
+/* The report's mechanism is the one asked for, and auto's is fentry
+ * exactly where the kernel's probes say it works. */
+static void check_mechanism(json_object *doc)
+{
+	const char *mech = json_object_get_string(tt_get(doc, "traced.mechanism"));
+	bool fentry = json_object_get_boolean(tt_get(doc, "kernel_features.fentry")) &&
+		      json_object_get_boolean(tt_get(doc, "kernel_features.fexit"));
+
+	if (attach_arg) {
+		assert_string_equal(mech, "syscall_tracepoints");
+		return;
+	}
+	assert_string_equal(mech, fentry ? "fentry" : "syscall_tracepoints");
+	auto_chose_fentry |= fentry;
+}
+
 /* Traces workload w from before its go until its "done" line (copied to
  * done), with extra spinscope options; returns the parsed report. */
 static json_object *trace_workload(struct tt_workload *w, const char *const extra[],
@@ -32,6 +57,8 @@ static json_object *trace_workload(struct tt_workload *w, const char *const extr
 	json_object *doc;
 	int n = 5;
 
+	if (attach_arg)
+		args[n++] = attach_arg;
 	while (extra && *extra && n < 15)
 		args[n++] = *extra++;
 	args[n] = NULL;
@@ -44,6 +71,7 @@ static json_object *trace_workload(struct tt_workload *w, const char *const extr
 		fail_msg("spinscope exited with %d after SIGINT; stderr: %s", t.rc, t.err);
 	doc = tt_parse_report(t.out);
 	tt_trace_free(&t);
+	check_mechanism(doc);
 	return doc;
 }
 
@@ -643,5 +671,18 @@ int main(void)
 		cmocka_unit_test_teardown(test_intervals_add_up, tt_teardown),
 		cmocka_unit_test_teardown(test_intervals_text, tt_teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	/* The exact counts again on the syscall tracepoints. */
+	const struct CMUnitTest exact[] = {
+		cmocka_unit_test_teardown(test_yield_counts_exact, tt_teardown),
+		cmocka_unit_test_teardown(test_yield_threads_created_after_attach, tt_teardown),
+		cmocka_unit_test_teardown(test_tid_filter_narrows_to_one_thread, tt_teardown),
+		cmocka_unit_test_teardown(test_futex_waits_exact, tt_teardown),
+		cmocka_unit_test_teardown(test_mutex_is_top_contended, tt_teardown),
+	};
+	int failed = cmocka_run_group_tests_name("auto_mechanism", tests, NULL, NULL);
+
+	if (!auto_chose_fentry)
+		return failed;
+	attach_arg = "--attach=tracepoint";
+	return failed + cmocka_run_group_tests_name("syscall_tracepoints", exact, NULL, NULL);
 }

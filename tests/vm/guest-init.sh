@@ -123,6 +123,8 @@ for c in $(echo "$checks" | tr , ' '); do
 	futex) cmocka_check futex integration/test_trace_counts test_futex_waits_exact ;;
 	target_exit) cmocka_check target_exit integration/test_trace_lifecycle \
 		test_target_exit_ends_trace_json ;;
+	attach) cmocka_check attach integration/test_attach test_forced_fentry
+		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
 	calibrate) calibrate_check ;;
 	numa) numa_check ;;
 	*) echo "kmatrix: check $c FAIL 0s unknown check" ;;

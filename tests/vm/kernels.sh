@@ -67,6 +67,7 @@ build_initrd() {
 		bins+=("$build/$b")
 	done
 	[ -x "$build/tests/unit/calib/test_calib_numa" ] && bins+=("$build/tests/unit/calib/test_calib_numa")
+	[ -x "$build/tests/integration/test_attach" ] && bins+=("$build/tests/integration/test_attach")
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,proc,sys,dev,tmp,k/workloads}
 	cp "$busybox" "$root/bin/busybox"
@@ -170,6 +171,7 @@ run_guest() {	# name suite arch package cpu checks
 		grep '^kmatrix: check .* FAIL ' "$log" | cut -d' ' -f3,6- | cut -c1-220 | sed 's/^/      /'
 	fi
 	grep '^kmatrix-hint: ' "$log" | awk '{$1 = ""; print "      hint" $0}'
+	grep '^kmatrix-attach: ' "$log" | awk '{$1 = ""; print "     " $0}'
 }
 
 # --- the matrix ---------------------------------------------------------------

@@ -35,6 +35,7 @@ enum {
 	OPT_METRICS,
 	OPT_METRICS_FILE,
 	OPT_LIGHT,
+	OPT_ATTACH,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -62,6 +63,7 @@ static const struct option long_opts[] = {
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "light", no_argument, NULL, OPT_LIGHT },
+	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -209,6 +211,11 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case OPT_METRICS: o->metrics_addr = optarg; break;
 		case OPT_METRICS_FILE: o->metrics_path = optarg; break;
 		case OPT_LIGHT: o->light = true; break;
+		case OPT_ATTACH:
+			if (tracer_attach_parse(optarg, &o->attach))
+				return bad(err, errlen, "--attach takes auto, fentry or tracepoint, not '%s'",
+					   optarg);
+			break;
 		case 'h':
 			o->help = true;
 			return 0;
@@ -221,6 +228,8 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 	}
 	if (optind < argc)
 		return bad(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (o->light && o->attach != TRACER_ATTACH_AUTO)
+		return bad(err, errlen, "--light attaches no syscall program: drop --attach, or --light");
 	if (!o->pid)
 		return bad(err, errlen, "no target: give the process to trace with -p PID");
 	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s)
@@ -249,6 +258,11 @@ void ss_print_help(FILE *out)
 	      "      --light          scheduler tracepoints only: other processes' syscalls\n"
 	      "                       are not slowed; sees only futex waits that block,\n"
 	      "                       yields that switch and wakes that wake (Linux 5.15+)\n"
+	      "      --attach=MODE    how futex and sched_yield calls are traced: fentry\n"
+	      "                       (only those calls pay; x86-64 kernels with BPF\n"
+	      "                       trampolines), tracepoint (syscall tracepoints: every\n"
+	      "                       syscall on the host pays ~40 ns) or auto (default:\n"
+	      "                       fentry where it works)\n"
 	      "      --btf FILE       kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 	      "      --event EVENT    sampled perf event (default cache-misses; cpu-clock\n"
 	      "                       for an on-CPU profile where there is no PMU)\n"

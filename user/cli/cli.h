@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "trace/attach.h"
 
 struct ss_opts {
 	int pid;
@@ -28,6 +29,7 @@ struct ss_opts {
 	const char *metrics_path;	/* --metrics-file FILE */
 	bool no_calibrate;		/* never measure the host after the trace */
 	bool light;			/* --light: scheduler tracepoints only */
+	enum tracer_attach attach;	/* --attach=auto|fentry|tracepoint */
 	const char *calibration_path;	/* --calibration FILE; NULL: the store */
 	/* The target is spinscope's own demo workload: stop it while the host
 	 * is calibrated, so its busy threads neither slow nor skew the figures. */

@@ -464,7 +464,7 @@ static int trace_open(struct trace_session *s)
 	struct tracer_opts topts = {
 		.pid = o->pid, .tid = o->tid, .verbose = o->verbose,
 		.max_threads = o->max_threads, .max_futexes = o->max_futexes,
-		.max_stacks = o->max_stacks, .light = o->light,
+		.max_stacks = o->max_stacks, .light = o->light, .attach = o->attach,
 		.stack_interval_ns = (__u64)(o->stack_interval_ms * 1e6),
 		.btf_custom_path = s->btf[0] ? s->btf : NULL,
 	};
@@ -536,12 +536,15 @@ static void announce(const struct trace_session *s)
 {
 	int nthreads = proc_count_threads("/proc", s->o->pid);
 	char until[64] = " until Ctrl-C";
+	struct tracer_features f;
 
 	if (s->o->duration_s > 0)
 		snprintf(until, sizeof(until), " for %g s; Ctrl-C to stop early", s->o->duration_s);
+	tracer__features(s->t, &f);
 	ss_notice("tracing %s of pid %d (%s, %d thread%s)%s",
 		  s->o->light ? "scheduler events only (--light: futex waits that block, yields that switch)"
-			      : "futex, sched_yield and scheduler events",
+		  : f.fentry ? "futex, sched_yield (fentry/fexit) and scheduler events"
+			     : "futex, sched_yield (syscall tracepoints) and scheduler events",
 		  s->o->pid, s->target.name, nthreads, nthreads == 1 ? "" : "s", until);
 }
 
@@ -645,6 +648,7 @@ static int trace_symbolize(struct trace_session *s)
 	rep->futex2_traced = s->feat.futex2;
 	rep->sched_btf = s->feat.sched_btf;
 	rep->light = s->feat.light;
+	rep->fentry = s->feat.fentry;
 	rep->kernel_features = &s->feat.kernel;
 	rep->samples = &s->sres;
 	rep->name = sym_name;

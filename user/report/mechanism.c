@@ -17,5 +17,15 @@ const char *const ss_light_blind_spots[] = {
 
 const char *report_mechanism(const struct ss_report *r)
 {
-	return r->light ? "light" : "syscall_tracepoints";
+	return r->light ? "light" : r->fentry ? "fentry" : "syscall_tracepoints";
+}
+
+/* The figures are docs/BENCHMARKS.md's (host cost of tracing). */
+const char *report_mechanism_cost(const struct ss_report *r)
+{
+	if (r->light)
+		return "scheduler tracepoints only: no syscall of this host is slowed";
+	if (r->fentry)
+		return "fentry/fexit on the futex and sched_yield syscall functions: only those calls pay (one pid check for other processes'); no other syscall is slowed";
+	return "syscall tracepoints: every syscall on this host pays ~40 ns while attached";
 }

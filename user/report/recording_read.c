@@ -510,6 +510,7 @@ static void read_header(struct ss_recording *rec)
 	r->futex2_traced = get_bool(tr, "futex2");
 	r->sched_btf = sched && !strcmp(sched, "tp_btf");
 	r->light = mech && !strcmp(mech, "light");
+	r->fentry = mech && !strcmp(mech, "fentry");
 	for (size_t i = 0; i < arr_len(nofp) && r->symbols.nno_fp < SS_REPORT_MAX_NOFP; i++) {
 		json_object *m = json_object_array_get_idx(nofp, i), *pt;
 

@@ -56,6 +56,7 @@ struct ss_report {
 	bool futex2_traced;
 	bool sched_btf;			/* scheduler traced through tp_btf */
 	bool light;			/* --light: scheduler events only */
+	bool fentry;			/* futex/yield through fentry/fexit */
 	struct ss_report_symbols symbols;
 	/* What the sampler saw (NULL: no samples section) and how to name
 	 * its addresses (name NULL: as hex). */
@@ -74,8 +75,12 @@ struct ss_report {
 	struct host_load host_load;	/* the host's CPUs during the trace */
 };
 
-/* "light" (--light) or "syscall_tracepoints": JSON traced.mechanism. */
+/* "light" (--light), "fentry" or "syscall_tracepoints": JSON
+ * traced.mechanism. */
 const char *report_mechanism(const struct ss_report *r);
+/* What that mechanism costs the host's other processes while attached:
+ * JSON traced.mechanism_cost and the text header. */
+const char *report_mechanism_cost(const struct ss_report *r);
 /* What --light cannot see, NULL-terminated: stated in both reports. */
 extern const char *const ss_light_blind_spots[];
 

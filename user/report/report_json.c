@@ -236,6 +236,7 @@ json_object *report_to_json(const struct ss_report *r)
 	add(o, "sched_yield", json_object_new_boolean(true));
 	add(o, "sched", json_object_new_string(r->sched_btf ? "tp_btf" : "raw_tp"));
 	add(o, "mechanism", json_object_new_string(report_mechanism(r)));
+	add(o, "mechanism_cost", json_object_new_string(report_mechanism_cost(r)));
 	if (r->light) {
 		json_object *blind = json_object_new_array();
 

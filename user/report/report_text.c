@@ -117,6 +117,8 @@ static void print_header(const struct ss_report *r, FILE *out)
 			r->host_load.busy_other_cpus >= ADV_HOST_BUSY_SHARE * r->host_load.cpus ?
 			" (the host was busy: queueing and waits include theirs)" : "");
 	fprintf(out, "\n");
+	if (!r->light)
+		fprintf(out, "attached by %s\n", report_mechanism_cost(r));
 	if (r->light) {
 		fprintf(out, "mode --light (scheduler events only; no syscall of this host is slowed). Not seen:\n");
 		for (int i = 0; ss_light_blind_spots[i]; i++)

@@ -201,7 +201,7 @@ static int errno_code(int err)
  * own BTF, when usable, for the feature probes' attach targets.
  */
 static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *const *roots,
-		     char *why, size_t whylen)
+		     struct btf **kernel_btf, char *why, size_t whylen)
 {
 	const char *name = o->btf_custom_path ?: "/sys/kernel/btf/vmlinux";
 	struct btf *core = o->btf_custom_path ? btf__parse(name, NULL) : btf__load_vmlinux_btf();
@@ -216,12 +216,17 @@ static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *
 		/* --light reads no syscall tracepoint record. */
 		code = o->light ? 0 : syscall_layout_check(roots, core, name, why, whylen);
 	}
-	if (!code)
-		kernel_features_probe(&t->features.kernel, kernel, roots);
 	if (kernel != core)
+		btf__free(core);
+	*kernel_btf = NULL;
+	if (code) {
 		btf__free(kernel);
-	btf__free(core);
-	return code;
+		return code;
+	}
+	kernel_features_probe(&t->features.kernel, kernel, roots);
+	/* The caller keeps the kernel's own: it names fentry's targets. */
+	*kernel_btf = kernel;
+	return 0;
 }
 
 /* Loads; on failure names the program the kernel refused, when libbpf said. */
@@ -257,10 +262,13 @@ static struct light_tracer *open_light(struct tracer *t, const struct tracer_opt
 	return light_tracer__open(t->skel->obj, &lo, o->verbose, code, why, whylen);
 }
 
-struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen)
+/* *fentry_refused: the fentry programs were chosen and did not load. */
+static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refused, int *code,
+				char *why, size_t whylen)
 {
 	const char *const *roots = o->tracefs_roots[0] ? o->tracefs_roots : default_tracefs;
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_custom_path);
+	struct btf *kernel_btf = NULL;
 	struct tracer *t;
 	int err;
 
@@ -315,7 +323,7 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 		snprintf(why, whylen, "cannot size the BPF maps: %s", strerror(-err));
 		goto fail;
 	}
-	*code = check_btf(t, o, roots, why, whylen);
+	*code = check_btf(t, o, roots, &kernel_btf, why, whylen);
 	if (*code)
 		goto fail;
 	if (o->verbose) {
@@ -325,6 +333,12 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 		fprintf(stderr, "spinscope: kernel features: %s\n", line);
 	}
 	disable_missing(t, roots, o);
+	*code = attach_choose(o->attach, o->light, &t->features.kernel, t->skel->obj, kernel_btf,
+			      &t->features.fentry, why, whylen);
+	btf__free(kernel_btf);
+	kernel_btf = NULL;
+	if (*code)
+		goto fail;
 	if (o->light)
 		light_disable_syscall_programs(t->skel->obj);
 	/* --light's programs share this object's stack map and fill it through
@@ -334,6 +348,7 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 			     o->max_stacks, o->verbose);
 
 	*code = load_programs(t, why, whylen);
+	*fentry_refused = *code && t->features.fentry;
 	if (*code)
 		goto fail;
 	/* Without the table BPF finds no module in it: frame pointers only. */
@@ -344,8 +359,28 @@ struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, s
 		goto fail;
 	return t;
 fail:
+	btf__free(kernel_btf);
 	tracer__free(t);
 	return NULL;
+}
+
+/*
+ * --attach=auto: fentry where the probes said it works; should this
+ * kernel's verifier still refuse the fentry programs, the tracepoints.
+ */
+struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen)
+{
+	struct tracer_opts tp = *o;
+	bool fentry_refused = false;
+	struct tracer *t = open_once(o, &fentry_refused, code, why, whylen);
+
+	if (t || o->attach != TRACER_ATTACH_AUTO || !fentry_refused)
+		return t;
+	if (o->verbose)
+		fprintf(stderr, "spinscope: fentry programs did not load (%s); using syscall tracepoints\n",
+			why);
+	tp.attach = TRACER_ATTACH_TRACEPOINT;
+	return open_once(&tp, &fentry_refused, code, why, whylen);
 }
 
 static bool thread_running(int pid, __u32 tid)

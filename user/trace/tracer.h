@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "model/profile.h"
+#include "attach.h"
 #include "kfeatures.h"
 #include "unwind.h"
 
@@ -30,6 +31,7 @@ struct tracer_opts {
 	const struct ss_unwind_table *unwind;	/* NULL: frame pointers only */
 	int verbose;
 	bool light;			/* --light: scheduler tracepoints only */
+	enum tracer_attach attach;	/* --attach: how futex/yield calls are traced */
 	const char *tracefs_roots[3];	/* NULL-terminated; NULL: the usual two */
 };
 
@@ -40,6 +42,8 @@ struct tracer_features {
 	bool futex2;
 	bool sched_btf;		/* scheduler programs use tp_btf, not raw_tp */
 	bool light;		/* --light: no syscall program (user/trace/light.h) */
+	bool fentry;		/* fentry/fexit on the syscall functions, not
+				 * syscall tracepoints (user/trace/attach.h) */
 	struct kernel_features kernel;	/* probed at open */
 };
 

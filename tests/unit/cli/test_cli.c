@@ -119,6 +119,35 @@ static void test_every_long_option(void **state)
 	assert_string_equal(o.metrics_path, "/tmp/out.prom");
 }
 
+/* --attach: the three modes, auto by default; anything else, and a forced
+ * mode with --light (which attaches no syscall program), is a usage error. */
+static void test_attach_modes(void **state)
+{
+	static const struct { const char *arg; enum tracer_attach want; } ok[] = {
+		{ "--attach=auto", TRACER_ATTACH_AUTO },
+		{ "--attach=fentry", TRACER_ATTACH_FENTRY },
+		{ "--attach=tracepoint", TRACER_ATTACH_TRACEPOINT },
+	};
+	struct ss_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "-p", "1"), 0);
+	assert_int_equal(o.attach, TRACER_ATTACH_AUTO);
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(PARSE(&o, err, "-p", "1", ok[i].arg), 0);
+		assert_int_equal(o.attach, ok[i].want);
+	}
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--attach", "fentry"), 0);
+	assert_int_equal(o.attach, TRACER_ATTACH_FENTRY);
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--attach=kprobe"), 2);
+	assert_string_equal(err, "--attach takes auto, fentry or tracepoint, not 'kprobe'");
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--attach=FENTRY"), 2);
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--light", "--attach=auto"), 0);
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--light", "--attach=tracepoint"), 2);
+	assert_non_null(strstr(err, "--light attaches no syscall program"));
+}
+
 /* Grouped short flags and an attached value, as getopt users expect. */
 static void test_grouped_short_options(void **state)
 {
@@ -385,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_help_and_version_need_no_pid),
 		cmocka_unit_test(test_reentrant),
 		cmocka_unit_test(test_small_error_buffer),
+		cmocka_unit_test(test_attach_modes),
 		cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_help_text),

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How the futex and sched_yield calls are traced (--attach): fentry/fexit
+ * on the syscall functions where the kernel runs BPF trampolines (only
+ * those calls pay), syscall tracepoints elsewhere (every syscall of every
+ * task pays while they are enabled). --light uses neither (light.h).
+ */
+#ifndef SPINSCOPE_ATTACH_H
+#define SPINSCOPE_ATTACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum tracer_attach {
+	TRACER_ATTACH_AUTO = 0,		/* fentry where it works, else tracepoints */
+	TRACER_ATTACH_FENTRY,
+	TRACER_ATTACH_TRACEPOINT,
+};
+
+/* "auto", "fentry", "tracepoint" -> *out: 0, or -1 for anything else. */
+int tracer_attach_parse(const char *s, enum tracer_attach *out);
+
+struct bpf_object;
+struct btf;
+struct kernel_features;
+
+/*
+ * Picks the mechanism for want and readies obj for it (before load): each
+ * syscall tracepoint program P that was to load, or its twin fe_P
+ * attached to P's syscall function in kernel_btf (NULL: none), loads;
+ * *fentry says which. 0, or, when want is fentry and the kernel cannot
+ * (no trampolines, a function missing from its BTF), SS_EXIT_KERNEL with
+ * why set. --light (light) loads neither.
+ */
+int attach_choose(enum tracer_attach want, bool light, const struct kernel_features *k,
+		  struct bpf_object *obj, const struct btf *kernel_btf, bool *fentry, char *why,
+		  size_t whylen);
+
+#endif
