@@ -36,15 +36,13 @@ static bool auto_chose_fentry;
 static void check_mechanism(json_object *doc)
 {
 	const char *mech = json_object_get_string(tt_get(doc, "traced.mechanism"));
-	bool fentry = json_object_get_boolean(tt_get(doc, "kernel_features.fentry")) &&
-		      json_object_get_boolean(tt_get(doc, "kernel_features.fexit"));
 
 	if (attach_arg) {
 		assert_string_equal(mech, "syscall_tracepoints");
 		return;
 	}
-	assert_string_equal(mech, fentry ? "fentry" : "syscall_tracepoints");
-	auto_chose_fentry |= fentry;
+	assert_string_equal(mech, tt_auto_mechanism(doc));
+	auto_chose_fentry |= !strcmp(mech, "fentry");
 }
 
 /* Traces workload w from before its go until its "done" line (copied to

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <libgen.h>
@@ -885,4 +886,15 @@ bool tt_prog_exists(uint32_t id)
 		return false;
 	close(fd);
 	return true;
+}
+
+const char *tt_auto_mechanism(json_object *report)
+{
+	struct utsname u;
+	bool rt = uname(&u) == 0 && strstr(u.version, "PREEMPT_RT");
+
+	if (json_object_get_boolean(tt_get(report, "kernel_features.fentry")) &&
+	    json_object_get_boolean(tt_get(report, "kernel_features.fexit")) && !rt)
+		return "fentry";
+	return "syscall_tracepoints";
 }

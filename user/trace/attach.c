@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -146,16 +147,31 @@ static int select_programs(struct bpf_object *obj, const struct btf *btf, bool f
 	return err;
 }
 
-int attach_choose(enum tracer_attach want, bool light, const struct kernel_features *k,
-		  struct bpf_object *obj, const struct btf *kernel_btf, bool *fentry, char *why,
-		  size_t whylen)
+bool attach_kernel_is_rt(void)
 {
-	const char *missing = fentry_missing(obj, kernel_btf);
+	struct utsname u;
+
+	return uname(&u) == 0 && strstr(u.version, "PREEMPT_RT");
+}
+
+int attach_choose(enum tracer_attach want, bool light, const struct attach_kernel *kern,
+		  struct bpf_object *obj, bool *fentry, char *why, size_t whylen)
+{
+	const struct kernel_features *k = kern->features;
+	const char *missing = fentry_missing(obj, kern->btf);
+	bool can = k->fentry.ok && k->fexit.ok && !missing;
 	int err;
 
-	/* --light with a forced mechanism is refused by the option parser. */
-	*fentry = !light && want != TRACER_ATTACH_TRACEPOINT && k->fentry.ok && k->fexit.ok &&
-		  !missing;
+	/*
+	 * --light with a forced mechanism is refused by the option parser.
+	 * On the kernel matrix's PREEMPT_RT guest fentry missed one late
+	 * thread's 500 yields of 2000, the tracepoints none: auto keeps to
+	 * those there. (Likely cause, not confirmed: RT runs trampoline
+	 * programs preemptible, and one preempted on a CPU makes the next
+	 * run of it there a recursion miss.)
+	 */
+	*fentry = !light && can && (want == TRACER_ATTACH_FENTRY ||
+				    (want == TRACER_ATTACH_AUTO && !kern->preempt_rt));
 	if (want == TRACER_ATTACH_FENTRY && !*fentry) {
 		if (!k->fentry.ok || !k->fexit.ok)
 			snprintf(why, whylen, "--attach=fentry: this kernel cannot attach BPF fentry/fexit programs (%s): use --attach=tracepoint or --attach=auto",
@@ -165,7 +181,7 @@ int attach_choose(enum tracer_attach want, bool light, const struct kernel_featu
 				 missing);
 		return SS_EXIT_KERNEL;
 	}
-	err = select_programs(obj, kernel_btf, *fentry);
+	err = select_programs(obj, kern->btf, *fentry);
 	if (err) {
 		snprintf(why, whylen, "cannot set the fentry programs' attach targets: %s",
 			 strerror(-err));

@@ -24,16 +24,27 @@ struct bpf_object;
 struct btf;
 struct kernel_features;
 
+/* What the choice rests on: the probes, the kernel's own BTF (NULL:
+ * none), and whether it is a PREEMPT_RT kernel. */
+struct attach_kernel {
+	const struct kernel_features *features;
+	const struct btf *btf;
+	bool preempt_rt;
+};
+
+/* uname's version says PREEMPT_RT. */
+bool attach_kernel_is_rt(void);
+
 /*
  * Picks the mechanism for want and readies obj for it (before load): each
  * syscall tracepoint program P that was to load, or its twin fe_P
- * attached to P's syscall function in kernel_btf (NULL: none), loads;
- * *fentry says which. 0, or, when want is fentry and the kernel cannot
- * (no trampolines, a function missing from its BTF), SS_EXIT_KERNEL with
- * why set. --light (light) loads neither.
+ * attached to P's syscall function in the kernel's BTF, loads; *fentry
+ * says which. auto takes fentry where it works, except on PREEMPT_RT.
+ * 0, or, when want is fentry and the kernel cannot (no trampolines, a
+ * function missing from its BTF), SS_EXIT_KERNEL with why set. --light
+ * (light) loads neither.
  */
-int attach_choose(enum tracer_attach want, bool light, const struct kernel_features *k,
-		  struct bpf_object *obj, const struct btf *kernel_btf, bool *fentry, char *why,
-		  size_t whylen);
+int attach_choose(enum tracer_attach want, bool light, const struct attach_kernel *k,
+		  struct bpf_object *obj, bool *fentry, char *why, size_t whylen);
 
 #endif

@@ -333,8 +333,11 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 		fprintf(stderr, "spinscope: kernel features: %s\n", line);
 	}
 	disable_missing(t, roots, o);
-	*code = attach_choose(o->attach, o->light, &t->features.kernel, t->skel->obj, kernel_btf,
-			      &t->features.fentry, why, whylen);
+	*code = attach_choose(o->attach, o->light,
+			      &(struct attach_kernel){ .features = &t->features.kernel,
+						       .btf = kernel_btf,
+						       .preempt_rt = attach_kernel_is_rt() },
+			      t->skel->obj, &t->features.fentry, why, whylen);
 	btf__free(kernel_btf);
 	kernel_btf = NULL;
 	if (*code)

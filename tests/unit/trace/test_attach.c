@@ -84,7 +84,8 @@ static int choose(enum tracer_attach want, bool light, const struct kernel_featu
 	int code;
 
 	assert_non_null(s);
-	code = attach_choose(want, light, k, s->obj, btf, fentry, why, 256);
+	code = attach_choose(want, light, &(struct attach_kernel){ .features = k, .btf = btf },
+			     s->obj, fentry, why, 256);
 	btf__free(btf);
 	*out = s;
 	return code;
@@ -148,8 +149,9 @@ static void test_missing_syscall_needs_no_function(void **state)
 	assert_non_null(s);
 	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++)
 		bpf_program__set_autoload(bpf_object__find_program_by_name(s->obj, off[i]), false);
-	assert_int_equal(attach_choose(TRACER_ATTACH_AUTO, false, &can, s->obj, btf, &fentry, why,
-				       sizeof(why)), 0);
+	assert_int_equal(attach_choose(TRACER_ATTACH_AUTO, false,
+				       &(struct attach_kernel){ .features = &can, .btf = btf }, s->obj,
+				       &fentry, why, sizeof(why)), 0);
 	assert_true(fentry);
 	assert_true(loads(s, "fe_futex_enter_futex") && loads(s, "fe_yield_enter"));
 	assert_false(loads(s, "fe_futex_enter_waitv") || loads(s, "futex_enter_waitv"));
@@ -179,6 +181,29 @@ static void test_kernel_without_trampolines(void **state)
 	trace__destroy(s);
 }
 
+/* PREEMPT_RT: auto keeps to the tracepoints; forced fentry still runs. */
+static void test_rt_kernel_auto_takes_tracepoints(void **state)
+{
+	struct attach_kernel rt = { .features = &can, .preempt_rt = true };
+	struct trace *s = trace__open();
+	char why[256] = "";
+	bool fentry = true;
+
+	(void)state;
+	assert_non_null(s);
+	rt.btf = kernel_with(all_fns);
+	assert_int_equal(attach_choose(TRACER_ATTACH_AUTO, false, &rt, s->obj, &fentry, why,
+				       sizeof(why)), 0);
+	assert_false(fentry);
+	assert_set(s, false);
+	assert_int_equal(attach_choose(TRACER_ATTACH_FENTRY, false, &rt, s->obj, &fentry, why,
+				       sizeof(why)), 0);
+	assert_true(fentry);
+	assert_set(s, true);
+	btf__free((struct btf *)rt.btf);
+	trace__destroy(s);
+}
+
 static void test_tracepoint_and_light_load_no_fentry(void **state)
 {
 	struct trace *s;
@@ -203,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_yield_alias_serves_futex_needs_wrapper),
 		cmocka_unit_test(test_missing_syscall_needs_no_function),
 		cmocka_unit_test(test_kernel_without_trampolines),
+		cmocka_unit_test(test_rt_kernel_auto_takes_tracepoints),
 		cmocka_unit_test(test_tracepoint_and_light_load_no_fentry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
