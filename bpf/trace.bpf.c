@@ -431,16 +431,27 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
 	}
 }
 
+/*
+ * A wait that blocked ended when its thread was switched in again: that
+ * switch's timestamp (switch_in()) serves, the return to user space follows
+ * within microseconds. A wait that did not switch reads the clock; a wake
+ * reads it for its release record, futex_other never.
+ */
+static __always_inline __u64 wait_duration(const struct ss_thread *t)
+{
+	__u64 start = t->cur.start_ns, in = t->last_in_ns;
+
+	return (in > start ? in : bpf_ktime_get_ns()) - start;
+}
+
 /* unwind: a constant, see ss_user_stackid(); only wakes take stacks here. */
 static __always_inline int futex_exit(void *ctx, long ret, bool unwind)
 {
 	struct ss_thread *t;
-	__u64 now;
 	__u32 tid;
 
 	if (!current_is_target(&tid))
 		return 0;
-	now = bpf_ktime_get_ns();
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t || !t->cur.start_ns) {
 		/* Entered before we attached (or its thread was not recorded). */
@@ -448,9 +459,9 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind)
 		return 0;
 	}
 	if (t->cur.class == SS_FUTEX_CLASS_WAIT)
-		record_wait(t, tid, &t->cur, now - t->cur.start_ns, ret);
+		record_wait(t, tid, &t->cur, wait_duration(t), ret);
 	else if (t->cur.class == SS_FUTEX_CLASS_WAKE)
-		record_wake(ctx, t, tid, &t->cur, ret, now, unwind);
+		record_wake(ctx, t, tid, &t->cur, ret, bpf_ktime_get_ns(), unwind);
 	else
 		t->futex_other++;
 	t->cur.start_ns = 0;
