@@ -16,7 +16,9 @@
 #   -o  folder for raw results and every tool's output (default: mktemp)
 #   -l  workloads, comma-separated (default pingpong,pingpong-1cpu,yield,yield-pair;
 #       also mutex4: four threads on one contended pthread mutex)
-#   -t  set-ups, comma-separated (default baseline,spinscope,bpftrace,strace,perf)
+#   -t  set-ups, comma-separated (default baseline,spinscope,spinscope-light,bpftrace,strace,perf;
+#       also spinscope-fentry, spinscope-tracepoint: spinscope with
+#       --attach=fentry, --attach=tracepoint; spinscope-light: --light)
 #   -s  another spinscope build as set-up LABEL (add LABEL to -t): A/B a change
 #
 # Environment: BENCH_BIN (built workloads, default build/bench), SPINSCOPE
@@ -35,7 +37,7 @@ ROUNDS=5
 WINDOW=2
 OUTDIR=
 WORKLOADS=pingpong,pingpong-1cpu,yield,yield-pair
-TOOLS=baseline,spinscope,bpftrace,strace,perf
+TOOLS=baseline,spinscope,spinscope-light,bpftrace,strace,perf
 BIN=${BENCH_BIN:-build/bench}
 SPINSCOPE=${SPINSCOPE:-build/spinscope}
 BUSY_MAX=${BUSY_MAX:-25}
@@ -43,7 +45,7 @@ SETTLE=0.5
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 die() { echo "overhead.sh: $*" >&2; exit 1; }
-usage() { sed -n '11,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '11,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 declare -A VARIANT=()
 while getopts "r:w:o:l:t:s:h" opt; do
@@ -70,7 +72,8 @@ done
 for t in "${TOOL_LIST[@]}"; do
 	case $t in
 	baseline) ;;
-	spinscope) [ -x "$SPINSCOPE" ] || die "$SPINSCOPE missing: run make" ;;
+	spinscope | spinscope-light | spinscope-fentry | spinscope-tracepoint)
+		[ -x "$SPINSCOPE" ] || die "$SPINSCOPE missing: run make" ;;
 	bpftrace | strace | perf)
 		command -v "$t" >/dev/null || die "$t missing: apt-get install -y bpftrace strace linux-perf" ;;
 	*) [ -n "${VARIANT[$t]:-}" ] || die "unknown set-up '$t'"
@@ -158,7 +161,10 @@ tool_saw_events() {
 	fi
 	case $tool in
 	baseline) return 0 ;;
-	spinscope) grep -Eq '"(futex_wake|sched_yield)": *[1-9]' "$out" ;;
+	spinscope | spinscope-fentry | spinscope-tracepoint)
+		grep -Eq '"(futex_wake|sched_yield)": *[1-9]' "$out" ;;
+	# --light sees no yield that finds nothing to switch to: its report.
+	spinscope-light) grep -q '"totals"' "$out" ;;
 	bpftrace) grep -Eq '^@(futex_wakes|thread_yields)\[' "$out" ;;
 	strace | perf) grep -Eq ' (futex|sched_yield)( |$)' "$out" ;;
 	esac
@@ -194,8 +200,14 @@ run_one() {
 	threads=$(find "/proc/$WL_PID/task" -mindepth 1 -maxdepth 1 | wc -l)
 	case $tool in
 	baseline) ;;
-	spinscope | "${VARIANT[$tool]+$tool}")
-		"${VARIANT[$tool]:-$SPINSCOPE}" -p "$WL_PID" -d 0 --json >"$tout" 2>"$terr" &
+	spinscope | spinscope-* | "${VARIANT[$tool]+$tool}")
+		local mode=()
+		case $tool in
+		spinscope-light) mode=(--light) ;;
+		spinscope-fentry) mode=(--attach=fentry) ;;
+		spinscope-tracepoint) mode=(--attach=tracepoint) ;;
+		esac
+		"${VARIANT[$tool]:-$SPINSCOPE}" -p "$WL_PID" -d 0 --json "${mode[@]}" >"$tout" 2>"$terr" &
 		TOOL_PID=$!
 		wait_line 'spinscope: tracing' "$terr" 10 || ready=0 ;;
 	bpftrace)

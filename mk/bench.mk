@@ -31,3 +31,11 @@ bench-light: spinscope $(OUTPUT)/bench/getppid_loop
 	$(Q)SPINSCOPE=$(OUTPUT)/spinscope LOOP=$(OUTPUT)/bench/getppid_loop ./bench/light_host_cost.sh $(BENCH_ARGS)
 
 .PHONY: bench bench-bins bench-light
+
+# The same, inside the kernel matrix's 6.1 guest (tests/vm), where fentry
+# works: default, --attach=tracepoint, --attach=fentry and --light side by
+# side, the table printed with the guest's line.
+bench-kernel-cost: $(OUTPUT)/bench/getppid_loop
+	$(Q)KMATRIX_CHECKS=hostcost $(MAKE) --no-print-directory test-kernels KERNELS="bookworm-6.1"
+
+.PHONY: bench-kernel-cost

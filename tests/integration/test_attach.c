@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <linux/bpf.h>
 #include "tracetest.h"
 
@@ -54,8 +55,8 @@ static struct prog_types held_programs(pid_t pid)
 	return n;
 }
 
-/* Traces a yield loop with --attach=mode (NULL: none given); the exact
- * count proves the calls were seen; *held: the programs while attached. */
+/* Traces a yield loop with option mode (NULL: none given); the exact count
+ * proves the calls were seen; *held: the programs while attached. */
 static json_object *trace_yields(const char *mode, struct prog_types *held)
 {
 	const char *const *extra = mode ? TT_ARGS(mode) : NULL;
@@ -80,7 +81,9 @@ static json_object *trace_yields(const char *mode, struct prog_types *held)
 	doc = tt_parse_report(t.out);
 	tt_trace_free(&t);
 	tt_workload_end(&w);
-	assert_int_equal(tt_u64(doc, "totals.sched_yield"), YIELDS);
+	/* --light sees only yields that switch (test_light's). */
+	if (!mode || strcmp(mode, "--light"))
+		assert_int_equal(tt_u64(doc, "totals.sched_yield"), YIELDS);
 	return doc;
 }
 
@@ -186,6 +189,47 @@ static void test_forced_fentry(void **state)
 	tt_assert_nothing_left(&mark);
 }
 
+/* --light needs bpf_task_pt_regs (5.15): it traces where the kernel has
+ * it, and elsewhere (the matrix's 5.10) is one line and exit 5. */
+static void test_light_or_exit_5(void **state)
+{
+	/* What light_check_kernel() probes. */
+	bool has = libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_pt_regs,
+					   NULL) > 0 &&
+		   libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT,
+					   BPF_FUNC_get_current_task_btf, NULL) > 0;
+	struct prog_types held;
+	struct tt_bpf_mark mark;
+	struct tt_workload w;
+	char *out, *err;
+	json_object *doc;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	print_message("mechanism: --light %s\n", has ? "traces (bpf_task_pt_regs)" : "exits 5 (no bpf_task_pt_regs)");
+	if (has) {
+		doc = trace_yields("--light", &held);
+		assert_string_equal(mechanism(doc), "light");
+		assert_int_equal(held.tracepoint, 0);
+		json_object_put(doc);
+		return;
+	}
+	tt_bpf_mark(&mark);
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	rc = tt_run(TT_ARGS(tl_path("spinscope"), "-p", tt_num(w.proc.pid), "-d", "1",
+			    "--no-calibrate", "--light"),
+		    &out, &err, RUN_TIMEOUT_MS);
+	tt_workload_end(&w);
+	if (rc != 5)
+		fail_msg("exit %d, expected 5; stderr: %s", rc, err);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(err, "--light needs BPF's bpf_task_pt_regs (Linux 5.15 or later)"));
+	assert_string_equal(strchr(err, '\n'), "\n");
+	free(out);
+	free(err);
+	tt_assert_nothing_left(&mark);
+}
+
 static void expect_usage_error(const char *const args[], const char *says)
 {
 	char *out, *err;
@@ -216,6 +260,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_forced_tracepoint, tt_teardown),
 		cmocka_unit_test_teardown(test_auto_picks_by_probe, tt_teardown),
 		cmocka_unit_test_teardown(test_forced_fentry, tt_teardown),
+		cmocka_unit_test_teardown(test_light_or_exit_5, tt_teardown),
 		cmocka_unit_test_teardown(test_attach_usage_errors, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,6 +79,17 @@ calibrate_check() {
 	grep -E '^  (isb|sb|yield|wfe|wfet|pause) ' /tmp/cal | sed 's/^/kmatrix-hint: /'
 }
 
+# What tracing another process costs a getppid loop, per mechanism (make
+# bench-kernel-cost; a benchmark: its table is printed, never judged).
+hostcost_check() {
+	s=$(date +%s)
+	SPINSCOPE=/k/spinscope LOOP=/k/bench/getppid_loop timeout 400 sh /k/bench/light_host_cost.sh \
+		-r 15 -w 1 -m "baseline tracepoint fentry light" >/tmp/out 2>&1
+	rc=$?
+	report hostcost "$s" "$rc" /tmp/out "exit status $rc"
+	grep -E '^(\||load|round)' /tmp/out | sed 's/^/kmatrix-bench: /'
+}
+
 # A heartbeat, so that a slow guest can be told from a hung one: every 60 s
 # the check running and the guest's uptime; from the third beat of one
 # check, the processes and the kernel's blocked tasks (sysrq w), once.
@@ -125,7 +136,10 @@ for c in $(echo "$checks" | tr , ' '); do
 		test_target_exit_ends_trace_json ;;
 	attach) cmocka_check attach integration/test_attach test_forced_fentry
 		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
+	light_kernel) cmocka_check light_kernel integration/test_attach test_light_or_exit_5
+		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
 	calibrate) calibrate_check ;;
+	hostcost) hostcost_check ;;
 	numa) numa_check ;;
 	*) echo "kmatrix: check $c FAIL 0s unknown check" ;;
 	esac
