@@ -145,17 +145,41 @@ static void test_auto_picks_by_probe(void **state)
 	json_object_put(doc);
 }
 
-/* Forced fentry: traces where the kernel can; elsewhere exit 5, one line
- * that names the option and what to do, no report, nothing attached. */
-static void test_forced_fentry(void **state)
+/* spinscope OPTION on a live target where the kernel cannot: exit 5, one
+ * line on stderr saying says (and says2 unless NULL), no report, nothing
+ * left attached. */
+static void expect_exit_5(const char *option, const char *says, const char *says2)
 {
-	struct prog_types held;
 	struct tt_bpf_mark mark;
 	struct tt_workload w;
 	char *out, *err;
+	int rc;
+
+	tt_bpf_mark(&mark);
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	rc = tt_run(TT_ARGS(tl_path("spinscope"), "-p", tt_num(w.proc.pid), "-d", "1",
+			    "--no-calibrate", option),
+		    &out, &err, RUN_TIMEOUT_MS);
+	tt_workload_end(&w);
+	if (rc != 5)
+		fail_msg("exit %d, expected 5; stderr: %s", rc, err);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(err, says));
+	if (says2)
+		assert_non_null(strstr(err, says2));
+	assert_non_null(strchr(err, '\n'));
+	assert_string_equal(strchr(err, '\n'), "\n");
+	free(out);
+	free(err);
+	tt_assert_nothing_left(&mark);
+}
+
+/* Forced fentry: traces where the kernel can; elsewhere exit 5. */
+static void test_forced_fentry(void **state)
+{
+	struct prog_types held;
 	json_object *doc;
 	bool can;
-	int rc;
 
 	TL_REQUIRE_BPF();
 	doc = trace_yields("--attach=tracepoint", &held);
@@ -164,29 +188,15 @@ static void test_forced_fentry(void **state)
 	/* The kernel matrix shows this line (tests/vm/guest-init.sh). */
 	print_message("mechanism: --attach=fentry %s\n",
 		      can ? "traces (the kernel runs fentry)" : "exits 5 (the kernel cannot)");
-	if (can) {
-		doc = trace_yields("--attach=fentry", &held);
-		assert_fentry(doc, held);
-		json_object_put(doc);
+	if (!can) {
+		/* "spinscope: --attach=fentry: ...: use --attach=..." */
+		expect_exit_5("--attach=fentry", "spinscope: --attach=fentry: ",
+			      "use --attach=tracepoint");
 		return;
 	}
-	tt_bpf_mark(&mark);
-	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
-	rc = tt_run(TT_ARGS(tl_path("spinscope"), "-p", tt_num(w.proc.pid), "-d", "1",
-			    "--no-calibrate", "--attach=fentry"),
-		    &out, &err, RUN_TIMEOUT_MS);
-	tt_workload_end(&w);
-	if (rc != 5)
-		fail_msg("exit %d, expected 5; stderr: %s", rc, err);
-	assert_string_equal(out, "");
-	/* One line: "spinscope: --attach=fentry: ...: use --attach=..." */
-	assert_non_null(strstr(err, "spinscope: --attach=fentry: "));
-	assert_non_null(strstr(err, "use --attach=tracepoint"));
-	assert_non_null(strchr(err, '\n'));
-	assert_string_equal(strchr(err, '\n'), "\n");
-	free(out);
-	free(err);
-	tt_assert_nothing_left(&mark);
+	doc = trace_yields("--attach=fentry", &held);
+	assert_fentry(doc, held);
+	json_object_put(doc);
 }
 
 /* --light needs bpf_task_pt_regs (5.15): it traces where the kernel has
@@ -199,35 +209,20 @@ static void test_light_or_exit_5(void **state)
 		   libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT,
 					   BPF_FUNC_get_current_task_btf, NULL) > 0;
 	struct prog_types held;
-	struct tt_bpf_mark mark;
-	struct tt_workload w;
-	char *out, *err;
 	json_object *doc;
-	int rc;
 
 	TL_REQUIRE_BPF();
-	print_message("mechanism: --light %s\n", has ? "traces (bpf_task_pt_regs)" : "exits 5 (no bpf_task_pt_regs)");
-	if (has) {
-		doc = trace_yields("--light", &held);
-		assert_string_equal(mechanism(doc), "light");
-		assert_int_equal(held.tracepoint, 0);
-		json_object_put(doc);
+	print_message("mechanism: --light %s\n",
+		      has ? "traces (bpf_task_pt_regs)" : "exits 5 (no bpf_task_pt_regs)");
+	if (!has) {
+		expect_exit_5("--light", "--light needs BPF's bpf_task_pt_regs (Linux 5.15 or later)",
+			      NULL);
 		return;
 	}
-	tt_bpf_mark(&mark);
-	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
-	rc = tt_run(TT_ARGS(tl_path("spinscope"), "-p", tt_num(w.proc.pid), "-d", "1",
-			    "--no-calibrate", "--light"),
-		    &out, &err, RUN_TIMEOUT_MS);
-	tt_workload_end(&w);
-	if (rc != 5)
-		fail_msg("exit %d, expected 5; stderr: %s", rc, err);
-	assert_string_equal(out, "");
-	assert_non_null(strstr(err, "--light needs BPF's bpf_task_pt_regs (Linux 5.15 or later)"));
-	assert_string_equal(strchr(err, '\n'), "\n");
-	free(out);
-	free(err);
-	tt_assert_nothing_left(&mark);
+	doc = trace_yields("--light", &held);
+	assert_string_equal(mechanism(doc), "light");
+	assert_int_equal(held.tracepoint, 0);
+	json_object_put(doc);
 }
 
 static void expect_usage_error(const char *const args[], const char *says)
