@@ -224,6 +224,12 @@ static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *
 		return code;
 	}
 	kernel_features_probe(&t->features.kernel, kernel, roots);
+	if (o->verbose) {
+		char line[512];
+
+		kernel_features_describe(&t->features.kernel, line, sizeof(line));
+		fprintf(stderr, "spinscope: kernel features: %s\n", line);
+	}
 	/* The caller keeps the kernel's own: it names fentry's targets. */
 	*kernel_btf = kernel;
 	return 0;
@@ -262,6 +268,30 @@ static struct light_tracer *open_light(struct tracer *t, const struct tracer_opt
 	return light_tracer__open(t->skel->obj, &lo, o->verbose, code, why, whylen);
 }
 
+/* Names a missing tracepoint before libbpf fails on it: 0 or an SS_EXIT_*. */
+static int check_required_events(const char *const *roots, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < sizeof(required_events) / sizeof(required_events[0]); i++) {
+		int has = tracefs_has_event(roots, required_events[i]);
+
+		if (has == 1)
+			continue;
+		if (has == -2) {
+			snprintf(why, whylen, "insufficient privileges: cannot read tracefs at %s: run spinscope as root (sudo)",
+				 roots[0]);
+			return SS_EXIT_PERM;
+		}
+		if (has < 0)
+			snprintf(why, whylen, "tracefs is not mounted at %s or %s: mount it (mount -t tracefs nodev /sys/kernel/tracing); spinscope needs tracepoint %s",
+				 roots[0], roots[1] ? roots[1] : "-", required_events[i]);
+		else
+			snprintf(why, whylen, "this kernel has no tracepoint %s (needs CONFIG_FTRACE_SYSCALLS=y)",
+				 required_events[i]);
+		return SS_EXIT_KERNEL;
+	}
+	return 0;
+}
+
 /* *fentry_refused: the fentry programs were chosen and did not load. */
 static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refused, int *code,
 				char *why, size_t whylen)
@@ -278,25 +308,8 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 		tracefs_mount_private(roots, o->verbose);
 	if (o->light && (*code = light_check_kernel(why, whylen)))
 		return NULL;
-	/* Name a missing tracepoint before libbpf fails on it. */
-	for (size_t i = 0; !o->light && i < sizeof(required_events) / sizeof(required_events[0]); i++) {
-		int has = tracefs_has_event(roots, required_events[i]);
-
-		if (has == 1)
-			continue;
-		*code = SS_EXIT_KERNEL;
-		if (has == -2) {
-			*code = SS_EXIT_PERM;
-			snprintf(why, whylen, "insufficient privileges: cannot read tracefs at %s: run spinscope as root (sudo)",
-				 roots[0]);
-		} else if (has < 0)
-			snprintf(why, whylen, "tracefs is not mounted at %s or %s: mount it (mount -t tracefs nodev /sys/kernel/tracing); spinscope needs tracepoint %s",
-				 roots[0], roots[1] ? roots[1] : "-", required_events[i]);
-		else
-			snprintf(why, whylen, "this kernel has no tracepoint %s (needs CONFIG_FTRACE_SYSCALLS=y)",
-				 required_events[i]);
+	if (!o->light && (*code = check_required_events(roots, why, whylen)))
 		return NULL;
-	}
 
 	t = calloc(1, sizeof(*t));
 	if (!t) {
@@ -326,12 +339,6 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 	*code = check_btf(t, o, roots, &kernel_btf, why, whylen);
 	if (*code)
 		goto fail;
-	if (o->verbose) {
-		char line[512];
-
-		kernel_features_describe(&t->features.kernel, line, sizeof(line));
-		fprintf(stderr, "spinscope: kernel features: %s\n", line);
-	}
 	disable_missing(t, roots, o);
 	*code = attach_choose(o->attach, o->light,
 			      &(struct attach_kernel){ .features = &t->features.kernel,
