@@ -172,7 +172,7 @@ int attach_choose(enum tracer_attach want, bool light, const struct attach_kerne
 	 */
 	*fentry = !light && can && (want == TRACER_ATTACH_FENTRY ||
 				    (want == TRACER_ATTACH_AUTO && !kern->preempt_rt));
-	if (want == TRACER_ATTACH_FENTRY && !*fentry) {
+	if (want == TRACER_ATTACH_FENTRY && !light && !*fentry) {
 		if (!k->fentry.ok || !k->fexit.ok)
 			snprintf(why, whylen, "--attach=fentry: this kernel cannot attach BPF fentry/fexit programs (%s): use --attach=tracepoint or --attach=auto",
 				 strerror(k->fentry.ok ? k->fexit.err : k->fentry.err));
