@@ -161,6 +161,33 @@ static void test_round_trip(void **state)
 	free(fx);
 }
 
+/* The mechanism that traced the calls comes back: report FILE says the
+ * same "attached by ..." as the live report. */
+static void test_mechanism_round_trip(void **state)
+{
+	static const struct { bool fentry, light; } cases[] = {
+		{ false, false }, { true, false }, { false, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture *fx = fixture();
+		struct ss_recording rec;
+		json_object *doc;
+		char why[256];
+
+		fx->rep.fentry = cases[i].fentry;
+		fx->rep.light = cases[i].light;
+		doc = report_to_json(&fx->rep);
+		assert_int_equal(recording__from_json(doc, &rec, why, sizeof(why)), 0);
+		assert_int_equal(rec.rep.fentry, cases[i].fentry);
+		assert_int_equal(rec.rep.light, cases[i].light);
+		assert_string_equal(report_mechanism_cost(&rec.rep), report_mechanism_cost(&fx->rep));
+		recording__free(&rec);
+		free(fx);
+	}
+}
+
 /* Samples with a top list: it, the threads' counters and the text come back. */
 static void test_samples_round_trip(void **state)
 {
@@ -643,6 +670,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_mechanism_round_trip),
 		cmocka_unit_test(test_samples_round_trip),
 		cmocka_unit_test(test_sample_stacks_come_back_whole),
 		cmocka_unit_test(test_newer_major_refused),

@@ -412,6 +412,36 @@ static void test_light_mode_stated(void **state)
 	free(t);
 }
 
+/* Which mechanism traced the calls, and what it cost the host, in both
+ * reports: syscall tracepoints by default, fentry when the tracer says. */
+static void test_attach_mechanism_stated(void **state)
+{
+	struct fixture *fx = *state;
+	json_object *doc = report_json_roundtrip(&fx->rep);
+	struct capture cap;
+	char *t;
+
+	expect_str(get(doc, "traced"), "mechanism_cost",
+		   "syscall tracepoints: every syscall on this host pays ~40 ns while attached");
+	json_object_put(doc);
+	report_print_text(&fx->rep, capture_open(&cap));
+	t = capture_text(&cap);
+	has(t, "attached by syscall tracepoints: every syscall on this host pays ~40 ns");
+	free(t);
+
+	fx->rep.fentry = true;
+	doc = report_json_roundtrip(&fx->rep);
+	expect_str(get(doc, "traced"), "mechanism", "fentry");
+	assert_non_null(strstr(json_object_get_string(get(get(doc, "traced"), "mechanism_cost")),
+			       "only those calls pay"));
+	json_object_put(doc);
+	report_print_text(&fx->rep, capture_open(&cap));
+	t = capture_text(&cap);
+	has(t, "attached by fentry/fexit on the futex and sched_yield syscall functions");
+	lacks(t, "every syscall on this host pays");
+	free(t);
+}
+
 static void test_text_header(void **state)
 {
 	struct capture cap;
@@ -605,6 +635,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_light_mode_stated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_attach_mechanism_stated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_totals_and_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_futexes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_yields_drops_advice, setup, teardown),
