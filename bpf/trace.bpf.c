@@ -111,29 +111,63 @@ struct {
 } release_sites SEC(".maps");
 
 /*
- * A wait begins: the first since the word's last release starts the
- * held-while-contended bound of the hold that the next release ends. Only
- * a lookup: a word seen for the first time gets its record at the wait's
- * exit, and its first hold goes unmeasured. Plain stores, no cmpxchg
- * (5.12+): two CPUs racing here can lose a start (a hold unmeasured) or
- * store one from before the release that cleared it, which
- * note_release() rejects.
+ * The held-while-contended bookkeeping (struct ss_release_val) per word:
+ * the start of the first wait since the word's last release (0: none) and
+ * that release (the entry of the last wake call on it). Wait and wake
+ * entries look up no map of their own, so the state is not in the word's
+ * futexes record (a hash lookup at every entry cost about 9% of
+ * spinscope's BPF time on a futex ping-pong) but in a direct-mapped
+ * global array, indexed by a hash of the address: a plain load, no helper
+ * call. A word that takes over another's slot starts afresh there (a
+ * wait's start, no release), so a collision loses holds, never makes one
+ * up. Plain stores, no cmpxchg (5.12+): two CPUs racing here can lose a
+ * start (a hold unmeasured) or store one from before the release that
+ * cleared it, which note_release() rejects.
  */
+struct ss_hold_slot {
+	__u64 uaddr;
+	__u64 first_wait_ns;
+	__u64 release_ns;
+};
+
+#define SS_HOLD_SLOT_BITS 10
+static struct ss_hold_slot hold_slots[1 << SS_HOLD_SLOT_BITS];
+
+static __always_inline struct ss_hold_slot *hold_slot(__u64 uaddr)
+{
+	/* Fibonacci hashing of the word index: neighbouring words (a lock
+	 * array) land far apart. */
+	__u32 i = ((uaddr >> 2) * 0x9E3779B97F4A7C15ULL) >> (64 - SS_HOLD_SLOT_BITS);
+
+	return &hold_slots[i & ((1 << SS_HOLD_SLOT_BITS) - 1)];
+}
+
+/* A wait begins: the first since the word's last release starts the
+ * bound of the hold that the next release ends. */
 static __always_inline void note_wait_start(__u64 uaddr, __u64 now)
 {
-	struct ss_futex *f = bpf_map_lookup_elem(&futexes, &uaddr);
+	struct ss_hold_slot *h = hold_slot(uaddr);
 
-	if (f && !f->first_wait_ns)
-		f->first_wait_ns = now;
+	if (h->uaddr != uaddr) {
+		h->uaddr = uaddr;
+		h->release_ns = 0;
+		h->first_wait_ns = now;
+	} else if (!h->first_wait_ns) {
+		h->first_wait_ns = now;
+	}
 }
 
 /* A wait that returned at once (EAGAIN) found the word released: its start
  * bounds no hold. */
-static __always_inline void note_wait_end(struct ss_futex *f, const struct ss_inflight *in,
-					  bool blocked)
+static __always_inline void note_wait_end(const struct ss_inflight *in, bool blocked)
 {
-	if (!blocked && f->first_wait_ns == in->start_ns)
-		f->first_wait_ns = 0;
+	struct ss_hold_slot *h;
+
+	if (blocked)
+		return;
+	h = hold_slot(in->uaddr);
+	if (h->uaddr == in->uaddr && h->first_wait_ns == in->start_ns)
+		h->first_wait_ns = 0;
 }
 
 /*
@@ -143,19 +177,20 @@ static __always_inline void note_wait_end(struct ss_futex *f, const struct ss_in
  * first wait since the previous release began after that release: now
  * minus that start is the bound, kept with the call until its exit says
  * whether it woke anyone. Done at the entry, before the woken waiter runs,
- * so that the next hold's first wait is not lost.
+ * so that the next hold's first wait is not lost. A word not in its slot
+ * (another took it over) had its waits' starts lost: no bound.
  */
 static __always_inline __u64 note_release(__u64 uaddr, __u64 now)
 {
-	struct ss_futex *f = bpf_map_lookup_elem(&futexes, &uaddr);
+	struct ss_hold_slot *h = hold_slot(uaddr);
 	__u64 first, prev;
 
-	if (!f)
+	if (h->uaddr != uaddr)
 		return 0;
-	first = f->first_wait_ns;
-	prev = f->release_ns;
-	f->release_ns = now;
-	f->first_wait_ns = 0;
+	first = h->first_wait_ns;
+	prev = h->release_ns;
+	h->release_ns = now;
+	h->first_wait_ns = 0;
 	if (!first || first <= prev || first >= now)
 		return 0;
 	return now - first;
@@ -380,8 +415,8 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 			__sync_fetch_and_add(&f->returned_at_once, 1);
 			__sync_fetch_and_add(&f->at_once_ns, dur);
 		}
-		note_wait_end(f, in, blocked);
 	}
+	note_wait_end(in, blocked);
 
 	{
 		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id, .tid = tid };

@@ -175,12 +175,6 @@ struct ss_thread {
  * ss_waiter_val), except for waits whose waiter record found no room. */
 struct ss_futex {
 	SS_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
-	/* Bookkeeping of the held-while-contended bound (struct
-	 * ss_release_val), not counters: the start of the first wait since
-	 * the word's last release (0: none), and that release (the entry of
-	 * the last wake call on the word). */
-	__u64 first_wait_ns;
-	__u64 release_ns;
 };
 
 /* Waiter stacks per futex address and thread: the tid tells user space
@@ -244,7 +238,7 @@ _Static_assert(sizeof(struct ss_thread) ==
 	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 32 + 8 + SS_COMM_LEN + 32,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
-	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 16, "struct ss_futex layout");
+	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_release_key) == 16, "struct ss_release_key layout");
 _Static_assert(sizeof(struct ss_release_val) == 8 * (5 + SS_HIST_SLOTS),
 	       "struct ss_release_val layout");
