@@ -78,14 +78,22 @@ static __always_inline struct ss_thread *current_thread(__u32 tid)
  * site is never named by another's stack. Counts stay exact; only their
  * split between call sites is sampled.
  */
+/* The thread's last stack of an event (taken at last_ns for site from
+ * last_sp) serves this one too: see sampled_stack(). */
+static __always_inline bool same_stack_sample(__u64 now, __u64 site, __u64 sp, __u64 last_ns,
+					      __u64 last_site, __u64 last_sp)
+{
+	return last_ns && now - last_ns < targ_stack_interval_ns && last_site == site &&
+	       last_sp == sp;
+}
+
 static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u64 sp,
 					   __u64 *last_ns, __u64 *last_site, __u64 *last_sp,
 					   __s32 *last_id, bool unwind)
 {
 	__s32 id;
 
-	if (*last_ns && now - *last_ns < targ_stack_interval_ns && *last_site == site &&
-	    *last_sp == sp) {
+	if (same_stack_sample(now, site, sp, *last_ns, *last_site, *last_sp)) {
 		id = *last_id;
 	} else {
 		id = ss_user_stackid(ctx, &stacks, unwind);
@@ -196,37 +204,68 @@ static __always_inline __u64 note_release(__u64 uaddr, __u64 now)
 	return now - first;
 }
 
-/* A wake call that found waiters returned: add it to its release site
- * (stack sampled per thread and word as the waiters' are). unwind: a
- * constant, see ss_user_stackid(). */
+/* Moves a thread's pending release counts (struct ss_thread's
+ * wake_pending) into their release site: once per wake stack taken. */
+static __always_inline void flush_release(struct ss_thread *t, __u32 tid)
+{
+	struct ss_release_key k = { .uaddr = t->wake_stack_site, .stack_id = t->wake_stack_id,
+				    .tid = tid };
+	static const struct ss_release_val zero;
+	struct ss_release_val *v, *p = &t->wake_pending;
+
+	if (!p->wakes)
+		return;
+	v = bpf_map_lookup_or_try_init(&release_sites, &k, &zero);
+	if (!v) {
+		count_drops(SS_DROP_RELEASES_FULL, p->wakes);
+	} else {
+		v->wakes += p->wakes;
+		v->woken += p->woken;
+		v->held_contended += p->held_contended;
+		v->held_contended_ns += p->held_contended_ns;
+		if (p->held_contended_ns_max > v->held_contended_ns_max)
+			v->held_contended_ns_max = p->held_contended_ns_max;
+		for (int i = 0; i < SS_HIST_SLOTS; i++)
+			v->held_contended_hist[i] += p->held_contended_hist[i];
+	}
+	__builtin_memset(p, 0, sizeof(*p));
+}
+
+/*
+ * A wake call that found waiters returned: add it to its release site
+ * (stack sampled per thread and word as the waiters' are). The counts wait
+ * in the thread's record until the next wake stack is taken, so a wake
+ * that reuses the stack touches no map. unwind: a constant, see
+ * ss_user_stackid().
+ */
 static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32 tid,
 					   const struct ss_inflight *in, __u64 woken, __u64 now,
 					   bool unwind)
 {
-	struct ss_release_key k = { .uaddr = in->uaddr, .tid = tid };
-	static const struct ss_release_val zero;
-	__u64 held = in->held_ns;
-	struct ss_release_val *v;
+	struct ss_release_val *p = &t->wake_pending;
+	__u64 held = in->held_ns, sp;
 
 	if (!woken)
 		return;
-	k.stack_id = sampled_stack(ctx, now, in->uaddr, ss_user_sp(unwind),
-				   &t->wake_stack_ns, &t->wake_stack_site, &t->wake_stack_sp,
-				   &t->wake_stack_id, unwind);
-	v = bpf_map_lookup_or_try_init(&release_sites, &k, &zero);
-	if (!v) {
-		count_drop(SS_DROP_RELEASES_FULL);
-		return;
+	sp = ss_user_sp(unwind);
+	if (same_stack_sample(now, in->uaddr, sp, t->wake_stack_ns, t->wake_stack_site,
+			      t->wake_stack_sp)) {
+		if (t->wake_stack_id < 0)
+			count_drop(SS_DROP_STACK_FAIL);
+	} else {
+		flush_release(t, tid);
+		sampled_stack(ctx, now, in->uaddr, sp, &t->wake_stack_ns, &t->wake_stack_site,
+			      &t->wake_stack_sp, &t->wake_stack_id, unwind);
 	}
-	v->wakes++;
-	v->woken += woken;
+	p->wakes++;
+	p->woken += woken;
 	if (!held)
 		return;
-	v->held_contended++;
-	v->held_contended_ns += held;
-	if (held > v->held_contended_ns_max)
-		v->held_contended_ns_max = held;
-	v->held_contended_hist[ss_log2_slot(held)]++;
+	p->held_contended++;
+	p->held_contended_ns += held;
+	if (held > p->held_contended_ns_max)
+		p->held_contended_ns_max = held;
+	p->held_contended_hist[ss_log2_slot(held)]++;
 }
 
 /* ---- futex ------------------------------------------------------------- */

@@ -131,6 +131,40 @@ struct ss_inflight {
 #define SS_COUNTER_ARRAY_FIELD(name, slots, kind, unit, json) __u64 name[slots];
 #define SS_COUNTER_FIELDS(list) list(SS_COUNTER_FIELD, SS_COUNTER_ARRAY_FIELD)
 
+/*
+ * Release sites: wake calls that found waiters, per futex address, waker
+ * stack and waker thread (the holder that released the lock). Taken only
+ * on wakes that woke someone, so uncontended unlocks cost nothing more.
+ *
+ * held_contended*: how long the holder kept the lock while others waited,
+ * a lower bound. A wait that blocks on a lock word found it held, and a
+ * held lock word is released with a wake call (glibc: the unlock of a
+ * word marked contended always wakes). So the first release after a
+ * blocked wait began ends the hold that the wait found: release - (start
+ * of the first blocked wait since the previous release) bounds that hold
+ * from below. Measured only for releases that had a wait begin since the
+ * previous one; not total hold time (before the first waiter came, the
+ * hold is not seen).
+ */
+struct ss_release_key {
+	__u64 uaddr;
+	__s32 stack_id;
+	__u32 tid;
+};
+
+#define SS_RELEASE_COUNTERS(C, A)						\
+	C(wakes,		SUM, COUNT, ALL)	/* wakes that found waiters */ \
+	C(woken,		SUM, COUNT, ALL)	/* waiters they woke */	\
+	C(held_contended,	SUM, COUNT, ALL)	/* wakes with a held bound */ \
+	C(held_contended_ns,	SUM, NS, ALL)		/* the bounds' sum */	\
+	C(held_contended_ns_max, MAX, NS, ALL)					\
+	A(held_contended_hist, SS_HIST_SLOTS, SUM, COUNT, (held_contended_hist_log2_ns, HIST))
+
+/* Written only by the key's thread: plain adds and compares are exact. */
+struct ss_release_val {
+	SS_COUNTER_FIELDS(SS_RELEASE_COUNTERS)
+};
+
 /* Per-thread counters: key is the tid (__u32). Each thread's fields are
  * written by the CPU the thread runs on, except enqueue_ns (its waker's). */
 struct ss_thread {
@@ -161,6 +195,12 @@ struct ss_thread {
 	__u64 wake_stack_sp;
 	__s32 wake_stack_id;
 	__u32 wake_pad;
+	/* The release site's counts since the wake stack was taken, not yet
+	 * in release_sites[wake_stack_site, wake_stack_id, tid]: as
+	 * yield_pending, added there when the next wake stack is taken (a
+	 * map update per wake cost as much as the stacks); user space adds
+	 * what is still pending when it reads the maps. */
+	struct ss_release_val wake_pending;
 	/* Kept in the thread's own record, which enter and exit look up
 	 * anyway: a separate map cost a second lookup and an update per call. */
 	struct ss_inflight cur;
@@ -199,43 +239,10 @@ struct ss_waiter_val {
 
 /* sched_yield call sites (key: __s32 stack id, value: __u64 count). */
 
-/*
- * Release sites: wake calls that found waiters, per futex address, waker
- * stack and waker thread (the holder that released the lock). Taken only
- * on wakes that woke someone, so uncontended unlocks cost nothing more.
- *
- * held_contended*: how long the holder kept the lock while others waited,
- * a lower bound. A wait that blocks on a lock word found it held, and a
- * held lock word is released with a wake call (glibc: the unlock of a
- * word marked contended always wakes). So the first release after a
- * blocked wait began ends the hold that the wait found: release - (start
- * of the first blocked wait since the previous release) bounds that hold
- * from below. Measured only for releases that had a wait begin since the
- * previous one; not total hold time (before the first waiter came, the
- * hold is not seen).
- */
-struct ss_release_key {
-	__u64 uaddr;
-	__s32 stack_id;
-	__u32 tid;
-};
-
-#define SS_RELEASE_COUNTERS(C, A)						\
-	C(wakes,		SUM, COUNT, ALL)	/* wakes that found waiters */ \
-	C(woken,		SUM, COUNT, ALL)	/* waiters they woke */	\
-	C(held_contended,	SUM, COUNT, ALL)	/* wakes with a held bound */ \
-	C(held_contended_ns,	SUM, NS, ALL)		/* the bounds' sum */	\
-	C(held_contended_ns_max, MAX, NS, ALL)					\
-	A(held_contended_hist, SS_HIST_SLOTS, SUM, COUNT, (held_contended_hist_log2_ns, HIST))
-
-/* Written only by the key's thread: plain adds and compares are exact. */
-struct ss_release_val {
-	SS_COUNTER_FIELDS(SS_RELEASE_COUNTERS)
-};
-
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 32 + 8 + SS_COMM_LEN + 32,
+	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 32 + 8 + SS_COMM_LEN + 32 +
+		       sizeof(struct ss_release_val),
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");

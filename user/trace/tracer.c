@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 #include "common/errors.h"
 #include "common/procfs.h"
+#include "model/counters.h"
 #include "light.h"
 #include "map_read.h"
 #include "syscall_layout.h"
@@ -670,6 +671,43 @@ static int read_releases(struct tracer *t, struct ss_profile *p)
 	return 0;
 }
 
+/*
+ * Each thread's release counts since its last wake stack are still pending
+ * in its record (the BPF side adds them to the site when it takes the next
+ * stack): add them to that site here, so that the sites sum to the exact
+ * wakes. A site not in the map yet gets its record from add_release().
+ */
+static int add_pending_releases(struct ss_profile *p)
+{
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct ss_thread *th = &p->threads[i];
+		struct ss_release_key k = { .uaddr = th->wake_stack_site,
+					    .stack_id = th->wake_stack_id, .tid = th->tid };
+		bool added = false;
+		int err;
+
+		if (!th->wake_pending.wakes)
+			continue;
+		for (size_t f = 0; f < p->nfutexes && !added; f++) {
+			struct ss_futex_rec *r = &p->futexes[f];
+
+			if (r->uaddr != k.uaddr)
+				continue;
+			for (size_t j = 0; j < r->nreleases && !added; j++) {
+				struct ss_release_rec *rel = &r->releases[j];
+
+				if (rel->stack_id != k.stack_id || rel->tid != k.tid)
+					continue;
+				SS_COUNTERS_ADD(SS_RELEASE_COUNTERS, &rel->v, &th->wake_pending);
+				added = true;
+			}
+		}
+		if (!added && (err = add_release(p, &k, &th->wake_pending)))
+			return err;
+	}
+	return 0;
+}
+
 static int read_yields(struct tracer *t, struct ss_profile *p)
 {
 	int fd = bpf_map__fd(t->skel->maps.yield_sites);
@@ -755,6 +793,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = read_threads(t, p);
 	err = err ?: read_futexes(t, p);
 	err = err ?: read_releases(t, p);
+	err = err ?: add_pending_releases(p);
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
 	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t->skel->obj);
