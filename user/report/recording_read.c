@@ -663,6 +663,14 @@ static int read_samples(struct ss_recording *rec)
 	r->period = get_u64(s, "period");
 	r->freq = (__u32)get_u64(s, "frequency_hz");
 	r->cpus = (int)(get_u64(s, "cpus") & 0xffff);
+	/* CPUs that were offline for part of the trace (hotplug). */
+	a = get_type(s, "cpus_offline", json_type_array);
+	r->cpus_offline = alloc_n(arr_len(a), sizeof(*r->cpus_offline));
+	if (!r->cpus_offline)
+		return -ENOMEM;
+	for (size_t i = 0; i < arr_len(a); i++)
+		r->cpus_offline[r->nr_cpus_offline++] =
+			(int)(num(json_object_array_get_idx(a, i)) & 0xffff);
 	r->total = get_u64(s, "total");
 	c = get(s, "counters");
 	r->counters_available = get_bool(c, "available");
@@ -854,6 +862,7 @@ void recording__free(struct ss_recording *rec)
 	free(rec->sres.threads);
 	free(rec->sres.stacks);
 	free(rec->sres.ip_pool);
+	free(rec->sres.cpus_offline);
 	free_names(rec);
 	free(rec->sample_addrs);
 	free(rec->samples_top);

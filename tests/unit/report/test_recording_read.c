@@ -200,10 +200,13 @@ static void test_samples_round_trip(void **state)
 	static struct samples_thread th[1] = {
 		{ .tid = 11, .has_counters = true, .samples = 7, .slices = 4, .counter = { 10, 100, 1000 } },
 	};
+	/* CPU 1 went offline during the trace (hotplug): said again. */
+	static int offline[1] = { 1 };
 	struct samples_result sr = {
 		.event = "cache-misses", .available = true, .period = 10007, .cpus = 2, .total = 12,
 		.stacks = st, .nr_stacks = 3, .threads = th, .nr_threads = 1, .counters_available = true,
 		.counter_names = { "cache-misses", "cache-references", "instructions" },
+		.cpus_offline = offline, .nr_cpus_offline = 1,
 	};
 	struct fixture *fx = fixture();
 	json_object *doc;
