@@ -270,6 +270,52 @@ static void add_region(json_object *level, json_object *configs)
 	json_object_object_add(level, "region", reg);
 }
 
+/* One repetition's figures of a configuration, appended to its samples. */
+static void add_sample(struct st_samples *x, const struct swbench_sample *s)
+{
+	x->acq_per_s[x->n] = (double)s->total_acq * 1e9 / (double)s->run_ns;
+	x->p50[x->n] = (double)swhist__quantile(&s->lat, 0.50);
+	x->p99[x->n] = (double)swhist__quantile(&s->lat, 0.99);
+	x->max[x->n] = (double)s->lat.max;
+	x->stop_all[x->n] = (double)s->stop_all_ns;
+	x->stop_all_max[x->n] = (double)s->stop_all_max_ns;
+	x->min_acq[x->n] = (double)s->min_acq;
+	x->max_acq[x->n] = (double)s->max_acq;
+	x->n++;
+}
+
+/* The plain mutex is the advisor's yardstick for the best strategy. */
+static void add_mutex_yardstick(json_object *level, json_object *configs)
+{
+	for (size_t i = 0; i < json_object_array_length(configs); i++) {
+		json_object *c = json_object_array_get_idx(configs, i);
+		struct calib_stats st;
+
+		if (!strcmp(calib_json__string(c, "strategy", ""), "pthread_mutex") &&
+		    calib_stats__from_json(c, "acq_per_s", &st, NULL)) {
+			json_object_object_add(level, "mutex_acq_per_s", json_object_new_double(st.median));
+			json_object_object_add(level, "mutex_acq_per_s_stats",
+					       json_object_get(json_object_object_get(c, "acq_per_s")));
+		}
+	}
+}
+
+/* level[key]: the configuration best by metric (highest when want_max),
+ * and whether it is within noise of the runner-up; nothing when none. */
+static void add_pick(json_object *level, const char *key, json_object *configs,
+		     const char *metric, bool want_max)
+{
+	bool tie;
+	int best = best_config(configs, metric, want_max, &tie);
+	json_object *p;
+
+	if (best < 0)
+		return;
+	p = pick_json(json_object_array_get_idx(configs, (size_t)best));
+	json_object_object_add(p, "within_noise_of_runner_up", json_object_new_boolean(tie));
+	json_object_object_add(level, key, p);
+}
+
 /* Runs every configuration reps times at one contention level, interleaved
  * (rep-major, rotating the order) so that drift on the host spreads evenly. */
 static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
@@ -288,9 +334,8 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	struct swbench *b = NULL;
 	struct swbench_sample *s = malloc(sizeof(*s));
 	json_object *arr;
-	int err, best, fastest_stop, reps = 0;
+	int err, reps = 0;
 	uint64_t deadline = calib__now_ns() + plan->budget_ns;
-	bool tie, stop_tie;
 
 	if (!samples || !s) {
 		err = -ENOMEM;
@@ -322,15 +367,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 				err = -EPROTO;
 				break;
 			}
-			x->acq_per_s[x->n] = (double)s->total_acq * 1e9 / (double)s->run_ns;
-			x->p50[x->n] = (double)swhist__quantile(&s->lat, 0.50);
-			x->p99[x->n] = (double)swhist__quantile(&s->lat, 0.99);
-			x->max[x->n] = (double)s->lat.max;
-			x->stop_all[x->n] = (double)s->stop_all_ns;
-			x->stop_all_max[x->n] = (double)s->stop_all_max_ns;
-			x->min_acq[x->n] = (double)s->min_acq;
-			x->max_acq[x->n] = (double)s->max_acq;
-			x->n++;
+			add_sample(x, s);
 			calib__progress(ctx, done0 + share * ((double)rep * nconfigs + k + 1) /
 					     ((double)plan->reps * nconfigs));
 		}
@@ -353,34 +390,10 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 		if (samples[i].n)
 			json_object_array_add(arr, config_json(&configs[i], &samples[i], &busy));
 	json_object_object_add(level, "configs", arr);
-	/* The plain mutex is the advisor's yardstick for the best strategy. */
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		json_object *c = json_object_array_get_idx(arr, i);
-		struct calib_stats st;
-
-		if (!strcmp(calib_json__string(c, "strategy", ""), "pthread_mutex") &&
-		    calib_stats__from_json(c, "acq_per_s", &st, NULL)) {
-			json_object_object_add(level, "mutex_acq_per_s", json_object_new_double(st.median));
-			json_object_object_add(level, "mutex_acq_per_s_stats",
-					       json_object_get(json_object_object_get(c, "acq_per_s")));
-		}
-	}
+	add_mutex_yardstick(level, arr);
 	add_region(level, arr);
-	best = best_config(arr, "acq_per_s", true, &tie);
-	fastest_stop = best_config(arr, "stop_all_ns", false, &stop_tie);
-	if (best >= 0) {
-		json_object *p = pick_json(json_object_array_get_idx(arr, (size_t)best));
-
-		json_object_object_add(p, "within_noise_of_runner_up", json_object_new_boolean(tie));
-		json_object_object_add(level, "best", p);
-	}
-	if (fastest_stop >= 0) {
-		json_object *p = pick_json(json_object_array_get_idx(arr, (size_t)fastest_stop));
-
-		json_object_object_add(p, "within_noise_of_runner_up",
-				       json_object_new_boolean(stop_tie));
-		json_object_object_add(level, "best_stop_all", p);
-	}
+	add_pick(level, "best", arr, "acq_per_s", true);
+	add_pick(level, "best_stop_all", arr, "stop_all_ns", false);
 out:
 	swbench__destroy(b);
 	free(samples);
