@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The advise stage of `spinscope -p`: what the trace must know about this
- * host is settled before the advisor runs, so that the advisor runs once,
- * on the model and the calibration as they will be reported.
+ * The advise stage of `spinscope -p`: the advisor runs once, on the model
+ * and the stored calibration, and what its findings rest on that this host
+ * has not measured is read off that one result. Only when that is measured
+ * now do the inputs change, and the advisor runs again on them.
  */
 #include <errno.h>
 #include <signal.h>
@@ -14,26 +15,10 @@
 #include "report/advice.h"
 #include "trace_advise.h"
 
-/* Calibration families ("host_costs,spin_threshold") that the advice on
- * this profile rests on and the stored calibration h lacks; "" when none.
- * Which families a finding rests on is the rules' own knowledge, so they
- * are asked: evaluated on the profile and h, with nothing of that
- * evaluation kept or shown. */
-static const char *calibration_wanted(const struct adv_profile *p, const struct adv_host *h,
-				      char *buf, size_t len)
-{
-	struct adv_report *probe = calloc(1, sizeof(*probe));
-
-	buf[0] = 0;
-	if (probe && advisor__run(p, h, probe) == 0)
-		calib_host__needed(probe, h, buf, len);
-	free(probe);
-	return buf;
-}
-
 /* Measures families on this host (stopping the target meanwhile when it is
- * our own demo) and reloads the calibration; h is unchanged on failure. */
-static void calibrate_host(const char *families, const struct ss_report *rep,
+ * our own demo) and reloads the calibration into h. Returns false, h
+ * unchanged, when the calibration did not complete. */
+static bool calibrate_host(const char *families, const struct ss_report *rep,
 			   const struct ss_opts *o, const sigset_t *mask, struct adv_host *h)
 {
 	int err;
@@ -45,10 +30,12 @@ static void calibrate_host(const char *families, const struct ss_report *rep,
 	err = calib_host__measure(families, o->calibration_path, mask);
 	if (o->stop_target_to_calibrate)
 		kill(rep->pid, SIGCONT);
-	if (err)
+	if (err) {
 		ss_warn("the calibration did not complete: advice rests on the trace alone");
-	else
-		calib_host__load(h, o->calibration_path, rep->host->machine);
+		return false;
+	}
+	calib_host__load(h, o->calibration_path, rep->host->machine);
+	return true;
 }
 
 int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sigset_t *mask,
@@ -80,10 +67,14 @@ int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sig
 	if (err)
 		return err;
 	calib_host__load(&host, o->calibration_path, rep->host->machine);
-	if (!o->no_calibrate && calibration_wanted(&in->profile, &host, wanted, sizeof(wanted))[0])
-		calibrate_host(wanted, rep, o, mask, &host);
 	*out = calloc(1, sizeof(**out));
 	err = *out ? advisor__run(&in->profile, &host, *out) : -ENOMEM;
+	/* Calibration families ("host_costs,spin_threshold") that the findings
+	 * rest on and the stored calibration lacks: which families a finding
+	 * rests on is the rules' own knowledge, so their result is asked. */
+	if (!err && !o->no_calibrate && calib_host__needed(*out, &host, wanted, sizeof(wanted))[0] &&
+	    calibrate_host(wanted, rep, o, mask, &host))
+		err = advisor__run(&in->profile, &host, *out);
 	if (err) {
 		free(*out);
 		*out = NULL;

@@ -10,13 +10,13 @@
 #include "report/report.h"
 
 /* Fills the advisor's input from the report's model (profile, stacks,
- * samples), decides from it and from the stored calibration whether this
- * host must be measured first and measures just that (unless
- * o->no_calibrate; mask is restored in the calibrating child), then runs
- * the advisor once. *out is NULL when there is nothing to advise on (an
- * empty trace) or on failure. in keeps the advisor's input (the recording
- * holds it); the caller frees it with advice__free_input(). Returns 0 or
- * -errno. */
+ * samples) and runs the advisor on it and the stored calibration. When its
+ * findings rest on families this host has not measured, measures just those
+ * (unless o->no_calibrate; mask is restored in the calibrating child) and
+ * runs the advisor again on the new calibration. *out is NULL when there
+ * is nothing to advise on (an empty trace) or on failure. in keeps the
+ * advisor's input (the recording holds it); the caller frees it with
+ * advice__free_input(). Returns 0 or -errno. */
 int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sigset_t *mask,
 		 struct advice_input *in, struct adv_report **out);
 
