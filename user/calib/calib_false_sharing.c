@@ -112,24 +112,80 @@ static size_t interference_size(const double *tail_ratio)
 	return size;
 }
 
-static int fs_run(const struct calib_ctx *ctx, json_object *result)
-{
-	struct fs_cfg cfg = ctx->quick ? (struct fs_cfg){ 9, 10e6, 700000000ull } :
-					 (struct fs_cfg){ 25, 30e6, 15000000000ull };
-	struct ss_fingerprint fp;
-	json_object *rows = json_object_new_array();
-	int counts[16], ncounts = 0, done = 0, err = 0;
-	double best_ratio = 0, best_ratio2 = 0, overlap_min = 1, tail[NSPACING] = { 0 };
-	int best_threads = 0;
-	json_object *best_row = NULL;
-	char text[512];
+/* The row the headline reports: atomic increments at the most threads,
+ * the case a per-thread stats counter has. */
+struct fs_headline {
+	double ratio, ratio2;		/* unpadded/padded, 64/128 bytes */
+	double tail[NSPACING];
+	double overlap;			/* share of the time threads ran at once */
+	int threads;			/* 0: no row measured */
+	json_object *row;
+};
 
-	/* 2 threads up to every allowed CPU (quick: 2 and all). */
+/* Thread counts to measure: 2 up to every allowed CPU (quick: 2 and all). */
+static int thread_counts(const struct calib_ctx *ctx, int counts[16])
+{
+	int ncounts = 0;
+
 	for (int t = 2; t <= ctx->ncpus && ncounts < 15; t *= 2)
 		if (!ctx->quick || t == 2)
 			counts[ncounts++] = t;
 	if (ncounts == 0 || counts[ncounts - 1] != (ctx->ncpus < 2 ? 2 : ctx->ncpus))
 		counts[ncounts++] = ctx->ncpus < 2 ? 2 : ctx->ncpus;
+	return ncounts;
+}
+
+/* result's summary keys and "headline" sentence, from the headline row. */
+static void fs_summarize(const struct fs_headline *h, json_object *result)
+{
+	struct ss_fingerprint fp;
+	char text[512];
+
+	fingerprint__read(NULL, &fp);
+	json_object_object_add(result, "cache_line_sysfs", json_object_new_int(fp.cache_line));
+	/* Noise is not a result: without true overlap the spacing figures
+	 * measure time slicing, so no interference size is claimed. */
+	bool reliable = h->overlap >= CALIB_OVERLAP_OK;
+	size_t dis = interference_size(h->tail);
+	json_object_object_add(result, "destructive_interference",
+			       reliable ? json_object_new_int((int)dis) : NULL);
+	json_object_object_add(result, "ratio_unpadded_padded", json_object_new_double(h->ratio));
+	/* The headline row's ratio with its interval, for --compare. */
+	json_object_object_add(result, "ratio_stats",
+			       json_object_get(json_object_object_get(h->row, "ratio_8_64")));
+	json_object_object_add(result, "ratio_64_128", json_object_new_double(h->ratio2));
+	json_object_object_add(result, "headline_threads", json_object_new_int(h->threads));
+
+	int len = snprintf(text, sizeof(text), "unpadded/padded: %.1fx at %d threads; ",
+			   h->ratio, h->threads);
+	if (h->ratio2 <= FS_NEAR_ONE)
+		len += snprintf(text + len, sizeof(text) - (size_t)len,
+				"128-byte padding gains nothing over 64 here");
+	else
+		len += snprintf(text + len, sizeof(text) - (size_t)len,
+				"128-byte padding gains %.2fx over 64 here: pad hot counters to 128",
+				h->ratio2);
+	if (reliable)
+		snprintf(text + len, sizeof(text) - (size_t)len,
+			 ". Destructive interference size: %zu bytes (sysfs cache line: %d)", dis,
+			 fp.cache_line);
+	else
+		snprintf(text + len, sizeof(text) - (size_t)len,
+			 ". Unreliable: threads ran at once only %.0f%% of the time, so the real "
+			 "cost is higher and no interference size is claimed (sysfs cache line: %d)",
+			 h->overlap * 100, fp.cache_line);
+	json_object_object_add(result, "headline", json_object_new_string(text));
+}
+
+static int fs_run(const struct calib_ctx *ctx, json_object *result)
+{
+	struct fs_cfg cfg = ctx->quick ? (struct fs_cfg){ 9, 10e6, 700000000ull } :
+					 (struct fs_cfg){ 25, 30e6, 15000000000ull };
+	json_object *rows = json_object_new_array();
+	int counts[16], ncounts = thread_counts(ctx, counts), done = 0, err = 0;
+	struct fs_headline h = { .overlap = 1 };
+	char text[512];
+
 	json_object_object_add(result, "rows", rows);
 	for (int i = 0; i < ncounts && !calib__stopped(ctx); i++) {
 		for (int k = 0; k < 2 && !calib__stopped(ctx); k++) {
@@ -151,56 +207,20 @@ static int fs_run(const struct calib_ctx *ctx, json_object *result)
 				json_object_object_add(row, "warning", json_object_new_string(text));
 			}
 			json_object_array_add(rows, row);
-			/* The headline uses atomic increments at the most
-			 * threads: the case a per-thread stats counter has. */
 			if (k == 1) {
-				best_ratio = ratio;
-				best_ratio2 = ratio2;
-				best_threads = counts[i];
-				best_row = row;
-				memcpy(tail, t, sizeof(tail));
-				overlap_min = ov;
+				h.ratio = ratio;
+				h.ratio2 = ratio2;
+				h.threads = counts[i];
+				h.row = row;
+				memcpy(h.tail, t, sizeof(h.tail));
+				h.overlap = ov;
 			}
 			calib__progress(ctx, (double)++done / (ncounts * 2));
 		}
 	}
-	if (!best_threads)
+	if (!h.threads)
 		return calib__stopped(ctx) ? 0 : -EIO;
-
-	fingerprint__read(NULL, &fp);
-	json_object_object_add(result, "cache_line_sysfs", json_object_new_int(fp.cache_line));
-	/* Noise is not a result: without true overlap the spacing figures
-	 * measure time slicing, so no interference size is claimed. */
-	bool reliable = overlap_min >= CALIB_OVERLAP_OK;
-	size_t dis = interference_size(tail);
-	json_object_object_add(result, "destructive_interference",
-			       reliable ? json_object_new_int((int)dis) : NULL);
-	json_object_object_add(result, "ratio_unpadded_padded", json_object_new_double(best_ratio));
-	/* The headline row's ratio with its interval, for --compare. */
-	json_object_object_add(result, "ratio_stats",
-			       json_object_get(json_object_object_get(best_row, "ratio_8_64")));
-	json_object_object_add(result, "ratio_64_128", json_object_new_double(best_ratio2));
-	json_object_object_add(result, "headline_threads", json_object_new_int(best_threads));
-
-	int len = snprintf(text, sizeof(text), "unpadded/padded: %.1fx at %d threads; ",
-			   best_ratio, best_threads);
-	if (best_ratio2 <= FS_NEAR_ONE)
-		len += snprintf(text + len, sizeof(text) - (size_t)len,
-				"128-byte padding gains nothing over 64 here");
-	else
-		len += snprintf(text + len, sizeof(text) - (size_t)len,
-				"128-byte padding gains %.2fx over 64 here: pad hot counters to 128",
-				best_ratio2);
-	if (reliable)
-		snprintf(text + len, sizeof(text) - (size_t)len,
-			 ". Destructive interference size: %zu bytes (sysfs cache line: %d)", dis,
-			 fp.cache_line);
-	else
-		snprintf(text + len, sizeof(text) - (size_t)len,
-			 ". Unreliable: threads ran at once only %.0f%% of the time, so the real "
-			 "cost is higher and no interference size is claimed (sysfs cache line: %d)",
-			 overlap_min * 100, fp.cache_line);
-	json_object_object_add(result, "headline", json_object_new_string(text));
+	fs_summarize(&h, result);
 	return 0;
 }
 
