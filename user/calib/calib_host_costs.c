@@ -239,6 +239,44 @@ static uint64_t c2c_trips(int a, int b, uint64_t want)
 	return calib__iters_for(C2C_SAMPLE_BUDGET_NS, ns, C2C_MIN_TRIPS, want);
 }
 
+/* Round-trip samples of one pair into ns[*n]: at least plan->reps, more
+ * until the interval meets its goal, within the matrix's time box (as the
+ * handoff). */
+static int sample_pair(const struct calib_ctx *ctx, const struct hc_plan *plan,
+		       const struct calib_hc_pair *pair, uint64_t deadline, double ns[HC_MAX_REPS],
+		       int *n)
+{
+	uint64_t trips = c2c_trips(pair->a, pair->b, plan->round_trips);
+
+	*n = 0;
+	for (int r = 0; r < HC_MAX_REPS && !calib__stopped(ctx); r++) {
+		uint64_t final;
+		int err;
+
+		if (*n >= plan->reps && (calib_ci__rel_of(ns, *n) <= CALIB_GOAL_CONTENTION ||
+					 calib__now_ns() > deadline))
+			break;
+		err = calib_hc__c2c(pair->a, pair->b, trips, &ns[*n], &final);
+		if (err)
+			return err;
+		if (final != 2 * trips)
+			return -EPROTO;	/* a lost CAS: the kernel is broken */
+		(*n)++;
+	}
+	return 0;
+}
+
+/* {"a", "b", "ns"}: a pair and its median round trip. */
+static json_object *pair_ns_json(const struct calib_hc_pair *pair, double ns)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "a", json_object_new_int(pair->a));
+	json_object_object_add(o, "b", json_object_new_int(pair->b));
+	json_object_object_add(o, "ns", json_object_new_double(ns));
+	return o;
+}
+
 static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 		       json_object *out, double done0, double share)
 {
@@ -265,35 +303,15 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 		 * pairs first (calib_hc__pairs' order); "pairs" says how many. */
 		if (p > 0 && calib__now_ns() > deadline)
 			break;
-		o = json_object_new_object();
 		struct calib_stats st;
 		double ns[HC_MAX_REPS];
-		int n = 0;
+		int n;
 		json_object *fig;
 
-		uint64_t trips = c2c_trips(pairs[p].a, pairs[p].b, plan->round_trips);
-
-		for (int r = 0; r < HC_MAX_REPS && !calib__stopped(ctx); r++) {
-			uint64_t final;
-
-			/* Adaptive within the matrix's time box, as the handoff. */
-			if (n >= plan->reps && (calib_ci__rel_of(ns, n) <= CALIB_GOAL_CONTENTION ||
-						calib__now_ns() > deadline))
-				break;
-
-			err = calib_hc__c2c(pairs[p].a, pairs[p].b, trips, &ns[n], &final);
-			if (err)
-				break;
-			if (final != 2 * trips) {
-				err = -EPROTO;	/* a lost CAS: the kernel is broken */
-				break;
-			}
-			n++;
-		}
-		if (err) {
-			json_object_put(o);
+		err = sample_pair(ctx, plan, &pairs[p], deadline, ns, &n);
+		if (err)
 			break;
-		}
+		o = json_object_new_object();
 		calib_stats__compute(&st, ns, n);
 		json_object_object_add(o, "a", json_object_new_int(pairs[p].a));
 		json_object_object_add(o, "b", json_object_new_int(pairs[p].b));
@@ -309,16 +327,8 @@ static int measure_c2c(const struct calib_ctx *ctx, const struct hc_plan *plan,
 		calib__progress(ctx, done0 + share * (p + 1) / npairs);
 	}
 	if (lo >= 0) {
-		json_object *mn = json_object_new_object(), *mx = json_object_new_object();
-
-		json_object_object_add(mn, "a", json_object_new_int(pairs[lo].a));
-		json_object_object_add(mn, "b", json_object_new_int(pairs[lo].b));
-		json_object_object_add(mn, "ns", json_object_new_double(lo_ns));
-		json_object_object_add(mx, "a", json_object_new_int(pairs[hi].a));
-		json_object_object_add(mx, "b", json_object_new_int(pairs[hi].b));
-		json_object_object_add(mx, "ns", json_object_new_double(hi_ns));
-		json_object_object_add(out, "fastest", mn);
-		json_object_object_add(out, "slowest", mx);
+		json_object_object_add(out, "fastest", pair_ns_json(&pairs[lo], lo_ns));
+		json_object_object_add(out, "slowest", pair_ns_json(&pairs[hi], hi_ns));
 		json_object_object_add(out, "median_ns", json_object_new_double(pair_median(arr)));
 	}
 	free(pairs);
