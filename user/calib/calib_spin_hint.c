@@ -92,6 +92,29 @@ static int sh_hint_costs(const struct calib_ctx *ctx, const struct sh_cfg *cfg, 
 	return 0;
 }
 
+/* cfg->reps runs of the shared counter with t threads per available hint:
+ * ms[h][i] the ms per million increments of run i, ov[h][i] the share of
+ * it the threads ran at once; *n the runs made (fewer when stopped). */
+static int sample_counter(const struct calib_ctx *ctx, const struct sh_cfg *cfg, uint32_t avail,
+			  int t, double ms[][SH_MAX_REPS], double ov[][SH_MAX_REPS], int *n)
+{
+	for (*n = 0; *n < cfg->reps && !calib__stopped(ctx); (*n)++)
+		for (int h = 0; h < CALIB_HINT__COUNT; h++) {
+			struct calib_sh_counter c;
+			int err;
+
+			if (!(avail & CALIB_HINT_BIT(h)))
+				continue;
+			if ((err = calib_sh__shared_counter(&ctx->cpus, t, h, cfg->target, &c)))
+				return err;
+			if (c.final != cfg->target || c.successes != cfg->target)
+				return -EIO;
+			ms[h][*n] = c.ns_per_million / 1e6;
+			ov[h][*n] = c.overlap;
+		}
+	return 0;
+}
+
 static int sh_counter(const struct calib_ctx *ctx, const struct sh_cfg *cfg, uint32_t avail,
 		      json_object *rows, int *best_at2, double *gain_at2)
 {
@@ -105,29 +128,16 @@ static int sh_counter(const struct calib_ctx *ctx, const struct sh_cfg *cfg, uin
 	*best_at2 = -1;
 	for (int i = 0; i < ncounts && !calib__stopped(ctx); i++) {
 		json_object *row = json_object_new_object(), *hints = json_object_new_object();
-		int t = counts[i], n = 0;
+		int t = counts[i], n;
 		double best = 0, none = 0;
 		int best_h = -1;
 
-		for (; n < cfg->reps && !calib__stopped(ctx); n++)
-			for (int h = 0; h < CALIB_HINT__COUNT; h++) {
-				struct calib_sh_counter c;
-
-				if (!(avail & CALIB_HINT_BIT(h)))
-					continue;
-				if ((err = calib_sh__shared_counter(&ctx->cpus, t, h, cfg->target, &c))) {
-					json_object_put(row);
-					json_object_put(hints);
-					return err;
-				}
-				if (c.final != cfg->target || c.successes != cfg->target) {
-					json_object_put(row);
-					json_object_put(hints);
-					return -EIO;
-				}
-				ms[h][n] = c.ns_per_million / 1e6;
-				ov[h][n] = c.overlap;
-			}
+		err = sample_counter(ctx, cfg, avail, t, ms, ov, &n);
+		if (err) {
+			json_object_put(row);
+			json_object_put(hints);
+			return err;
+		}
 		if (n == 0) {
 			json_object_put(row);
 			json_object_put(hints);
