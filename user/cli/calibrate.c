@@ -495,11 +495,30 @@ static void report_kept(json_object *doc, const struct calib_merge_note *notes, 
 	json_object_object_add(doc, "not_saved", arr);
 }
 
+/* The families' results, measured with Ctrl-C and SIGTERM asking them to
+ * stop (stop_requested) rather than ending the process. */
+static json_object *run_stoppable(const struct calibrate_opts *o, bool *failed)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	json_object *results;
+
+	/* No SA_RESTART: a kernel sleeping in a syscall sees EINTR and
+	 * checks the stop flag. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	stop_requested = 0;
+	results = json_object_new_object();
+	run_families(o, results, failed);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return results;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_opts o;
 	struct ss_fingerprint fp;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	json_object *results, *doc, *merged, *saved;
 	struct calib_merge_note notes[16];
 	size_t nnotes = 0;
@@ -534,18 +553,7 @@ int cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "spinscope: calibrating (%s): about %.0f s on a quiet host, longer on a busy "
 			"one; Ctrl-C stops and keeps what is done\n", o.quick ? "--quick" : "--full",
 			budget_of(&o) + 0.5);
-
-	/* No SA_RESTART: a kernel sleeping in a syscall sees EINTR and
-	 * checks the stop flag. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	stop_requested = 0;
-	results = json_object_new_object();
-	run_families(&o, results, &failed);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-
+	results = run_stoppable(&o, &failed);
 	partial = stop_requested;
 	merged = merge_with_stored(path, results, o.force, notes, sizeof(notes) / sizeof(notes[0]),
 				   &nnotes);
