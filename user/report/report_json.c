@@ -196,18 +196,11 @@ static json_object *unwind_json(const struct ss_report_symbols *s)
 	return o;
 }
 
-json_object *report_to_json(const struct ss_report *r)
+/* The host traced on, and its load during the trace. */
+static json_object *host_json(const struct ss_report *r)
 {
-	const struct ss_profile *p = r->profile;
-	json_object *root = json_object_new_object(), *o, *a;
+	json_object *o = json_object_new_object();
 
-	add(root, "schema", json_object_new_int(SS_JSON_SCHEMA));
-	o = json_object_new_object();
-	add(o, "name", json_object_new_string("spinscope"));
-	add(o, "version", json_object_new_string(SS_VERSION));
-	add(root, "tool", o);
-
-	o = json_object_new_object();
 	add(o, "hostname", json_object_new_string(r->host->hostname));
 	add(o, "kernel", json_object_new_string(r->host->kernel));
 	add(o, "machine", json_object_new_string(r->host->machine));
@@ -218,18 +211,14 @@ json_object *report_to_json(const struct ss_report *r)
 		add(o, "busy_cpus", json_object_new_double(r->host_load.busy_cpus));
 		add(o, "busy_other_cpus", json_object_new_double(r->host_load.busy_other_cpus));
 	}
-	add(root, "host", o);
+	return o;
+}
 
-	o = json_object_new_object();
-	add(o, "pid", json_object_new_int(r->pid));
-	if (r->tid)
-		add(o, "tid", json_object_new_int(r->tid));
-	add(o, "comm", json_object_new_string(r->comm));
-	add(o, "exited", json_object_new_boolean(r->exited));
-	add(root, "target", o);
-	add(root, "duration_ns", U64(r->duration_ns));
+/* What was traced, and by which mechanism. */
+static json_object *traced_json(const struct ss_report *r)
+{
+	json_object *o = json_object_new_object();
 
-	o = json_object_new_object();
 	add(o, "futex", json_object_new_boolean(true));
 	add(o, "futex_waitv", json_object_new_boolean(r->futex_waitv_traced));
 	add(o, "futex2", json_object_new_boolean(r->futex2_traced));
@@ -244,7 +233,51 @@ json_object *report_to_json(const struct ss_report *r)
 			json_object_array_add(blind, json_object_new_string(ss_light_blind_spots[i]));
 		add(o, "blind_spots", blind);
 	}
-	add(root, "traced", o);
+	return o;
+}
+
+/* How well the stacks were named. */
+static json_object *symbols_json(const struct ss_report_symbols *s)
+{
+	json_object *o = json_object_new_object(), *a;
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < s->nno_fp; i++)
+		json_object_array_add(a, json_object_new_string(s->no_fp[i]));
+	add(o, "modules_without_frame_pointers", a);
+	add(o, "stacks", U64(s->stacks));
+	add(o, "stacks_truncated", U64(s->stacks_truncated));
+	add(o, "stacks_unnamed_end", U64(s->stacks_unnamed_end));
+	add(o, "addresses_resolved", U64(s->resolved));
+	add(o, "addresses_module_only", U64(s->module_only));
+	add(o, "addresses_unknown", U64(s->unknown));
+	add(o, "unwind", unwind_json(s));
+	return o;
+}
+
+json_object *report_to_json(const struct ss_report *r)
+{
+	const struct ss_profile *p = r->profile;
+	json_object *root = json_object_new_object(), *o, *a;
+
+	add(root, "schema", json_object_new_int(SS_JSON_SCHEMA));
+	o = json_object_new_object();
+	add(o, "name", json_object_new_string("spinscope"));
+	add(o, "version", json_object_new_string(SS_VERSION));
+	add(root, "tool", o);
+
+	add(root, "host", host_json(r));
+
+	o = json_object_new_object();
+	add(o, "pid", json_object_new_int(r->pid));
+	if (r->tid)
+		add(o, "tid", json_object_new_int(r->tid));
+	add(o, "comm", json_object_new_string(r->comm));
+	add(o, "exited", json_object_new_boolean(r->exited));
+	add(root, "target", o);
+	add(root, "duration_ns", U64(r->duration_ns));
+
+	add(root, "traced", traced_json(r));
 	if (r->kernel_features)
 		add(root, "kernel_features", report_kernel_features_json(r->kernel_features));
 
@@ -266,19 +299,7 @@ json_object *report_to_json(const struct ss_report *r)
 	add(root, "yield_sites", a);
 
 	add(root, "dropped", named_counts_json(ss_drop_names, p->drops, SS_DROPS));
-	o = json_object_new_object();
-	a = json_object_new_array();
-	for (size_t i = 0; i < r->symbols.nno_fp; i++)
-		json_object_array_add(a, json_object_new_string(r->symbols.no_fp[i]));
-	add(o, "modules_without_frame_pointers", a);
-	add(o, "stacks", U64(r->symbols.stacks));
-	add(o, "stacks_truncated", U64(r->symbols.stacks_truncated));
-	add(o, "stacks_unnamed_end", U64(r->symbols.stacks_unnamed_end));
-	add(o, "addresses_resolved", U64(r->symbols.resolved));
-	add(o, "addresses_module_only", U64(r->symbols.module_only));
-	add(o, "addresses_unknown", U64(r->symbols.unknown));
-	add(o, "unwind", unwind_json(&r->symbols));
-	add(root, "symbols", o);
+	add(root, "symbols", symbols_json(&r->symbols));
 	if (r->samples)
 		add(root, "samples", samples__to_json(r->samples, r->name, r->name_arg));
 	add(root, "advice", r->advice ? advice__to_json(r->advice) : json_object_new_array());
