@@ -219,6 +219,33 @@ static void size_sizeless(struct elf_sym *out, size_t n, const uint64_t *sec_end
 }
 
 /*
+ * The sorted raw symbols, one per address (aliases give way to the
+ * better-ranked one, which keeps the largest size), into out, with the end
+ * of each one's section (ends[shndx], nsec of them) in out_end. Returns how
+ * many were kept.
+ */
+static size_t one_per_address(const struct raw_sym *raw, size_t nraw, const uint64_t *ends,
+			      size_t nsec, struct elf_sym *out, uint64_t *out_end)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nraw; i++) {
+		uint16_t k = raw[i].shndx;
+
+		if (n && out[n - 1].addr == raw[i].addr) {
+			/* an alias of the better-ranked symbol just kept */
+			if (out[n - 1].size < raw[i].size)
+				out[n - 1].size = raw[i].size;
+			continue;
+		}
+		/* unknown section (none, or SHN_XINDEX and the like): no bound */
+		out_end[n] = ends && k < nsec && ends[k] ? ends[k] : UINT64_MAX;
+		out[n++] = (struct elf_sym){ .addr = raw[i].addr, .size = raw[i].size, .name = raw[i].name };
+	}
+	return n;
+}
+
+/*
  * Reads the function symbols of one symbol table section into st (sorted,
  * one per address). Returns the number kept, or -errno.
  */
@@ -272,19 +299,7 @@ static ssize_t read_symbols(struct elf_symtab *st, Elf *e, Elf_Scn *scn, const G
 	out_end = malloc((nraw ? nraw : 1) * sizeof(*out_end));
 	if (!out || !out_end)
 		goto nomem;
-	for (size_t i = 0; i < nraw; i++) {
-		uint16_t k = raw[i].shndx;
-
-		if (n && out[n - 1].addr == raw[i].addr) {
-			/* an alias of the better-ranked symbol just kept */
-			if (out[n - 1].size < raw[i].size)
-				out[n - 1].size = raw[i].size;
-			continue;
-		}
-		/* unknown section (none, or SHN_XINDEX and the like): no bound */
-		out_end[n] = ends && k < nsec && ends[k] ? ends[k] : UINT64_MAX;
-		out[n++] = (struct elf_sym){ .addr = raw[i].addr, .size = raw[i].size, .name = raw[i].name };
-	}
+	n = one_per_address(raw, nraw, ends, nsec, out, out_end);
 	size_sizeless(out, n, out_end);
 	free(out_end);
 	free(ends);
@@ -683,19 +698,62 @@ static bool is_plt_section(const GElf_Shdr *sh, const char *name)
 	       (name[4] == '\0' || name[4] == '.');
 }
 
+/* The sections load_elf() reads, found in one pass over the headers. */
+struct elf_sections {
+	Elf_Scn *symtab, *dynsym;
+	GElf_Shdr symtab_sh, dynsym_sh;
+	Elf_Scn *rels[MAX_REL_SECTIONS], *plts[ELF_SYMTAB_MAX_PLT_SECS];
+	size_t nrels, nplts;
+	bool plt_got;			/* one of plts is .plt.got */
+	size_t shstrndx;
+	struct dyn_info di;
+};
+
+/* Finds the sections of sec, and reads on the way what needs nothing else:
+ * the build ID, the debuglink and the dynamic section. */
+static void scan_sections(struct elf_symtab *st, Elf *e, struct elf_sections *sec)
+{
+	Elf_Scn *scn = NULL;
+	size_t nscn = 0;
+	bool have_names = elf_getshdrstrndx(e, &sec->shstrndx) == 0;
+
+	while ((scn = elf_nextscn(e, scn)) && nscn++ < ELF_SYMTAB_MAX_SECTIONS) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB && !sec->symtab) {
+			sec->symtab = scn;
+			sec->symtab_sh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM && !sec->dynsym) {
+			sec->dynsym = scn;
+			sec->dynsym_sh = sh;
+		} else if (sh.sh_type == SHT_NOTE && !st->build_id_len) {
+			read_build_id(st, elf_getdata(scn, NULL));
+		} else if ((sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) &&
+			   sec->nrels < MAX_REL_SECTIONS) {
+			sec->rels[sec->nrels++] = scn;
+		} else if (sh.sh_type == SHT_DYNAMIC) {
+			read_dynamic(e, scn, &sec->di);
+		} else if ((sh.sh_type == SHT_PROGBITS || sh.sh_type == SHT_NOBITS) && have_names) {
+			name = elf_strptr(e, sec->shstrndx, sh.sh_name);
+			if (name && !strcmp(name, ".gnu_debuglink") && !st->debuglink[0]) {
+				read_debuglink(st, scn);
+			} else if (is_plt_section(&sh, name) && sec->nplts < ELF_SYMTAB_MAX_PLT_SECS) {
+				sec->plts[sec->nplts++] = scn;
+				sec->plt_got |= !strcmp(name, ".plt.got");
+			}
+		}
+	}
+}
+
 static struct elf_symtab *load_elf(Elf *e, int *err)
 {
 	struct elf_symtab *st;
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	Elf_Scn *rels[MAX_REL_SECTIONS], *plts[ELF_SYMTAB_MAX_PLT_SECS];
-	size_t nrels = 0, nplts = 0;
+	struct elf_sections sec = { 0 };
 	struct imports im = { 0 };
-	struct dyn_info di = { 0 };
-	bool plt_got = false;
-	GElf_Shdr symtab_sh, dynsym_sh;
 	GElf_Ehdr eh;
-	size_t shstrndx, nscn = 0;
-	bool have_names;
 	ssize_t r;
 
 	*err = -ENOEXEC;
@@ -714,50 +772,23 @@ static struct elf_symtab *load_elf(Elf *e, int *err)
 		goto fail;
 	/* section names come first: they identify the debuglink */
 	read_segments(st, e);
-	have_names = elf_getshdrstrndx(e, &shstrndx) == 0;
-	while ((scn = elf_nextscn(e, scn)) && nscn++ < ELF_SYMTAB_MAX_SECTIONS) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB && !symtab) {
-			symtab = scn;
-			symtab_sh = sh;
-		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
-			dynsym = scn;
-			dynsym_sh = sh;
-		} else if (sh.sh_type == SHT_NOTE && !st->build_id_len) {
-			read_build_id(st, elf_getdata(scn, NULL));
-		} else if ((sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) && nrels < MAX_REL_SECTIONS) {
-			rels[nrels++] = scn;
-		} else if (sh.sh_type == SHT_DYNAMIC) {
-			read_dynamic(e, scn, &di);
-		} else if ((sh.sh_type == SHT_PROGBITS || sh.sh_type == SHT_NOBITS) && have_names) {
-			name = elf_strptr(e, shstrndx, sh.sh_name);
-			if (name && !strcmp(name, ".gnu_debuglink") && !st->debuglink[0]) {
-				read_debuglink(st, scn);
-			} else if (is_plt_section(&sh, name) && nplts < ELF_SYMTAB_MAX_PLT_SECS) {
-				plts[nplts++] = scn;
-				plt_got |= !strcmp(name, ".plt.got");
-			}
-		}
-	}
-	if (nplts && ((dynsym && read_imports(e, st->machine, dynsym, rels, nrels, shstrndx, &di, plt_got, &im)) ||
-		      read_plt(st, e, plts, nplts, &im))) {
+	scan_sections(st, e, &sec);
+	if (sec.nplts && ((sec.dynsym && read_imports(e, st->machine, sec.dynsym, sec.rels, sec.nrels,
+						      sec.shstrndx, &sec.di, sec.plt_got, &im)) ||
+			  read_plt(st, e, sec.plts, sec.nplts, &im))) {
 		imports_free(&im);
 		goto fail;
 	}
 	imports_free(&im);
-	if (symtab) {
-		r = read_symbols(st, e, symtab, &symtab_sh);
+	if (sec.symtab) {
+		r = read_symbols(st, e, sec.symtab, &sec.symtab_sh);
 		if (r == -ENOMEM)
 			goto fail;
 		if (r > 0)
 			st->source = ELF_SYMS_SYMTAB;
 	}
-	if (!st->nsyms && dynsym) {
-		r = read_symbols(st, e, dynsym, &dynsym_sh);
+	if (!st->nsyms && sec.dynsym) {
+		r = read_symbols(st, e, sec.dynsym, &sec.dynsym_sh);
 		if (r == -ENOMEM)
 			goto fail;
 		if (r > 0)
