@@ -17,15 +17,6 @@ void adv_finding__init(struct adv_finding *f, enum adv_severity sev,
 	va_end(ap);
 }
 
-void adv_finding__title(struct adv_finding *f, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(f->title, sizeof(f->title), fmt, ap);
-	va_end(ap);
-}
-
 bool adv_finding__evidence(struct adv_finding *f, enum adv_source src, const char *label,
 			   const char *fmt, ...)
 {

@@ -17,8 +17,6 @@
  * its rule table, so each id is written in one place. */
 void adv_finding__init(struct adv_finding *f, enum adv_severity sev,
 		       const char *title_fmt, ...) ADV_PRINTF(3, 4);
-/* Replaces the title (rules refine it once the figures are known). */
-void adv_finding__title(struct adv_finding *f, const char *fmt, ...) ADV_PRINTF(2, 3);
 /* Adds one evidence line; false when ADV_MAX_EVIDENCE are already there. */
 bool adv_finding__evidence(struct adv_finding *f, enum adv_source src, const char *label,
 			   const char *fmt, ...) ADV_PRINTF(4, 5);
