@@ -265,14 +265,13 @@ static int print_interval(const struct ss_opts *o, struct tracer *t, struct ss_p
 		 * totals, and the threads as compact rows (their objects would
 		 * grow it by threads x seconds x every counter). */
 		if (series) {
-			json_object *iv = report_interval_json(&diff, t_s);
+			json_object *iv = report_interval_json(&diff, t_s, false);
 
-			json_object_object_del(iv, "threads");
 			json_object_object_add(iv, "thread_rows", recording__interval_threads(&diff));
 			json_object_array_add(series, iv);
 		}
 		if (o->json) {
-			json_object *j = report_interval_json(&diff, t_s);
+			json_object *j = report_interval_json(&diff, t_s, true);
 
 			*out_err = emit_json(j, true);
 			json_object_put(j);

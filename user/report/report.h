@@ -92,8 +92,9 @@ void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *ou
 
 /* Full JSON document (caller puts it). */
 json_object *report_to_json(const struct ss_report *r);
-/* One interval as a JSON object. */
-json_object *report_interval_json(const struct ss_profile *p, double t_s);
+/* One interval as a JSON object; with_threads false leaves out its
+ * "threads" array (the recording's series keeps the totals only). */
+json_object *report_interval_json(const struct ss_profile *p, double t_s, bool with_threads);
 
 /* A log2 histogram of nanoseconds in the style of bcc's print_log2_hist. */
 void print_log2_hist_ns(const __u64 *slots, int nslots, const char *indent, FILE *out);

@@ -307,9 +307,9 @@ json_object *report_to_json(const struct ss_report *r)
 	return root;
 }
 
-json_object *report_interval_json(const struct ss_profile *p, double t_s)
+json_object *report_interval_json(const struct ss_profile *p, double t_s, bool with_threads)
 {
-	json_object *root = json_object_new_object(), *a = json_object_new_array();
+	json_object *root = json_object_new_object();
 
 	add(root, "type", json_object_new_string("interval"));
 	{
@@ -321,9 +321,13 @@ json_object *report_interval_json(const struct ss_profile *p, double t_s)
 	}
 	add(root, "duration_ns", U64(p->now_ns - p->start_ns));
 	add(root, "totals", totals_json(&p->totals));
-	for (size_t i = 0; i < p->nthreads; i++)
-		json_object_array_add(a, thread_json(&p->threads[i]));
-	add(root, "threads", a);
+	if (with_threads) {
+		json_object *a = json_object_new_array();
+
+		for (size_t i = 0; i < p->nthreads; i++)
+			json_object_array_add(a, thread_json(&p->threads[i]));
+		add(root, "threads", a);
+	}
 	add(root, "dropped", named_counts_json(ss_drop_names, p->drops, SS_DROPS));
 	return root;
 }

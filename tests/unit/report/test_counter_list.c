@@ -181,7 +181,7 @@ static void test_interval_follows_kind(void **state)
 	prev = (struct ss_profile){ .start_ns = 1, .now_ns = 1000000001, .threads = &before,
 				    .nthreads = 1 };
 	assert_int_equal(profile_diff(&prof, &prev, &d), 0);
-	j = report_interval_json(&d, 1.0);
+	j = report_interval_json(&d, 1.0, true);
 	jt = json_object_array_get_idx(key_of(j, "threads"), 1);	/* 101 weighs less */
 	assert_int_equal(json_object_get_int(key_of(jt, "tid")), 101);
 	for (size_t k = 0; k < NDESC; k++) {

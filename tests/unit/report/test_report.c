@@ -324,7 +324,7 @@ static void test_json_yields_drops_advice(void **state)
 static void test_json_interval(void **state)
 {
 	struct fixture *fx = *state;
-	json_object *doc = report_interval_json(&fx->prof, 1.5);
+	json_object *doc = report_interval_json(&fx->prof, 1.5, true);
 
 	expect_str(doc, "type", "interval");
 	assert_true(json_object_get_double(get(doc, "t_s")) == 1.5);
@@ -332,6 +332,11 @@ static void test_json_interval(void **state)
 	expect_counters(get(doc, "totals"), 40, 3, 3000000, 3, 4, 46, 2700000000ull, 1900000000ull);
 	assert_int_equal(json_object_array_length(get(doc, "threads")), 2);
 	assert_int_equal(json_object_object_length(get(doc, "dropped")), SS_DROPS);
+	json_object_put(doc);
+	/* The recording's series: the same totals, no per-thread array. */
+	doc = report_interval_json(&fx->prof, 1.5, false);
+	assert_false(json_object_object_get_ex(doc, "threads", NULL));
+	expect_counters(get(doc, "totals"), 40, 3, 3000000, 3, 4, 46, 2700000000ull, 1900000000ull);
 	json_object_put(doc);
 }
 
