@@ -127,16 +127,23 @@ static void print_header(const struct ss_report *r, FILE *out)
 	fprintf(out, "\n");
 }
 
-static void print_totals(const struct ss_report *r, FILE *out)
-{
-	const struct ss_totals *t = &r->profile->totals;
-	__u64 dur = r->duration_ns;
-	char a[32], b[32], c[32], d[32];
+/* The thread counters of struct ss_totals by index, from the list. */
+#define TOTALS_OFFSET_C(name, kind, unit, json) [SS_CTR_##name] = offsetof(struct ss_totals, name),
+#define TOTALS_OFFSET_A(name, slots, kind, unit, json) TOTALS_OFFSET_C(name, kind, unit, json)
+static const size_t totals_offset[SS_THREAD_NCOUNTERS] = {
+	SS_THREAD_COUNTERS(TOTALS_OFFSET_C, TOTALS_OFFSET_A)
+};
 
-	fprintf(out, "TOTALS                       count      per second\n");
-	fprintf(out, "  futex waits         %12llu %15.1f   %s waiting, avg %s\n",
-		(unsigned long long)t->futex_wait, rate(t->futex_wait, dur),
-		fmt_ns(t->futex_wait_ns, a, sizeof(a)),
+static __u64 total_of(const struct ss_totals *t, enum ss_thread_counter k)
+{
+	return *(const __u64 *)((const char *)t + totals_offset[k]);
+}
+
+static void futex_wait_note(const struct ss_totals *t, FILE *out)
+{
+	char a[32], b[32];
+
+	fprintf(out, "   %s waiting, avg %s\n", fmt_ns(t->futex_wait_ns, a, sizeof(a)),
 		fmt_ns(t->futex_blocked ? t->futex_wait_ns / t->futex_blocked : 0, b, sizeof(b)));
 	if (t->futex_wait)
 		fprintf(out, "    ended: %llu woken, %llu timed out, %llu value changed, %llu interrupted, %llu errors\n",
@@ -145,15 +152,50 @@ static void print_totals(const struct ss_report *r, FILE *out)
 			(unsigned long long)t->futex_outcome[SS_FUTEX_AGAIN],
 			(unsigned long long)t->futex_outcome[SS_FUTEX_INTR],
 			(unsigned long long)t->futex_outcome[SS_FUTEX_OTHER]);
-	fprintf(out, "  futex wakes         %12llu %15.1f   %llu waiters woken\n",
-		(unsigned long long)t->futex_wake, rate(t->futex_wake, dur),
-		(unsigned long long)t->futex_woken);
-	fprintf(out, "  sched_yield         %12llu %15.1f\n", (unsigned long long)t->sched_yield,
-		rate(t->sched_yield, dur));
-	fprintf(out, "  switches, voluntary %12llu %15.1f   (blocked: futex, sleep, I/O)\n",
-		(unsigned long long)t->switches_voluntary, rate(t->switches_voluntary, dur));
-	fprintf(out, "  switches, involunt. %12llu %15.1f   (preempted or yielded while runnable)\n",
-		(unsigned long long)t->switches_involuntary, rate(t->switches_involuntary, dur));
+}
+
+static void futex_wake_note(const struct ss_totals *t, FILE *out)
+{
+	fprintf(out, "   %llu waiters woken\n", (unsigned long long)t->futex_woken);
+}
+
+/* The TOTALS table: one row per counted event, its count and rate, then a
+ * fixed note or a note function (which ends the row's line itself). */
+struct totals_row {
+	const char *label;
+	enum ss_thread_counter ctr;	/* a COUNT counter */
+	const char *note;
+	void (*print_note)(const struct ss_totals *t, FILE *out);
+};
+
+static const struct totals_row totals_rows[] = {
+	{ "futex waits", SS_CTR_futex_wait, NULL, futex_wait_note },
+	{ "futex wakes", SS_CTR_futex_wake, NULL, futex_wake_note },
+	{ "sched_yield", SS_CTR_sched_yield, NULL, NULL },
+	{ "switches, voluntary", SS_CTR_switches_voluntary, "(blocked: futex, sleep, I/O)", NULL },
+	{ "switches, involunt.", SS_CTR_switches_involuntary,
+	  "(preempted or yielded while runnable)", NULL },
+};
+
+static void print_totals(const struct ss_report *r, FILE *out)
+{
+	const struct ss_totals *t = &r->profile->totals;
+	__u64 dur = r->duration_ns;
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(out, "TOTALS                       count      per second\n");
+	for (size_t i = 0; i < sizeof(totals_rows) / sizeof(totals_rows[0]); i++) {
+		const struct totals_row *row = &totals_rows[i];
+		__u64 n = total_of(t, row->ctr);
+
+		fprintf(out, "  %-19s %12llu %15.1f", row->label, (unsigned long long)n, rate(n, dur));
+		if (row->print_note)
+			row->print_note(t, out);
+		else if (row->note)
+			fprintf(out, "   %s\n", row->note);
+		else
+			fprintf(out, "\n");
+	}
 	fprintf(out, "  on-CPU %s, off-CPU %s; run-queue delay avg %s, max %s\n\n",
 		fmt_ns(t->oncpu_ns, a, sizeof(a)), fmt_ns(t->offcpu_ns, b, sizeof(b)),
 		fmt_ns(t->runq_count ? t->runq_ns / t->runq_count : 0, c, sizeof(c)),
