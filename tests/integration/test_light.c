@@ -206,8 +206,10 @@ static void test_light_yields_that_switch(void **state)
 	}
 	/* Woken by go together, the two loops interleave a yield at a time;
 	 * only the tail of the thread that finishes last can run alone, so at
-	 * least one thread's worth of the 2N yields switched. */
-	assert_in_range(total, N, N * K);
+	 * least one thread's worth of the 2N yields switched. At most all of
+	 * them, with each thread's overcount above (4003 of 4000 was seen
+	 * beside two CPU burners, make test-loaded). */
+	assert_in_range(total, N, K * (N + N / 200));
 	assert_int_equal(tt_u64(doc, "totals.futex_wait"), 0);
 	json_object_put(doc);
 	tt_workload_end(&w);
