@@ -17,6 +17,7 @@
  * Every run but the last has --no-calibrate, so no run measures the host
  * behind the test's back. About 35 s in all on a 2-CPU VM.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +229,42 @@ static int spinning_spinners(json_object *doc, char *rates, size_t len)
 	return spinning;
 }
 
+/*
+ * With other processes busy on the host (ADV_HOST_BUSY_SHARE of its CPUs),
+ * the advisor calls the target oversubscribed on its own share of the
+ * demand only (advisor/metrics.c: queued time split in proportion to who
+ * used the CPUs), or when more threads than CPUs were runnable
+ * ADV_SATURATED_SHARE of the trace. Two CPU burners beside the demo can
+ * hold its share under both: measured in the report. Returns whether the
+ * demo's own demand could show; demand says what it was.
+ */
+static bool own_demand_shows(json_object *doc, char *demand, size_t len)
+{
+	json_object *host = tt_get(doc, "host"), *threads = tt_get(doc, "threads"), *v;
+	double dur = (double)tt_u64(doc, "duration_ns"), cpus = (double)tt_u64(host, "cpus");
+	double on = (double)tt_u64(doc, "totals.oncpu_ns") / dur;
+	double want = (double)(tt_u64(doc, "totals.oncpu_ns") + tt_u64(doc, "totals.runq_ns")) / dur;
+	double other, own;
+	int saturated = 0;
+
+	snprintf(demand, len, "%.2f", want);
+	if (!json_object_object_get_ex(host, "busy_other_cpus", &v))
+		return true;	/* load not measured: the whole demand counts */
+	other = fmin(json_object_get_double(v), cpus);
+	if (other < ADV_HOST_BUSY_SHARE * cpus)
+		return true;
+	for (size_t i = 0; i < json_object_array_length(threads); i++) {
+		json_object *t = json_object_array_get_idx(threads, i);
+
+		saturated += (double)(tt_u64(t, "oncpu_ns") + tt_u64(t, "runq_ns")) / dur >=
+			     ADV_SATURATED_SHARE;
+	}
+	own = on + on / fmax(1e-9, on + other) * (want - on);
+	snprintf(demand, len, "%.2f own (%.2f in all, %.2f CPUs other), %d saturated", own, want,
+		 other, saturated);
+	return own > ADV_DEMAND_OVER * cpus || saturated > cpus;
+}
+
 /* Whether the demo's run gave planted problem id what it needs to show;
  * if not, why in why. */
 static bool can_show(json_object *doc, const char *id, char *why, size_t len)
@@ -243,6 +280,15 @@ static bool can_show(json_object *doc, const char *id, char *why, size_t len)
 		snprintf(why, len, "the host let the demo's spinners yield only %s (under %.0f/s)",
 			 m, ADV_YIELD_RATE_SWITCHING);
 		return false;
+	}
+	if (!strcmp(id, "oversubscription")) {
+		char d[160];
+
+		if (!own_demand_shows(doc, d, sizeof(d))) {
+			snprintf(why, len, "the host left the demo a demand of %s (%.2f per CPU needed)",
+				 d, ADV_DEMAND_OVER);
+			return false;
+		}
 	}
 	return true;
 }
