@@ -14,12 +14,15 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "testlib.h"
+#include "tracetest.h"
 #include "calib/calib_json.h"
 #include "calib/calib_store.h"
 #include "calib/kern/fingerprint.h"
 
 #define FIXTURE "tests/fixtures/calib/store/quiet-results.json"
 #define FIXTURE_TIME "2026-01-02 03:04:05 UTC"
+/* CPU time after which an interrupted calibrate is inside its family. */
+#define FAMILY_STARTED_CPU_MS 300
 
 static char dir[64], store[128];
 
@@ -162,8 +165,17 @@ static void test_interrupted_run_keeps_complete_family(void **state)
 
 	plant_quiet_store();
 	assert_int_equal(tl_spawn(&p, argv), 0);
-	/* --full memory_order takes far longer: the signal lands mid-family. */
-	usleep(700 * 1000);
+	/* The signal must land mid-family: once calibrate has measured for a
+	 * while (its start takes a few ms of CPU; --full memory_order 40 s of
+	 * it), however long a loaded host takes to give it that CPU. */
+	for (int polls = 0; tt_cpu_ms(p.pid) < FAMILY_STARTED_CPU_MS; polls++) {
+		/* A zombie's CPU time stands still: bounded, not forever. */
+		if (polls == 12000) {
+			tl_kill(&p, SIGKILL);
+			fail_msg("calibrate used under %d ms of CPU in 120 s", FAMILY_STARTED_CPU_MS);
+		}
+		usleep(10 * 1000);
+	}
 	tl_kill(&p, SIGINT);
 	char *out = tl_read_all(p.out_fd);
 	char *err = tl_read_all(p.err_fd);
