@@ -17,7 +17,8 @@ for bin in "$@"; do
 	rc=$?
 	out=$(sed '/^\[==========\] [0-9]* test(s) run\./q' <<<"$out" |
 	      sed -e 's/^\[  FAILED  \] /not ok - /' -e 's/^\[  SKIPPED \] /not ok - # SKIP /')
-	p=$(grep -c '^\[       OK \] ' <<<"$out")
+	# cmocka's "[ OK ]" lines; the tests/layout scripts print TAP "ok N".
+	p=$(grep -cE '^(\[       OK \] |ok [0-9]+ )' <<<"$out")
 	s=$(grep -c '^not ok - # SKIP' <<<"$out")
 	f=$(grep '^not ok ' <<<"$out" | grep -vc '# SKIP')
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
