@@ -16,16 +16,23 @@
  * The entry of key, created from init when missing. NULL only when the map
  * is full (the caller counts that as a drop). BPF_NOEXIST: when another CPU
  * creates the same key in between, both end up with its one entry.
+ *
+ * err is an int, not the helper's long (as in libbpf-tools' maps.bpf.h):
+ * before Linux 6.5 the verifier turns the helper into a direct call of the
+ * map's update function, which returned int, so -EEXIST reaches the
+ * program zero-extended (0x00000000ffffffef) and a long never equals it.
+ * Two CPUs creating one key at once then made the loser count a drop (the
+ * kernel matrix's 5.10 and 6.1 guests: yield_sites_map_full, stack_failed).
  */
 static __always_inline void *bpf_map_lookup_or_try_init(void *map, const void *key,
 							const void *init)
 {
 	void *val = bpf_map_lookup_elem(map, key);
-	long err;
+	int err;
 
 	if (val)
 		return val;
-	err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	err = (int)bpf_map_update_elem(map, key, init, BPF_NOEXIST);
 	if (err && err != -EEXIST)
 		return NULL;
 	return bpf_map_lookup_elem(map, key);

@@ -265,17 +265,11 @@ static __always_inline __u32 unwind_hash(const struct ss_unwind_scratch *w)
 static __always_inline __s32 unwind_store(const struct ss_unwind_scratch *w)
 {
 	__u32 id = unwind_hash(w);
-	struct ss_unwind_stack *old = bpf_map_lookup_elem(&unwind_stacks, &id);
+	struct ss_unwind_stack *old = bpf_map_lookup_or_try_init(&unwind_stacks, &id, &w->s);
 
 	if (!old) {
-		long err = bpf_map_update_elem(&unwind_stacks, &id, &w->s, BPF_NOEXIST);
-
-		if (!err || err == -EEXIST)
-			old = bpf_map_lookup_elem(&unwind_stacks, &id);
-		if (!old) {
-			unwind_count(SS_UNWIND_STAT_MAP_FULL);
-			return -SS_UNWIND_ENOMEM;
-		}
+		unwind_count(SS_UNWIND_STAT_MAP_FULL);
+		return -SS_UNWIND_ENOMEM;
 	}
 	/* The frames and the zero after them: a longer stack differs there. */
 	for (int i = 0; i < SS_MAX_STACK_DEPTH; i++) {

@@ -159,12 +159,16 @@ static void assert_totals_are_sums(json_object *doc)
 	}
 }
 
-/* Nothing was dropped: every counter under "dropped" is zero. */
+/* Nothing was dropped: every counter under "dropped" is zero. The
+ * message carries the unwinder's counts too: a failed stack says why there. */
 static void assert_nothing_dropped(json_object *doc)
 {
 	json_object_object_foreach(tt_get(doc, "dropped"), key, val) {
 		if (json_object_is_type(val, json_type_int) && json_object_get_int64(val) != 0)
-			fail_msg("dropped.%s = %lld", key, (long long)json_object_get_int64(val));
+			fail_msg("dropped.%s = %lld; dropped %s; symbols.unwind %s", key,
+				 (long long)json_object_get_int64(val),
+				 json_object_to_json_string(tt_get(doc, "dropped")),
+				 json_object_to_json_string(tt_get(doc, "symbols.unwind")));
 	}
 }
 
