@@ -119,8 +119,14 @@ numa_check() {
 	[ "$nodes" = 0-1 ] || rc=1
 	if [ $rc != 0 ]; then
 		echo "numa_balancing=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null)" >>/tmp/out
-		timeout 120 /k/spinscope calibrate --quick --only numa --json 2>&1 |
-			grep -o '"why": *"[^"]*"' >>/tmp/out
+		for n in /sys/devices/system/node/node*/meminfo; do
+			grep -E 'MemFree|AnonHugePages' "$n" | tr -s ' ' >>/tmp/out
+		done
+		grep -E '^(numa_|pgmigrate|thp_)' /proc/vmstat | tr '\n' ' ' >>/tmp/out
+		echo >>/tmp/out
+		# Each case that failed: its kind, CPU, nodes and why.
+		timeout 120 /k/spinscope calibrate --quick --only numa --json >/tmp/numa.json 2>&1
+		tr -d '\n ' </tmp/numa.json | grep -o '{"kind[^{]*{[^}]*}[^{]*"why":"[^"]*"' >>/tmp/out
 	fi
 	report numa "$s" "$rc" /tmp/out "nodes online '$nodes', exit status $rc"
 }

@@ -73,8 +73,19 @@ static int place(const struct numa_topo *t, const struct numa_case *c, struct nu
 				nodemask_set(mask, t->id[i]);
 		mode = MPOL_INTERLEAVE;
 		break;
+	case NUMA_FIRST_TOUCH:
+		/* Each page on the node of the CPU that touches it first, as
+		 * the default policy does, but as a policy of this mapping:
+		 * automatic NUMA balancing (numa_balancing=1, the default on a
+		 * multi-node host) then leaves it alone, where with the default
+		 * policy it unmaps the pages for its hinting faults and moves
+		 * them between the check and the timing (in the two-node guest
+		 * half a slice read "not present" or on the other node). */
+		if (mbind(b->mem, b->size, MPOL_LOCAL, NULL, 0, MPOL_MF_STRICT))
+			return -errno;
+		return 0;
 	default:
-		return 0;	/* first touch: the default local policy */
+		return -EINVAL;	/* not a kind of case */
 	}
 	if (mbind(b->mem, b->size, mode, mask, NUMA_MAX_NODES + 1, MPOL_MF_STRICT))
 		return -errno;
