@@ -500,7 +500,14 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen)
 	return t->light ? light_tracer__attach(t->light, why, whylen) : 0;
 }
 
-/* Iterates a hash map's keys; returns the number of entries copied. */
+/*
+ * Copies the threads map, then sets the trace's end (p->now_ns) and closes
+ * each thread's time at it. The end is taken after the last copy: every
+ * event in a copied record then happened before it, so a thread alive
+ * throughout accounts for exactly the trace's duration (an end taken
+ * first let a thread that switched while the map was read count the
+ * reading time twice: 19 ms once in a TCG guest).
+ */
 static int read_threads(struct tracer *t, struct ss_profile *p)
 {
 	int fd = bpf_map__fd(t->skel->maps.threads);
@@ -511,17 +518,19 @@ static int read_threads(struct tracer *t, struct ss_profile *p)
 	if (!p->threads)
 		return -ENOMEM;
 	while (p->nthreads < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
-		struct ss_thread *th = &p->threads[p->nthreads];
-
-		if (bpf_map_lookup_elem(fd, &next, th) == 0) {
-			profile_close_thread(th, p->start_ns, p->now_ns,
-					     !th->last_in_ns && !th->last_out_ns &&
-					     thread_running(t->pid, th->tid));
-			refresh_comm(t->pid, th);
+		if (bpf_map_lookup_elem(fd, &next, &p->threads[p->nthreads]) == 0)
 			p->nthreads++;
-		}
 		key = next;
 		prev = &key;
+	}
+	p->now_ns = tracer_now_ns();
+	for (size_t i = 0; i < p->nthreads; i++) {
+		struct ss_thread *th = &p->threads[i];
+
+		profile_close_thread(th, p->start_ns, p->now_ns,
+				     !th->last_in_ns && !th->last_out_ns &&
+				     thread_running(t->pid, th->tid));
+		refresh_comm(t->pid, th);
 	}
 	return 0;
 }
@@ -789,8 +798,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 
 	memset(p, 0, sizeof(*p));
 	p->start_ns = t->skel->bss->start_ns;
-	p->now_ns = tracer_now_ns();
-	err = read_threads(t, p);
+	err = read_threads(t, p);	/* sets p->now_ns */
 	err = err ?: read_futexes(t, p);
 	err = err ?: read_releases(t, p);
 	err = err ?: add_pending_releases(p);
