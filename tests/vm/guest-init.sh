@@ -33,12 +33,26 @@ report() {
 	fi
 }
 
+# The processes and the kernel's blocked tasks (sysrq w), for a check that
+# hangs.
+dump_state() {
+	ps -o pid,stat,time,args | sed 's/^/kmatrix-beat: /'
+	echo w >/proc/sysrq-trigger
+	dmesg | tail -n 80 | sed 's/^/kmatrix-beat: /'
+}
+
 # One cmocka test of a test binary: it must print its own "ok" line (a skip
 # or a filter that matched nothing is a failure).
 cmocka_check() {	# name binary test
 	s=$(date +%s)
-	TEST_FILTER=$3 timeout 120 "/k/tests/$2" >/tmp/out 2>&1
+	TEST_FILTER=$3 timeout 120 "/k/tests/$2" >/tmp/out 2>&1 &
+	pid=$!
+	# 10 s before the limit kills a hung check, what it hangs in.
+	(sleep 110 && kill -0 $pid 2>/dev/null && dump_state) &
+	watcher=$!
+	wait $pid
 	rc=$?
+	kill $watcher 2>/dev/null
 	grep -q "^ok [0-9]* - $3\$" /tmp/out || { [ $rc = 0 ] && rc=1; }
 	# cmocka's message (ERROR: ...) says why, else the failed assertion
 	# and where it is (the two "# " lines after "not ok").
@@ -101,11 +115,7 @@ echo none >/tmp/current
 		[ "$cur" = "$last" ] && beats=$((beats + 1)) || beats=1
 		last=$cur
 		echo "kmatrix-beat: $(cut -d' ' -f1 /proc/uptime)s in $cur"
-		if [ "$beats" = 3 ]; then
-			ps -o pid,stat,time,args | sed 's/^/kmatrix-beat: /'
-			echo w >/proc/sysrq-trigger
-			dmesg | tail -n 80 | sed 's/^/kmatrix-beat: /'
-		fi
+		[ "$beats" = 3 ] && dump_state
 	done
 ) &
 

@@ -61,7 +61,7 @@ copy_libs() {	# root "libdirs" binaries...
 
 # build_initrd ARCH BUILD BUSYBOX LIBDIRS -> $VM/initrd-ARCH.gz
 build_initrd() {
-	local arch=$1 build=$2 busybox=$3 dirs=$4 root=$VM/root-$1 b bins=()
+	local arch=$1 build=$2 busybox=$3 dirs=$4 root=$VM/root-$1 b bins=() wl=()
 	for b in spinscope tests/integration/test_trace_counts tests/integration/test_trace_lifecycle; do
 		[ -x "$build/$b" ] || die "$build/$b missing: run make test-kernels (it builds it)"
 		bins+=("$build/$b")
@@ -78,9 +78,11 @@ build_initrd() {
 		mkdir -p "$root/k/$(dirname "${b#"$build"/}")"
 		cp "$b" "$root/k/${b#"$build"/}"
 	done
-	cp "$build"/workloads/* "$root/k/workloads/"
+	# The workload programs (not the Java classes beside them: no JVM here).
+	for b in "$build"/workloads/*; do [ -f "$b" ] && [ -x "$b" ] && wl+=("$b"); done
+	cp "${wl[@]}" "$root/k/workloads/"
 	[ -x "$build/bench/getppid_loop" ] && cp bench/light_host_cost.sh "$root/k/bench/"
-	copy_libs "$root" "$dirs" "${bins[@]}" "$build"/workloads/*
+	copy_libs "$root" "$dirs" "${bins[@]}" "${wl[@]}"
 	chmod +x "$root/init" "$root/bin/busybox"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$VM/initrd-$arch.gz"
 }
