@@ -32,8 +32,8 @@ FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
 FUZZ_LIBS_recording := -lzstd -ljson-c
 # The recording read into the model and diffed (spinscope report, diff).
 FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording.c \
-	recording_diff.c advice.c samples_report.c) user/common/outfile.c \
-	$(addprefix user/model/,profile.c stacks.c samples_result.c) user/syms/hot_insns.c \
+	recording_diff.c advice.c advice_releases.c samples_report.c) user/common/outfile.c \
+	$(addprefix user/model/,profile.c stacks.c samples_result.c releases.c) user/syms/hot_insns.c \
 	$(wildcard advisor/*.c)
 FUZZ_LIBS_recording_read := -ljson-c -lzstd -lm
 FUZZ_SEEDS_recording_read := tests/fixtures/recording
