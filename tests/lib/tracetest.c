@@ -890,11 +890,7 @@ bool tt_prog_exists(uint32_t id)
 
 const char *tt_auto_mechanism(json_object *report)
 {
-	struct utsname u;
-	bool rt = uname(&u) == 0 && strstr(u.version, "PREEMPT_RT");
-
-	if (json_object_get_boolean(tt_get(report, "kernel_features.fentry")) &&
-	    json_object_get_boolean(tt_get(report, "kernel_features.fexit")) && !rt)
-		return "fentry";
+	/* fentry only when asked (user/trace/attach.c). */
+	(void)report;
 	return "syscall_tracepoints";
 }

@@ -146,9 +146,8 @@ int tt_prog_ids_of(pid_t pid, uint32_t *ids, int max);
 /* True while a BPF program with this id exists. */
 bool tt_prog_exists(uint32_t id);
 
-/* The mechanism --attach=auto takes where a report's kernel_features say
- * fentry and fexit work: "fentry", except on PREEMPT_RT kernels (see
- * user/trace/attach.c); else "syscall_tracepoints". */
+/* The mechanism --attach=auto takes: "syscall_tracepoints" on every
+ * kernel for now, fentry only when asked (see user/trace/attach.c). */
 const char *tt_auto_mechanism(json_object *report);
 
 #endif

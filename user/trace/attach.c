@@ -167,11 +167,15 @@ int attach_choose(enum tracer_attach want, bool light, const struct attach_kerne
 	 * PREEMPT_RT runs trampoline programs preemptible: one preempted on
 	 * a CPU makes the next run of it there a recursion miss. In the
 	 * kernel matrix's RT guest fentry missed up to 545 of 2000 yields
-	 * so (counted as bpf_program_misses), the tracepoints none: auto
-	 * keeps to those there.
+	 * so (counted as bpf_program_misses), the tracepoints none.
+	 * And in the kernel matrix's guests, traces on fentry hung three
+	 * times (6.1 twice, once a soft lockup; 5.10 once), never on the
+	 * tracepoints: until that is understood, fentry is taken only when
+	 * asked for (--attach=fentry) and auto keeps to the tracepoints.
+	 * kern->preempt_rt stays in the interface for when auto takes
+	 * fentry again.
 	 */
-	*fentry = !light && can && (want == TRACER_ATTACH_FENTRY ||
-				    (want == TRACER_ATTACH_AUTO && !kern->preempt_rt));
+	*fentry = !light && can && want == TRACER_ATTACH_FENTRY;
 	if (want == TRACER_ATTACH_FENTRY && !light && !*fentry) {
 		if (!k->fentry.ok || !k->fexit.ok)
 			snprintf(why, whylen, "--attach=fentry: this kernel cannot attach BPF fentry/fexit programs (%s): use --attach=tracepoint or --attach=auto",
