@@ -48,7 +48,6 @@ const volatile __u64 targ_stack_interval_ns = 1000000;
 #include "profile_maps.bpf.h"
 
 static const struct ss_thread zero_thread;
-static const struct ss_futex zero_futex;
 
 /* The system call a task is in, as its saved user registers say. */
 struct syscall_regs {
@@ -117,15 +116,6 @@ static __always_inline struct ss_thread *light_thread(__u32 tid)
 		bpf_get_current_comm(t->comm, sizeof(t->comm));
 	}
 	return t;
-}
-
-static __always_inline struct ss_futex *light_futex(__u64 uaddr)
-{
-	struct ss_futex *f = bpf_map_lookup_or_try_init(&futexes, &uaddr, &zero_futex);
-
-	if (!f)
-		count_drop(SS_DROP_FUTEXES_FULL);
-	return f;
 }
 
 /* As trace.bpf.c's sampled stacks: one walk per thread per interval. */
@@ -235,7 +225,7 @@ static __always_inline void light_switch_in(__u32 tid, __u64 now)
 	t->futex_wait_ns += dur;
 	if (dur > t->futex_wait_ns_max)
 		t->futex_wait_ns_max = dur;
-	f = light_futex(t->cur.uaddr);
+	f = ss_futex_get(t->cur.uaddr);
 	if (f) {
 		__sync_fetch_and_add(&f->waits, 1);
 		__sync_fetch_and_add(&f->blocked, 1);
@@ -325,7 +315,7 @@ static __always_inline void light_waking(struct task_struct *p)
 		return;
 	t->futex_wake++;
 	t->futex_woken++;
-	f = light_futex(uaddr);
+	f = ss_futex_get(uaddr);
 	if (f) {
 		__sync_fetch_and_add(&f->wakes, 1);
 		__sync_fetch_and_add(&f->woken, 1);

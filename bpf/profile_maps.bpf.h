@@ -37,4 +37,17 @@ struct {
 	__type(value, __u64);
 } yield_sites SEC(".maps");
 
+/* A futex word's record, created on first use; a full map is a counted
+ * drop. Needs maps.bpf.h and shared_maps.bpf.h first. */
+static const struct ss_futex ss_zero_futex;
+
+static __always_inline struct ss_futex *ss_futex_get(__u64 uaddr)
+{
+	struct ss_futex *f = bpf_map_lookup_or_try_init(&futexes, &uaddr, &ss_zero_futex);
+
+	if (!f)
+		count_drop(SS_DROP_FUTEXES_FULL);
+	return f;
+}
+
 #endif

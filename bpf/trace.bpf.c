@@ -35,7 +35,6 @@ __u64 start_ns = 0;
 #include "profile_maps.bpf.h"
 
 static const struct ss_thread zero_thread;
-static const struct ss_futex zero_futex;
 
 /*
  * Finds the thread's record, creating it on first sight. User space seeds
@@ -399,15 +398,6 @@ static __always_inline __u32 wait_outcome(long ret)
 	}
 }
 
-static __always_inline struct ss_futex *futex_get(__u64 uaddr)
-{
-	struct ss_futex *f = bpf_map_lookup_or_try_init(&futexes, &uaddr, &zero_futex);
-
-	if (!f)
-		count_drop(SS_DROP_FUTEXES_FULL);
-	return f;
-}
-
 /*
  * A wait that slept (woken, timed out, interrupted) is a blocked wait: its
  * time goes into wait_ns and the histogram. One that returned at once
@@ -438,7 +428,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 		t->futex_returned_at_once++;
 	}
 
-	f = futex_get(in->uaddr);
+	f = ss_futex_get(in->uaddr);
 	if (f) {
 		__sync_fetch_and_add(&f->waits, 1);
 		if (outcome < SS_FUTEX_OUTCOMES)
@@ -490,7 +480,7 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
 
 	t->futex_wake++;
 	t->futex_woken += woken;
-	f = futex_get(in->uaddr);
+	f = ss_futex_get(in->uaddr);
 	if (f) {
 		__sync_fetch_and_add(&f->wakes, 1);
 		__sync_fetch_and_add(&f->woken, woken);
