@@ -16,6 +16,7 @@
 # and the stored quiet families kept.
 #
 #   bench/calibrate_repeat.sh [RUNS]      (as root, from the repository root)
+#   KEEP=DIR bench/calibrate_repeat.sh    also keeps each run's JSON in DIR
 set -euo pipefail
 runs=${1:-5}
 bin=${SPINSCOPE:-./build/spinscope}
@@ -23,6 +24,9 @@ dir=$(mktemp -d)
 burners=()
 cleanup() {
 	for p in "${burners[@]}"; do kill "$p" 2>/dev/null || true; done
+	if [ -n "${KEEP:-}" ]; then
+		mkdir -p "$KEEP" && cp -r "$dir"/. "$KEEP"/
+	fi
 	rm -rf "$dir"
 }
 trap cleanup EXIT

@@ -22,6 +22,7 @@ json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
 	json_object_object_add(o, "cv", json_object_new_double(st->cv));
 	json_object_object_add(o, "ci_lo", json_object_new_double(st->ci_lo));
 	json_object_object_add(o, "ci_hi", json_object_new_double(st->ci_hi));
+	json_object_object_add(o, "mad", json_object_new_double(st->mad));
 	json_object_object_add(o, "n", json_object_new_int(st->n));
 	if (st->n < 3)
 		len += (size_t)snprintf(warn + len, sizeof(warn) - len,
@@ -69,6 +70,9 @@ bool calib_stats__from_json(const json_object *obj, const char *key,
 	st->ci_lo = calib_json__double(f, "ci_lo", st->min);
 	st->ci_hi = calib_json__double(f, "ci_hi", st->max);
 	st->n = (int)calib_json__double(f, "n", 0);
+	/* Files from before it was kept: 0, the region rule then links by
+	 * its fixed distance alone. */
+	st->mad = calib_json__double(f, "mad", 0);
 	if (warning && json_object_object_get_ex(f, "warning", &v))
 		*warning = json_object_get_string(v);
 	return true;

@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 #include "calib/kern/calib_util.h"
 
-/* {"median":..,"min":..,"max":..,"cv":..,"ci_lo":..,"ci_hi":..,"n":..} (ci: the
+/* {"median":..,"min":..,"max":..,"cv":..,"ci_lo":..,"ci_hi":..,"mad":..,"n":..} (ci: the
  * 95% interval of the median, calib_stat.h) plus "warning": "<why>"
  * when cv > cv_limit (CALIB_CV_INSTR or CALIB_CV_CONTENTION), when there
  * were fewer than 3 samples, or when busy says the host was busy (busy may

@@ -212,8 +212,10 @@ static int spins_of(const json_object *cfg)
 	return (int)calib_json__double(cfg, "spins", 0);
 }
 
-#define REGION_RULE "median acquisitions/s of the repetitions with their 95% interval; " \
-	"equivalent: interval overlapping the best's, or median within 3% of it"
+#define REGION_RULE "median acquisitions/s of the repetitions; the best's cluster: " \
+	"sorted by median, each next joins while within 5% of the best's median of the one " \
+	"before or within noise of it (1.96 standard errors from the MAD), up to 25% below " \
+	"the best; any within noise of the best joins too"
 
 /* The good region of one contention level (calib_stat.h's rule) as
  * level.region: its members, the preferred member and the spin range of
@@ -236,9 +238,10 @@ static void add_region(json_object *level, json_object *configs)
 		if (!calib_stats__from_json(cfg, "acq_per_s", &st, NULL))
 			st.n = 0;
 		c[i] = (struct calib_candidate){ st.median, st.ci_lo, st.ci_hi, st.n,
-			preference(calib_json__string(cfg, "strategy", ""), spins_index(spins_of(cfg))) };
+			preference(calib_json__string(cfg, "strategy", ""), spins_index(spins_of(cfg))),
+			calib_region__se(st.median, st.mad, st.n) };
 	}
-	if (!calib_region__select(c, (int)n, true, CALIB_REGION_TOLERANCE, &r))
+	if (!calib_region__select(c, (int)n, true, CALIB_REGION_LINK, &r))
 		return;
 	pick = json_object_array_get_idx(configs, (size_t)r.pick);
 	strategy = calib_json__string(pick, "strategy", "");
@@ -402,7 +405,7 @@ out:
 }
 
 /* "light contention (2 threads): spin 0-255 then yield loop, 5.22 M acq/s;
- * 9 of 26 configurations within noise of the best are equivalent here":
+ * 9 of 26 configurations in the best's cluster (all within 4% of it) are equivalent here":
  * one clause per level, from its good region (the raw best for files
  * without one), for --show and JSON readers. */
 static void level_headline(const char *name, const json_object *level, char *buf, size_t len)
@@ -434,14 +437,14 @@ static void level_headline(const char *name, const json_object *level, char *buf
 	    (int)json_object_array_length(json_object_object_get(reg, "members")) : 0;
 	if (json_object_get_boolean(json_object_object_get(reg, "separated")))
 		snprintf(buf, len, "%s contention (%d thread%s): %s, %.2f M acq/s; %d of %d "
-			 "configurations within noise of the best (%.0f%%) are equivalent here", name,
+			 "configurations in the best's cluster (all within %.0f%% of it) are equivalent here", name,
 			 threads, threads == 1 ? "" : "s", what,
 			 calib_json__double(pick, "acq_per_s", 0) / 1e6, n,
 			 (int)calib_json__double(reg, "of", 0),
 			 calib_json__double(reg, "spread", 0) * 100);
 	else
 		snprintf(buf, len, "%s contention (%d thread%s): this run could not separate the "
-			 "strategies (%d of %d within noise of the best): rerun with --full, or --cpus on "
+			 "strategies (%d of %d in the best's cluster, no break): rerun with --full, or --cpus on "
 			 "idle CPUs; meanwhile %s is as good as any", name,
 			 threads, threads == 1 ? "" : "s", n,
 			 (int)calib_json__double(reg, "of", 0), what);

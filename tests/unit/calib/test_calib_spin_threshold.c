@@ -55,7 +55,7 @@ static void check_region(json_object *level)
 	bool pick_in = false, best_in = false;
 
 	assert_true(json_object_object_get_ex(level, "region", &reg));
-	assert_non_null(strstr(calib_json__string(reg, "rule", ""), "95% interval"));
+	assert_non_null(strstr(calib_json__string(reg, "rule", ""), "best's cluster"));
 	assert_true(json_object_object_get_ex(reg, "members", &members));
 	assert_true(json_object_array_length(members) >= 1);
 	assert_int_equal((int)calib_json__double(reg, "of", 0), 26);

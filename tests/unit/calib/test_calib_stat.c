@@ -131,19 +131,30 @@ static void test_modes_unimodal(void **state)
 	assert_int_equal(calib_modes__find(v, 0, m), 0);
 }
 
-/* Candidates around centers[] with rel_noise, 15 samples each. */
-static void make_candidates(const double *centers, int n, double rel_noise, uint64_t seed,
-			    struct calib_candidate *c)
+/* Candidates around centers[] with rel_noise, reps samples each (at most
+ * 15); with outlier, each candidate's first repetition is 1.5x its center
+ * (one fast run, as seen on this host's lock sweep). */
+static void make_candidates_reps(const double *centers, int n, double rel_noise, int reps,
+				 bool outlier, uint64_t seed, struct calib_candidate *c)
 {
 	for (int i = 0; i < n; i++) {
 		double s[15];
 		struct calib_stats st;
 
-		for (int k = 0; k < 15; k++)
+		for (int k = 0; k < reps; k++)
 			s[k] = centers[i] * (1 + rel_noise * noise(&seed));
-		calib_stats__compute(&st, s, 15);
-		c[i] = (struct calib_candidate){ st.median, st.ci_lo, st.ci_hi, 15, i };
+		if (outlier)
+			s[0] = centers[i] * 1.5;
+		calib_stats__compute(&st, s, reps);
+		c[i] = (struct calib_candidate){ st.median, st.ci_lo, st.ci_hi, reps, i,
+						 calib_region__se(st.median, st.mad, reps) };
 	}
+}
+
+static void make_candidates(const double *centers, int n, double rel_noise, uint64_t seed,
+			    struct calib_candidate *c)
+{
+	make_candidates_reps(centers, n, rel_noise, 15, false, seed, c);
 }
 
 static void test_region_equivalent_and_distinct(void **state)
@@ -154,7 +165,7 @@ static void test_region_equivalent_and_distinct(void **state)
 	struct calib_region r;
 
 	make_candidates(centers, 6, 0.04, 11, c);
-	assert_int_equal(calib_region__select(c, 6, true, CALIB_REGION_TOLERANCE, &r), 4);
+	assert_int_equal(calib_region__select(c, 6, true, CALIB_REGION_LINK, &r), 4);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(r.members[i], i);
 	assert_true(r.best >= 0 && r.best < 4);
@@ -166,14 +177,14 @@ static void test_region_equivalent_and_distinct(void **state)
 	/* Reversed preference: the pick follows it, the region does not move. */
 	for (int i = 0; i < 6; i++)
 		c[i].preference = 10 - i;
-	calib_region__select(c, 6, true, CALIB_REGION_TOLERANCE, &r);
+	calib_region__select(c, 6, true, CALIB_REGION_LINK, &r);
 	assert_int_equal(r.nmembers, 4);
 	assert_int_equal(r.pick, 3);
 
 	/* Costs: lower is better. */
 	const double costs[] = { 13.2, 0.34, 0.34, 20 };
 	make_candidates(costs, 4, 0.001, 5, c);
-	calib_region__select(c, 4, false, CALIB_REGION_TOLERANCE, &r);
+	calib_region__select(c, 4, false, CALIB_REGION_LINK, &r);
 	assert_int_equal(r.nmembers, 2);
 	assert_true(r.members[0] == 1 && r.members[1] == 2);
 }
@@ -192,7 +203,7 @@ static void test_region_stable_across_runs(void **state)
 		/* Preference: candidate 1 first, as a fixed rule would say. */
 		for (int i = 0; i < 7; i++)
 			c[i].preference = i == 1 ? 0 : 1 + i;
-		calib_region__select(c, 7, true, CALIB_REGION_TOLERANCE, &r);
+		calib_region__select(c, 7, true, CALIB_REGION_LINK, &r);
 		picks[r.pick]++;
 		best_seen[r.best]++;
 	}
@@ -212,18 +223,61 @@ static void test_region_unseparated(void **state)
 	struct calib_region r;
 
 	make_candidates(centers, 4, 0.9, 13, c);
-	assert_int_equal(calib_region__select(c, 4, true, CALIB_REGION_TOLERANCE, &r), 4);
+	assert_int_equal(calib_region__select(c, 4, true, CALIB_REGION_LINK, &r), 4);
 	assert_false(r.separated);
 	/* Unmeasured candidates are never members. */
 	c[2].n = 0;
-	calib_region__select(c, 4, true, CALIB_REGION_TOLERANCE, &r);
+	calib_region__select(c, 4, true, CALIB_REGION_LINK, &r);
 	for (int i = 0; i < r.nmembers; i++)
 		assert_int_not_equal(r.members[i], 2);
 	for (int i = 0; i < 4; i++)
 		c[i].n = 0;
-	assert_int_equal(calib_region__select(c, 4, true, CALIB_REGION_TOLERANCE, &r), 0);
+	assert_int_equal(calib_region__select(c, 4, true, CALIB_REGION_LINK, &r), 0);
 	assert_int_equal(r.best, -1);
 	assert_int_equal(r.pick, -1);
+}
+
+static void test_region_edge_at_the_break(void **state)
+{
+	/* The shape of this host's light-contention sweep (2026-12-01): 23
+	 * configurations from 7.9 down to 7.0 M acq/s a few tenths apart, then
+	 * a break to 6.0, 5.9 and 4.9; 5 repetitions with 3% noise, and one
+	 * outlying fast repetition in every configuration. Twenty runs must
+	 * put the edge at the break every time: a fixed distance from the best
+	 * would cut through the 7s and move with each run. */
+	double centers[26];
+	struct calib_candidate c[26];
+	struct calib_region r;
+
+	for (int i = 0; i < 23; i++)
+		centers[i] = 7.9 - 0.9 * i / 22;
+	centers[23] = 6.0, centers[24] = 5.9, centers[25] = 4.9;
+	for (uint64_t run = 1; run <= 20; run++) {
+		make_candidates_reps(centers, 26, 0.03, 5, run % 2, run * 104729, c);
+		assert_int_equal(calib_region__select(c, 26, true, CALIB_REGION_LINK, &r), 23);
+		for (int i = 0; i < 23; i++)
+			assert_int_equal(r.members[i], i);
+		assert_true(r.separated);
+		assert_int_equal(r.pick, 0);
+		assert_true(r.spread > 0.05 && r.spread < 0.25);
+	}
+}
+
+static void test_region_no_break_is_unseparated(void **state)
+{
+	/* An even slope from 8 to 4 with no break: the chain would link them
+	 * all; it stops at 25% below the best and says it found no edge. */
+	double centers[26];
+	struct calib_candidate c[26];
+	struct calib_region r;
+
+	for (int i = 0; i < 26; i++)
+		centers[i] = 8.0 - 4.0 * i / 25;
+	make_candidates(centers, 26, 0.01, 5, c);
+	calib_region__select(c, 26, true, CALIB_REGION_LINK, &r);
+	assert_false(r.separated);
+	assert_true(r.nmembers >= 2 && r.nmembers < 26);
+	assert_true(r.spread <= CALIB_REGION_SPAN);
 }
 
 int main(void)
@@ -237,6 +291,8 @@ int main(void)
 		cmocka_unit_test(test_region_equivalent_and_distinct),
 		cmocka_unit_test(test_region_stable_across_runs),
 		cmocka_unit_test(test_region_unseparated),
+		cmocka_unit_test(test_region_edge_at_the_break),
+		cmocka_unit_test(test_region_no_break_is_unseparated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

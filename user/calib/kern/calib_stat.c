@@ -163,40 +163,86 @@ static bool better(double a, double b, bool higher_better)
 	return higher_better ? a > b : a < b;
 }
 
-static bool equivalent(const struct calib_candidate *c, const struct calib_candidate *best,
-		       bool higher_better, double tolerance)
+double calib_region__se(double median, double mad, int n)
 {
-	double gap = fabs(best->median - c->median) / (best->median ? fabs(best->median) : 1);
+	if (n <= 0 || median == 0 || !isfinite(mad))
+		return 0;
+	return 1.2533 * 1.4826 * mad / sqrt((double)n) / fabs(median);
+}
 
-	if (gap <= tolerance)
-		return true;
-	/* Intervals that overlap cannot tell the two apart. */
-	return higher_better ? c->ci_hi >= best->ci_lo : c->ci_lo <= best->ci_hi;
+/* The noise cannot tell a's median from b's. */
+static bool indistinct(const struct calib_candidate *a, const struct calib_candidate *b)
+{
+	double sa = a->se_rel * fabs(a->median), sb = b->se_rel * fabs(b->median);
+
+	return fabs(a->median - b->median) <= CALIB_REGION_Z * sqrt(sa * sa + sb * sb);
+}
+
+/* The measured candidates' indexes into order[], best first; returns how
+ * many. Insertion sort: n <= CALIB_MAX_CANDIDATES. */
+static int sort_measured(const struct calib_candidate *c, int n, bool higher_better, int *order)
+{
+	int m = 0;
+
+	for (int i = 0; i < n; i++) {
+		int k = m++;
+
+		if (c[i].n <= 0 || !isfinite(c[i].median)) {
+			m--;
+			continue;
+		}
+		for (; k > 0 && better(c[i].median, c[order[k - 1]].median, higher_better); k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+	}
+	return m;
+}
+
+/* Walks the sorted candidates from the best: the chain of linked
+ * neighbours, plus any the noise cannot tell from the best. Sets in[] and
+ * returns whether the chain ran past CALIB_REGION_SPAN (no natural edge). */
+static bool cluster(const struct calib_candidate *c, const int *order, int m, double link,
+		    bool *in)
+{
+	const struct calib_candidate *best = &c[order[0]], *prev = best;
+	double ref = best->median ? fabs(best->median) : 1;
+	bool chained = true, capped = false;
+
+	in[order[0]] = true;
+	for (int k = 1; k < m; k++) {
+		const struct calib_candidate *j = &c[order[k]];
+		bool linked = fabs(prev->median - j->median) / ref <= link || indistinct(prev, j);
+
+		if (chained && linked && fabs(best->median - j->median) / ref > CALIB_REGION_SPAN)
+			capped = true;
+		chained = chained && linked && !capped;
+		if (chained || indistinct(j, best)) {
+			in[order[k]] = true;
+			prev = j;
+		}
+	}
+	return capped;
 }
 
 int calib_region__select(const struct calib_candidate *c, int n, bool higher_better,
-			 double tolerance, struct calib_region *out)
+			 double link, struct calib_region *out)
 {
-	int measured = 0;
+	int order[CALIB_MAX_CANDIDATES], m;
+	bool in[CALIB_MAX_CANDIDATES] = { false }, capped;
 
 	memset(out, 0, sizeof(*out));
 	out->best = out->pick = -1;
 	if (n > CALIB_MAX_CANDIDATES)
 		n = CALIB_MAX_CANDIDATES;
-	for (int i = 0; i < n; i++) {
-		if (c[i].n <= 0 || !isfinite(c[i].median))
-			continue;
-		measured++;
-		if (out->best < 0 || better(c[i].median, c[out->best].median, higher_better))
-			out->best = i;
-	}
-	if (out->best < 0)
+	m = sort_measured(c, n, higher_better, order);
+	if (!m)
 		return 0;
+	out->best = order[0];
+	capped = cluster(c, order, m, link, in);
 	for (int i = 0; i < n; i++) {
 		double gap;
 
-		if (c[i].n <= 0 || !isfinite(c[i].median) ||
-		    !equivalent(&c[i], &c[out->best], higher_better, tolerance))
+		if (!in[i])
 			continue;
 		out->members[out->nmembers++] = i;
 		if (out->pick < 0 || c[i].preference < c[out->pick].preference)
@@ -207,7 +253,6 @@ int calib_region__select(const struct calib_candidate *c, int n, bool higher_bet
 			out->spread = gap;
 	}
 	/* One candidate alone separates nothing either. */
-	out->separated = measured > 1 &&
-			 (double)out->nmembers < CALIB_REGION_UNSEPARATED * measured;
+	out->separated = m > 1 && out->nmembers < m && !capped;
 	return out->nmembers;
 }

@@ -11,10 +11,16 @@
  *  - samples that fall into two well-separated groups are reported as two
  *    modes with their shares, not averaged into a value nobody measured;
  *  - among candidates (lock strategies, spin counts) the "good region" is
- *    every candidate whose interval overlaps the best one's, or whose median
- *    is within a stated tolerance of it: they are equivalent here, and a
+ *    the best candidate's natural cluster: sorted by median, each next
+ *    candidate joins while its gap to the one before is within the link
+ *    distance (a stated share, or the noise of the two medians when that
+ *    is larger), and any candidate whose median the noise cannot tell from
+ *    the best's joins too. The region's edge then falls where the
+ *    candidates really differ, which noise does not move from run to run;
+ *    an edge set by a fixed distance from the best would cut through
+ *    candidates a few percent apart and move with every run. A
  *    recommendation is drawn from the region by a fixed preference, not by
- *    whichever happened to win this run.
+ *    whichever candidate happened to win this run.
  *
  * Plain C, no json-c: the AArch64 driver builds it too.
  */
@@ -93,19 +99,25 @@ int calib__repeat_until(const struct calib_goal *goal, volatile sig_atomic_t *st
 /* --- good region among candidates -------------------------------------- */
 
 #define CALIB_MAX_CANDIDATES 64
-/* Candidates within this share of the best median are equivalent for a
- * recommendation even when the intervals are tight enough to separate
- * them: a 3% difference in a contended lock does not survive another host
- * state. */
-#define CALIB_REGION_TOLERANCE 0.03
-/* A region holding at least this share of the candidates means the run
- * could not separate them. */
-#define CALIB_REGION_UNSEPARATED 0.75
+/* Link distance: neighbours (sorted by median) within this share of the
+ * best median belong to one cluster even when their intervals are tight;
+ * a few percent in a contended lock does not survive another host state. */
+#define CALIB_REGION_LINK 0.05
+/* A cluster reaching further than this below the best, without a break,
+ * has no natural edge: the region stops there and the run says it could
+ * not separate the candidates. */
+#define CALIB_REGION_SPAN 0.25
+/* Two medians are told apart when they differ by more than this many
+ * combined standard errors (about 95% two-sided). */
+#define CALIB_REGION_Z 1.96
 
 struct calib_candidate {
 	double median, ci_lo, ci_hi;
 	int n;			/* 0: not measured, never in the region */
 	int preference;		/* lower is preferred among equivalents */
+	/* Robust relative standard error of the median (calib_region__se):
+	 * 0 when unknown, then the link distance alone decides. */
+	double se_rel;
 };
 
 struct calib_region {
@@ -113,14 +125,21 @@ struct calib_region {
 	int pick;			/* the preferred member: what to recommend */
 	int nmembers;
 	int members[CALIB_MAX_CANDIDATES];	/* indexes, ascending */
-	bool separated;			/* false: the run could not tell them apart */
+	/* false: the run could not tell them apart (every candidate joined, or
+	 * the cluster ran past CALIB_REGION_SPAN without a break) */
+	bool separated;
 	double spread;			/* worst member's median vs the best, 0..1 */
 };
 
+/* The relative standard error of a median from its repetitions' median
+ * absolute deviation: 1.2533 * 1.4826 * mad / sqrt(n) / |median| (the
+ * normal-consistent MAD, and the median's efficiency). 0 when unknown. */
+double calib_region__se(double median, double mad, int n);
+
 /* Selects the region of c[0..n-1] (n <= CALIB_MAX_CANDIDATES): higher_better
- * for throughputs, false for costs; tolerance as CALIB_REGION_TOLERANCE.
- * Returns the number of members (0 when no candidate was measured). */
+ * for throughputs, false for costs; link as CALIB_REGION_LINK. Returns the
+ * number of members (0 when no candidate was measured). */
 int calib_region__select(const struct calib_candidate *c, int n, bool higher_better,
-			 double tolerance, struct calib_region *out);
+			 double link, struct calib_region *out);
 
 #endif

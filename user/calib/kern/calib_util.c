@@ -72,6 +72,15 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Median of |s[i] - median| over s[0..n-1], in place: s is reordered. */
+static double median_abs_dev(double *s, int n, double median)
+{
+	for (int i = 0; i < n; i++)
+		s[i] = fabs(s[i] - median);
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
 void calib_stats__compute(struct calib_stats *st, const double *samples, int n)
 {
 	double *s, sum = 0, var = 0, mean;
@@ -101,6 +110,7 @@ void calib_stats__compute(struct calib_stats *st, const double *samples, int n)
 		var += (s[i] - mean) * (s[i] - mean);
 	if (n > 1 && mean != 0)
 		st->cv = sqrt(var / (n - 1)) / fabs(mean);
+	st->mad = median_abs_dev(s, n, st->median);
 	free(s);
 }
 

@@ -49,6 +49,9 @@ struct calib_stats {
 	/* 95% interval of the median (calib_stat.h's rule); the full range
 	 * when n < 6, where no interval reaches 95%. */
 	double ci_lo, ci_hi;
+	/* Median absolute deviation from the median: the repetitions' spread
+	 * that one outlying repetition cannot widen (the region rule's noise). */
+	double mad;
 };
 
 /* Computes the statistics of samples[0..n-1] (not modified). n == 0 gives
