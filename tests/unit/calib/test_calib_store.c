@@ -164,7 +164,7 @@ static json_object *sample_results(void)
 {
 	json_object *r = json_object_new_object(), *fs = json_object_new_object();
 
-	json_object_object_add(fs, "ratio", calib_stats__json(&(struct calib_stats){ 6.1, 5.9, 6.4, 0.03, 5, 5.9, 6.4 },
+	json_object_object_add(fs, "ratio", calib_stats__json(&(struct calib_stats){ 6.1, 5.9, 6.4, 0.03, 5, 5.9, 6.4, 0 },
 							      CALIB_CV_CONTENTION, NULL));
 	json_object_object_add(r, "false_sharing", fs);
 	return r;

@@ -167,13 +167,13 @@ static void test_busy_probe(void **state)
 	assert_true(busy.others_share == -1);	/* no ticks: unknown */
 	assert_string_equal(busy.why, "");
 
-	json_object *j = calib_stats__json(&(struct calib_stats){ 10, 9, 11, 0.01, 5, 9, 11 },
+	json_object *j = calib_stats__json(&(struct calib_stats){ 10, 9, 11, 0.01, 5, 9, 11, 0 },
 					   CALIB_CV_INSTR, NULL);
 	assert_null(calib_json__string(j, "warning", NULL));
 	json_object_put(j);
 	busy.busy = true;
 	snprintf(busy.why, sizeof(busy.why), "steal");
-	j = calib_stats__json(&(struct calib_stats){ 10, 5, 20, 0.3, 5, 5, 20 }, CALIB_CV_INSTR, &busy);
+	j = calib_stats__json(&(struct calib_stats){ 10, 5, 20, 0.3, 5, 5, 20, 0 }, CALIB_CV_INSTR, &busy);
 	assert_string_equal(calib_json__string(j, "warning", ""),
 			    "wide spread: cv 30% (limit 5%); host busy: steal");
 	json_object_put(j);
@@ -191,9 +191,9 @@ static void test_cell_and_warnings(void **state)
 	char *text = NULL;
 	size_t len = 0;
 
-	json_object_object_add(r, "x", calib_stats__json(&(struct calib_stats){ 12.345, 12, 13, 0.02, 5, 12, 13 },
+	json_object_object_add(r, "x", calib_stats__json(&(struct calib_stats){ 12.345, 12, 13, 0.02, 5, 12, 13, 0 },
 							 CALIB_CV_INSTR, NULL));
-	json_object_object_add(inner, "y", calib_stats__json(&(struct calib_stats){ 1, 1, 1, 0, 1, 1, 1 },
+	json_object_object_add(inner, "y", calib_stats__json(&(struct calib_stats){ 1, 1, 1, 0, 1, 1, 1, 0 },
 							     CALIB_CV_INSTR, NULL));
 	json_object_object_add(r, "inner", inner);
 	assert_string_equal(calib_json__cell(r, "x", "%.2f", buf, sizeof(buf)), "12.35 ±2%");
