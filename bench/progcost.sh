@@ -53,8 +53,10 @@ TMP=$(mktemp -d /tmp/spinscope-progcost.XXXXXX)
 OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled) || die "no kernel.bpf_stats_enabled"
 WL_PID=
 SS_PID=
+STATS_PID=
 cleanup() {
 	sysctl -q -w kernel.bpf_stats_enabled="$OLD_STATS"
+	[ -n "$STATS_PID" ] && kill -TERM "$STATS_PID" 2>/dev/null
 	[ -n "$WL_PID" ] && kill -KILL "$WL_PID" 2>/dev/null
 	[ -n "$SS_PID" ] && kill -INT "$SS_PID" 2>/dev/null
 	wait
@@ -72,26 +74,50 @@ wait_line() {
 	return 1
 }
 
-# "id name run_time_ns run_cnt" for each BPF program spinscope holds open
-# (found through its file descriptors, so nobody else's programs count).
-snapshot() {
-	local fd id
+# The ids of the BPF programs spinscope holds open (found through its file
+# descriptors, so nobody else's programs count), read once: on a loaded
+# host a readlink per descriptor took long enough that the workload ended
+# (and spinscope with it) before a second pass was done.
+prog_ids() {
+	local fd ids=
 	for fd in /proc/"$SS_PID"/fd/*; do
 		[ "$(readlink "$fd")" = "anon_inode:bpf-prog" ] || continue
-		id=$(awk '$1 == "prog_id:" {print $2}' "/proc/$SS_PID/fdinfo/${fd##*/}")
-		bpftool prog show id "$id" |
-			awk -v id="$id" 'NR == 1 {
-				for (i = 1; i < NF; i++) {
-					if ($i == "name") n = $(i + 1)
-					if ($i == "run_time_ns") t = $(i + 1)
-					if ($i == "run_cnt") c = $(i + 1)
-				}
-				print id, n, t + 0, c + 0
-			}'
-	done | sort -n
+		ids+=" $(awk '$1 == "prog_id:" {print $2}' "/proc/$SS_PID/fdinfo/${fd##*/}")"
+	done
+	echo "$ids"
+}
+
+# "id name run_time_ns run_cnt" for each of those programs: one bpftool
+# call for all of them, so the two snapshots are quick and close to the
+# clock readings that time them.
+snapshot() {
+	local ids=$1
+	bpftool prog show | awk -v ids="$ids" '
+		BEGIN { n = split(ids, l, " "); for (i = 1; i <= n; i++) want[l[i] ":"] = 1 }
+		$1 ~ /^[0-9]+:$/ && ($1 in want) {
+			t = 0; c = 0; nm = ""
+			for (i = 2; i < NF; i++) {
+				if ($i == "name") nm = $(i + 1)
+				if ($i == "run_time_ns") t = $(i + 1)
+				if ($i == "run_cnt") c = $(i + 1)
+			}
+			sub(/:$/, "", $1); print $1, nm, t + 0, c + 0
+		}' | sort -n
 }
 
 sysctl -q -w kernel.bpf_stats_enabled=1 || die "cannot enable kernel.bpf_stats_enabled"
+# The sysctl is one switch for the host: another run's restore turns it off
+# under this one. A BPF_ENABLE_STATS descriptor (Linux 5.8) holds the
+# statistics on for as long as it is open, whatever the sysctl says.
+python3 -c '
+import ctypes, os, signal, sys
+nr = {"x86_64": 321, "aarch64": 280}.get(os.uname().machine)
+attr = (ctypes.c_uint32 * 2)(0, 0)	# BPF_STATS_RUN_TIME
+fd = ctypes.CDLL(None, use_errno=True).syscall(nr, 32, attr, 4) if nr else -1	# BPF_ENABLE_STATS
+print("held" if fd >= 0 else "not held", flush=True)
+signal.pause()' >"$TMP/stats.out" 2>&1 &
+STATS_PID=$!
+wait_line '^held' "$TMP/stats.out" || die "statistics holder did not start: $(cat "$TMP/stats.out")"
 "${CMD[@]}" -w "$WINDOW" >"$TMP/wl.out" 2>&1 &
 WL_PID=$!
 wait_line '^ready' "$TMP/wl.out" || die "workload did not start: $(cat "$TMP/wl.out")"
@@ -99,14 +125,15 @@ wait_line '^ready' "$TMP/wl.out" || die "workload did not start: $(cat "$TMP/wl.
 "$SPINSCOPE" -p "$WL_PID" -d 0 --json $EXTRA >"$TMP/ss.out" 2>"$TMP/ss.err" &
 SS_PID=$!
 wait_line 'spinscope: tracing' "$TMP/ss.err" || die "spinscope did not attach: $(cat "$TMP/ss.err")"
+IDS=$(prog_ids)
 sleep 0.5
-snapshot >"$TMP/before"
 t0=$(date +%s%N)
+snapshot "$IDS" >"$TMP/before"
 kill -USR1 "$WL_PID"
 # Second snapshot a little before the window closes: the workload exits
 # then, and spinscope with it.
-sleep "$(awk -v w="$WINDOW" 'BEGIN {print w - 0.2}')"
-snapshot >"$TMP/after"
+sleep "$(awk -v w="$WINDOW" 'BEGIN {print w - 0.3}')"
+snapshot "$IDS" >"$TMP/after"
 t1=$(date +%s%N)
 wait "$WL_PID"
 WL_PID=
