@@ -55,6 +55,8 @@ endif
 # Kernel-only types (u32, ...) are an error in user space: user/common/poison.h.
 CFLAGS_BASE += -include user/common/poison.h
 CFLAGS ?=
+# Extra clang flags for the BPF objects (benchmarks: bench/release_cost.sh).
+BPF_CFLAGS ?=
 ALL_CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lnuma -lpthread -lm
 
@@ -110,7 +112,7 @@ $(OUTPUT) $(OUTPUT)/bpf:
 $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c Makefile | $(OUTPUT)/bpf check-deps
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) -Ibpf -Wall -Werror \
-		-MMD -MP -MF $@.d -MT $@ -c $< -o $@.tmp.o
+		$(BPF_CFLAGS) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.tmp.o
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o

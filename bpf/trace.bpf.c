@@ -108,6 +108,13 @@ static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u
 
 /* ---- release sites ---------------------------------------------------- */
 
+/* Benchmarks only: -DSS_NO_RELEASE_SITES=1 (make BPF_CFLAGS=...) builds
+ * the tracer without the release sites' work, the A side of what they
+ * cost (bench/progcost_ab.sh, docs/BENCHMARKS.md); the maps stay, empty. */
+#ifndef SS_NO_RELEASE_SITES
+#define SS_NO_RELEASE_SITES 0
+#endif
+
 /* Wake calls that found waiters, by word, waker stack and waker thread
  * (struct ss_release_val). Sized by user space to --max-futexes. */
 struct {
@@ -155,6 +162,8 @@ static __always_inline void note_wait_start(__u64 uaddr, __u64 now)
 {
 	struct ss_hold_slot *h = hold_slot(uaddr);
 
+	if (SS_NO_RELEASE_SITES)
+		return;
 	if (h->uaddr != uaddr) {
 		h->uaddr = uaddr;
 		h->release_ns = 0;
@@ -170,7 +179,7 @@ static __always_inline void note_wait_end(const struct ss_inflight *in, bool blo
 {
 	struct ss_hold_slot *h;
 
-	if (blocked)
+	if (SS_NO_RELEASE_SITES || blocked)
 		return;
 	h = hold_slot(in->uaddr);
 	if (h->uaddr == in->uaddr && h->first_wait_ns == in->start_ns)
@@ -192,7 +201,7 @@ static __always_inline __u64 note_release(__u64 uaddr, __u64 now)
 	struct ss_hold_slot *h = hold_slot(uaddr);
 	__u64 first, prev;
 
-	if (h->uaddr != uaddr)
+	if (SS_NO_RELEASE_SITES || h->uaddr != uaddr)
 		return 0;
 	first = h->first_wait_ns;
 	prev = h->release_ns;
@@ -238,13 +247,14 @@ static __always_inline void flush_release(struct ss_thread *t, __u32 tid)
  * ss_user_stackid().
  */
 static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32 tid,
-					   const struct ss_inflight *in, __u64 woken, __u64 now,
-					   bool unwind)
+					   const struct ss_inflight *in, __u64 woken, bool unwind)
 {
 	struct ss_release_val *p = &t->wake_pending;
-	__u64 held = in->held_ns, sp;
+	/* The sampling interval is told by the call's entry: no clock read
+	 * at the exit (microseconds apart, against a millisecond interval). */
+	__u64 held = in->held_ns, now = in->start_ns, sp;
 
-	if (!woken)
+	if (SS_NO_RELEASE_SITES || !woken)
 		return;
 	sp = ss_user_sp(unwind);
 	if (same_stack_sample(now, in->uaddr, sp, t->wake_stack_ns, t->wake_stack_site,
@@ -473,7 +483,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 }
 
 static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 tid,
-					struct ss_inflight *in, long ret, __u64 now, bool unwind)
+					struct ss_inflight *in, long ret, bool unwind)
 {
 	__u64 woken = ret > 0 ? ret : 0;
 	struct ss_futex *f;
@@ -491,7 +501,7 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
 			__sync_fetch_and_add(&f->holder_wakes, 1);
 			t->last_wait_uaddr = 0;
 		}
-		record_release(ctx, t, tid, in, woken, now, unwind);
+		record_release(ctx, t, tid, in, woken, unwind);
 	}
 }
 
@@ -499,7 +509,8 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
  * A wait that blocked ended when its thread was switched in again: that
  * switch's timestamp (switch_in()) serves, the return to user space follows
  * within microseconds. A wait that did not switch reads the clock; a wake
- * reads it for its release record, futex_other never.
+ * and futex_other never (a release site's stack sampling goes by the
+ * wake's entry).
  */
 static __always_inline __u64 wait_duration(const struct ss_thread *t)
 {
@@ -525,7 +536,7 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind)
 	if (t->cur.class == SS_FUTEX_CLASS_WAIT)
 		record_wait(t, tid, &t->cur, wait_duration(t), ret);
 	else if (t->cur.class == SS_FUTEX_CLASS_WAKE)
-		record_wake(ctx, t, tid, &t->cur, ret, bpf_ktime_get_ns(), unwind);
+		record_wake(ctx, t, tid, &t->cur, ret, unwind);
 	else
 		t->futex_other++;
 	t->cur.start_ns = 0;
@@ -862,9 +873,9 @@ static __always_inline int fe_futex_enter(unsigned long long *ctx, __u32 tid, bo
 {
 	struct pt_regs *regs = fe_regs(ctx);
 	int op = (int)PT_REGS_PARM2_CORE_SYSCALL(regs);
+	__u64 uaddr = PT_REGS_PARM1_CORE_SYSCALL(regs);
 
-	return futex_enter(ctx, tid, PT_REGS_PARM1_CORE_SYSCALL(regs), futex_class(op),
-			   futex_flags(op), unwind);
+	return futex_enter(ctx, tid, uaddr, futex_class(op), futex_flags(op), unwind);
 }
 
 FENTRY_TWINS(fe_futex_enter_futex, return fe_futex_enter(ctx, tid, unwind))
