@@ -21,6 +21,8 @@
 #define FUTEX_WAIT_REQUEUE_PI 11
 #define FUTEX_CMP_REQUEUE_PI 12
 #define FUTEX_LOCK_PI2 13
+#define FUTEX_WAITERS 0x80000000	/* a PI word's bit: the kernel queued waiters */
+#define FUTEX_TID_MASK 0x3fffffff	/* a PI word's owner */
 
 static __always_inline __u32 futex_class(int op)
 {

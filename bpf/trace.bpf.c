@@ -313,7 +313,32 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
  * the programs read only the context words they need. */
 static __always_inline __u16 futex_flags(int op)
 {
-	return (op & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET ? SS_INFLIGHT_BITSET : 0;
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_WAIT_BITSET:
+		return SS_INFLIGHT_BITSET;
+	case FUTEX_UNLOCK_PI:
+		return SS_INFLIGHT_UNLOCK_PI;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The waiters a PI unlock woke: it returns 0, not a count. One that had a
+ * waiter queued handed it the lock, and the kernel then leaves the word
+ * as the new owner's tid with FUTEX_WAITERS set; one that had none leaves
+ * 0 (a locker since may have put its own tid there, without the bit). So
+ * at the exit, an owner other than the caller with the bit is a hand-over
+ * (wrong only when a fast-path locker and then a waiter came in between:
+ * microseconds). One user-memory read, PI unlocks only.
+ */
+static __always_inline __u64 pi_unlock_woken(const struct ss_inflight *in, __u32 tid)
+{
+	__u32 word = 0;
+
+	if (bpf_probe_read_user(&word, sizeof(word), (void *)in->uaddr))
+		return 0;
+	return (word & FUTEX_WAITERS) && (word & FUTEX_TID_MASK) && (word & FUTEX_TID_MASK) != tid;
 }
 
 /* struct futex_waitv { u64 val; u64 uaddr; u32 flags; u32 reserved; } */
@@ -487,6 +512,9 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
 {
 	__u64 woken = ret > 0 ? ret : 0;
 	struct ss_futex *f;
+
+	if (!ret && (in->flags & SS_INFLIGHT_UNLOCK_PI))
+		woken = pi_unlock_woken(in, tid);
 
 	t->futex_wake++;
 	t->futex_woken += woken;

@@ -64,6 +64,8 @@ struct ss_inflight {
 
 /* The wait is FUTEX_WAIT_BITSET (glibc's condvar, semaphore, join). */
 #define SS_INFLIGHT_BITSET 0x1
+/* The wake is a FUTEX_UNLOCK_PI (which returns 0, not the waiters woken). */
+#define SS_INFLIGHT_UNLOCK_PI 0x2
 
 /*
  * The counters of a thread and of a futex address, each declared once here.
