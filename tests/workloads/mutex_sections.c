@@ -2,15 +2,21 @@
 /*
  * Workload: one pthread mutex, two critical sections of known, different
  * lengths run by different threads. Thread "long" runs section_long()
- * (the mutex held LONG_US microseconds) R times; threads "short" (S of
+ * R times: it holds the mutex until a short thread has come to lock it
+ * and marked its word contended, then LONG_US microseconds more, so that a
+ * wait begins at least LONG_US before every long release, however late
+ * the waiter comes (long_alone: the holds no waiter came to within
+ * 100 ms); threads "short" (S of
  * them) run section_short() (held SHORT_US) until it is done. Each thread
- * works outside the lock for OUT_US between sections, so that the long
- * section's releases nearly always find a short thread waiting and the
- * short ones' only sometimes find anyone. The holds are busy loops on the
+ * works outside the lock for OUT_US between sections, so that the short
+ * sections' releases only sometimes find anyone. The holds are busy loops on the
  * vDSO clock: at least as long as asked, longer when a thread is
  * preempted while holding.
  *
- *   mutex_sections S R SHORT_US LONG_US OUT_US
+ *   mutex_sections S R SHORT_US LONG_US OUT_US [pi]
+ *
+ * pi: the mutex is a priority-inheritance one (PTHREAD_PRIO_INHERIT: glibc
+ * locks and unlocks it with FUTEX_LOCK_PI and FUTEX_UNLOCK_PI).
  *
  * "ready" prints the mutex's address and the run-time addresses of the
  * sections and their callers (a frame-pointer unwind through glibc may
@@ -39,19 +45,71 @@ static void busy_ns(unsigned long ns)
 		;
 }
 
+/* Short threads' arrivals at the lock, the count at the last release
+ * (stored after each unlock) and the short holds taken: what the long
+ * holder waits on, so that a wait begins early in each of its holds. */
+static unsigned long arrivals, arrivals_at_release, short_holds;
+
+static unsigned long load(unsigned long *v)
+{
+	return __atomic_load_n(v, __ATOMIC_ACQUIRE);
+}
+
+static bool pi;	/* a priority-inheritance mutex (FUTEX_LOCK_PI/UNLOCK_PI) */
+
+/* glibc marks a mutex's word 2 (locked, contended) before a waiter
+ * sleeps on it; the kernel sets a PI word's FUTEX_WAITERS bit. */
+static int waiter_marked(void)
+{
+	unsigned int word = (unsigned int)__atomic_load_n(&mutex.__data.__lock, __ATOMIC_ACQUIRE);
+
+	return pi ? (word & 0x80000000u) != 0 : word == 2;
+}
+
+#define WAITER_MAX_NS 100000000ul
+static unsigned long long_alone;	/* long holds no waiter came to */
+
+/* Spins until *v differs from old (and, if marked, the word is marked
+ * contended), at most WAITER_MAX_NS; false when that ran out. */
+static bool wait_change(unsigned long *v, unsigned long old, bool marked)
+{
+	for (uint64_t end = mono_ns() + WAITER_MAX_NS; load(v) == old || (marked && !waiter_marked());) {
+		if (mono_ns() >= end)
+			return false;
+	}
+	return true;
+}
+
 /* Not inlined: the frames that name each critical section. */
 static void __attribute__((noinline)) section_short(void)
 {
+	__atomic_fetch_add(&arrivals, 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&mutex);
+	__atomic_fetch_add(&short_holds, 1, __ATOMIC_RELEASE);
 	busy_ns(short_ns);
 	pthread_mutex_unlock(&mutex);
+	__atomic_store_n(&arrivals_at_release, load(&arrivals), __ATOMIC_RELEASE);
 }
 
-static void __attribute__((noinline)) section_long(void)
+/*
+ * Held until a short thread has come to the lock since its last release
+ * and marked the word contended, then long_ns more: the first wait since
+ * that release (the one the tracer's held-while-contended bound starts
+ * from) begins long_ns or more before this release, however late a loaded
+ * host lets the waiter come. Returns the short holds taken before it.
+ */
+static unsigned long __attribute__((noinline)) section_long(void)
 {
+	unsigned long holds;
+
 	pthread_mutex_lock(&mutex);
+	holds = load(&short_holds);
+	if (!wait_change(&arrivals, load(&arrivals_at_release), true))
+		long_alone++;
 	busy_ns(long_ns);
 	pthread_mutex_unlock(&mutex);
+	__atomic_store_n(&arrivals_at_release, load(&arrivals), __ATOMIC_RELEASE);
+	return holds;
 }
 
 static void *__attribute__((noinline)) short_holder(void *arg)
@@ -73,7 +131,11 @@ static void *__attribute__((noinline)) long_holder(void *arg)
 
 	prctl(PR_SET_NAME, "long");
 	for (unsigned long r = 0; r < rounds; r++) {
-		section_long();
+		/* The next long hold comes after a short one: not taken back
+		 * from the waiter this release woke before it runs (both short
+		 * threads would then wait from before the hold, and none could
+		 * come during it). */
+		wait_change(&short_holds, section_long(), false);
 		busy_ns(out_ns);
 	}
 	return NULL;
@@ -85,8 +147,16 @@ int main(int argc, char **argv)
 	unsigned long s, rounds, total = 0;
 
 	wl_init();
-	if (argc != 6)
-		wl_fail("usage: mutex_sections S R SHORT_US LONG_US OUT_US");
+	if (argc != 6 && !(argc == 7 && !strcmp(argv[6], "pi")))
+		wl_fail("usage: mutex_sections S R SHORT_US LONG_US OUT_US [pi]");
+	if (argc == 7) {
+		pthread_mutexattr_t a;
+
+		pi = true;
+		if (pthread_mutexattr_init(&a) || pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT) ||
+		    pthread_mutex_init(&mutex, &a))
+			wl_fail("a priority-inheritance mutex: not supported here");
+	}
 	s = wl_arg(argv[1], "S");
 	rounds = wl_arg(argv[2], "R");
 	short_ns = 1000 * wl_arg(argv[3], "SHORT_US");
@@ -119,7 +189,7 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 		total += short_rounds[i];
 	}
-	printf("done long_rounds=%lu short_rounds=%lu\n", rounds, total);
+	printf("done long_rounds=%lu short_rounds=%lu long_alone=%lu\n", rounds, total, long_alone);
 	fflush(stdout);
 	wl_linger();
 }
