@@ -200,6 +200,37 @@ static double series_value(const char *text, const char *name, const char *match
 	return -1;
 }
 
+/* The sum of name's series whose labels contain match. */
+static double series_sum(const char *text, const char *name, const char *match)
+{
+	size_t n = strlen(name);
+	double sum = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *end = strchrnul(l, '\n'), *sp;
+
+		if (strncmp(l, name, n) || l[n] != '{')
+			continue;
+		sp = memchr(l, '}', (size_t)(end - l));
+		if (sp && memmem(l, (size_t)(sp - l), match, strlen(match)))
+			sum += strtod(sp + 1, NULL);
+	}
+	return sum;
+}
+
+/* The sum of key over the objects of f's array member. */
+static uint64_t json_sum(json_object *f, const char *member, const char *key)
+{
+	json_object *a = NULL;
+	uint64_t n = 0;
+
+	if (!json_object_object_get_ex(f, member, &a))
+		fail_msg("no %s in %s", member, json_object_to_json_string(f));
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		n += tt_u64(json_object_array_get_idx(a, i), key);
+	return n;
+}
+
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "r");
@@ -337,6 +368,14 @@ static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 		/* Named as the finding names it: by the waiters' own function. */
 		assert_lock_named(buf, lock, fns);
 		assert_true(fabs(secs * 1e9 - (double)tt_u64(f, "wait_ns")) <= 1000);
+		/* Who held it: the release sites' wakes, their held-while-
+		 * contended bounds and the holders, the JSON's. */
+		assert_int_equal((uint64_t)series_sum(buf, "spinscope_futex_release_wakes_total", lock),
+				 json_sum(f, "release_sites", "wakes"));
+		assert_true(fabs(series_sum(buf, "spinscope_futex_held_contended_seconds_total", lock) * 1e9 -
+				 (double)json_sum(f, "release_sites", "held_contended_ns")) <= 1000);
+		assert_int_equal((uint64_t)series_value(buf, "spinscope_futex_holders", lock),
+				 json_object_array_length(tt_get(f, "holders")));
 		assert_non_null(strstr(buf, "# TYPE spinscope_finding gauge"));
 	}
 	json_object_put(doc);

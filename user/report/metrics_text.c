@@ -6,6 +6,7 @@
 #include <string.h>
 #include "advice.h"
 #include "metrics_text.h"
+#include "model/releases.h"
 
 /* Label values: backslash, quote and newline escaped, as the format says. */
 static void put_label_value(FILE *f, const char *s)
@@ -47,7 +48,8 @@ static void series(struct mt *m, const char *name, const char *key, const char *
 /* name{pid,comm,lock="...",futex="0x..."}: the lock as the advice names
  * it (else "futex 0x...", as the findings say), the address keeping two
  * words of one name (shards) apart. */
-static void lock_series(struct mt *m, const char *name, const struct ss_futex_rec *r, double v)
+static void lock_site_series(struct mt *m, const char *name, const struct ss_futex_rec *r,
+			     const char *site, double v)
 {
 	struct advice_stack_name sn;
 	char addr[32];
@@ -59,7 +61,18 @@ static void lock_series(struct mt *m, const char *name, const struct ss_futex_re
 	put_label_value(m->f, m->r->comm);
 	fputs("\",lock=\"", m->f);
 	put_label_value(m->f, sn.name);
-	fprintf(m->f, "\",futex=\"%s\"} %.17g\n", addr, v);
+	fprintf(m->f, "\",futex=\"%s\"", addr);
+	if (site) {
+		fputs(",site=\"", m->f);
+		put_label_value(m->f, site);
+		fputc('"', m->f);
+	}
+	fprintf(m->f, "} %.17g\n", v);
+}
+
+static void lock_series(struct mt *m, const char *name, const struct ss_futex_rec *r, double v)
+{
+	lock_site_series(m, name, r, NULL, v);
 }
 
 static void per_lock(struct mt *m, const char *name, const char *help, double scale,
@@ -90,6 +103,103 @@ static void locks(struct mt *m)
 		 offsetof(struct ss_futex, waits));
 	per_lock(m, "spinscope_futex_wakes_total", "Futex wake calls on this lock.", 1,
 		 offsetof(struct ss_futex, wakes));
+}
+
+/* Which value of a release site a family shows. */
+enum rel_value { REL_WAKES, REL_HELD_NS };
+
+static double rel_value(const struct ss_release_site *s, enum rel_value which)
+{
+	return which == REL_WAKES ? (double)s->v.wakes : s->v.held_contended_ns * 1e-9;
+}
+
+/* One lock's release sites into one family, by the site's name as the
+ * advice gives it (two stacks of one name are one series); the sites past
+ * METRICS_TOP_N summed as site="other". 0 or -ENOMEM. */
+static int lock_release_sites(struct mt *m, const char *name, const struct ss_futex_rec *r,
+			      enum rel_value which)
+{
+	struct advice_stack_name names[METRICS_TOP_N];
+	double vals[METRICS_TOP_N], other = 0;
+	struct ss_release_site *sites;
+	long n = releases_sites(r, &sites);
+	size_t k = 0;
+
+	if (n < 0)
+		return (int)n;
+	for (long i = 0; i < n; i++) {
+		double v = rel_value(&sites[i], which);
+		struct advice_stack_name sn;
+		size_t j;
+
+		if (!advice__site_name(sites[i].stack_id, m->r->stacks, &sn))
+			snprintf(sn.name, sizeof(sn.name), sites[i].stack_id < 0 ? "[no user stack]" :
+				 "stack_%d", sites[i].stack_id);
+		for (j = 0; j < k && strcmp(names[j].name, sn.name); j++)
+			;
+		if (j == k && k == METRICS_TOP_N) {
+			other += v;
+			continue;
+		}
+		if (j == k) {
+			names[k] = sn;
+			vals[k++] = 0;
+		}
+		vals[j] += v;
+	}
+	for (size_t j = 0; j < k; j++)
+		lock_site_series(m, name, r, names[j].name, vals[j]);
+	if (other > 0)
+		lock_site_series(m, name, r, "other", other);
+	free(sites);
+	return 0;
+}
+
+/*
+ * Who holds the top locks (model/releases.h): per release site, the wakes
+ * that found waiters and the sum of their held-while-contended lower
+ * bounds; per lock, how many threads released it while others waited.
+ * Words not used as locks (a condition variable's signallers) have none.
+ */
+static int releases(struct mt *m)
+{
+	static const struct { const char *name, *help; enum rel_value which; } fams[] = {
+		{ "spinscope_futex_release_wakes_total",
+		  "Wakes that found waiters on this lock, by release site (the releasing holder's stack); "
+		  "none under --light, which does not see who holds a lock.",
+		  REL_WAKES },
+		{ "spinscope_futex_held_contended_seconds_total",
+		  "Sum over this lock's releases, by release site, of the time from the first wait begun "
+		  "during the hold to its release: a lower bound of hold time under contention, not total "
+		  "hold time.",
+		  REL_HELD_NS },
+	};
+	const struct ss_profile *p = m->r->profile;
+	size_t n = p->nfutexes < METRICS_TOP_N ? p->nfutexes : METRICS_TOP_N;
+	int err;
+
+	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
+		family(m, fams[f].name, "counter", fams[f].help);
+		for (size_t i = 0; i < n; i++)
+			if (releases_word_is_lock(&p->futexes[i]) &&
+			    (err = lock_release_sites(m, fams[f].name, &p->futexes[i], fams[f].which)))
+				return err;
+	}
+	family(m, "spinscope_futex_holders", "gauge",
+	       "Threads that released this lock while others waited for it (none under --light).");
+	for (size_t i = 0; i < n; i++) {
+		struct ss_holder *h;
+		long nh;
+
+		if (!releases_word_is_lock(&p->futexes[i]))
+			continue;
+		nh = releases_holders(&p->futexes[i], &h);
+		if (nh < 0)
+			return (int)nh;
+		lock_series(m, "spinscope_futex_holders", &p->futexes[i], (double)nh);
+		free(h);
+	}
+	return 0;
 }
 
 /* The top sites by their advice name ("stack_<id>" unnamed); two stacks
@@ -197,11 +307,12 @@ int metrics_text__render(const struct ss_report *r, char **buf, size_t *len)
 	if (!m.f)
 		return -errno;
 	locks(&m);
+	err = releases(&m);
 	yields(&m);
 	scheduler(&m);
 	process(&m);
 	findings(&m);
-	if (ferror(m.f))
+	if (ferror(m.f) && !err)
 		err = -ENOMEM;
 	if (fclose(m.f) && !err)
 		err = -ENOMEM;

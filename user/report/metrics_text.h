@@ -9,6 +9,9 @@
  * lock="other" / site="other". Locks and sites are named as the advice
  * names them (report/advice.h), from r->stacks' frames: a lock's series is
  * {lock="worker in app (via pthread_mutex_lock in libc)",futex="0x..."}.
+ * The top locks used as locks also get their release sites (who held
+ * them: wakes that found waiters and the held-while-contended lower
+ * bounds, by site="<the releasing stack's name>") and holder counts.
  */
 #ifndef SPINSCOPE_METRICS_TEXT_H
 #define SPINSCOPE_METRICS_TEXT_H
