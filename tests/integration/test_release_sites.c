@@ -65,6 +65,27 @@ static int site_in(json_object *sites, const struct tt_func *funcs, int n)
 	return -1;
 }
 
+/* The functions that name mutex_sections' long and short sections (a
+ * frame-pointer unwind through glibc may give the caller). */
+static void section_funcs(const struct tt_workload *w, struct tt_func long_fns[2],
+			  struct tt_func short_fns[2])
+{
+	tt_func_init(&long_fns[0], "mutex_sections", "section_long", tt_field(w->ready, "section_long"));
+	tt_func_init(&long_fns[1], "mutex_sections", "long_holder", tt_field(w->ready, "long_holder"));
+	tt_func_init(&short_fns[0], "mutex_sections", "section_short",
+		     tt_field(w->ready, "section_short"));
+	tt_func_init(&short_fns[1], "mutex_sections", "short_holder",
+		     tt_field(w->ready, "short_holder"));
+}
+
+/* The lower quartile's slot of site i's held-while-contended bounds; *n:
+ * how many there are. */
+static uint64_t site_q1(json_object *sites, int i, uint64_t *n)
+{
+	return hist_quantile_slot(tt_get(json_object_array_get_idx(sites, i),
+					 "held_contended_hist_log2_ns"), 0.25, n);
+}
+
 static uint64_t sum_of(json_object *array, const char *key)
 {
 	uint64_t n = 0;
@@ -90,12 +111,7 @@ static void test_long_section_is_named(void **state)
 	tt_workload_start(&w, "mutex_sections",
 			  TT_ARGS(tt_num(SHORT_THREADS), tt_num(ROUNDS), tt_num(SHORT_US),
 				  tt_num(LONG_US), tt_num(OUT_US)));
-	tt_func_init(&long_fns[0], "mutex_sections", "section_long", tt_field(w.ready, "section_long"));
-	tt_func_init(&long_fns[1], "mutex_sections", "long_holder", tt_field(w.ready, "long_holder"));
-	tt_func_init(&short_fns[0], "mutex_sections", "section_short",
-		     tt_field(w.ready, "section_short"));
-	tt_func_init(&short_fns[1], "mutex_sections", "short_holder",
-		     tt_field(w.ready, "short_holder"));
+	section_funcs(&w, long_fns, short_fns);
 	doc = tt_trace_until_done(&w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
 
 	fx = tt_futex(doc, tt_field(w.ready, "mutex"));
@@ -128,10 +144,8 @@ static void test_long_section_is_named(void **state)
 	 * waiter arrive and be measured: on a loaded host the upper half of
 	 * either distribution is the scheduler's. The lower quartile is the
 	 * sections' own length. */
-	long_q1 = hist_quantile_slot(tt_get(json_object_array_get_idx(sites, lo),
-					    "held_contended_hist_log2_ns"), 0.25, &long_n);
-	short_q1 = hist_quantile_slot(tt_get(json_object_array_get_idx(sites, sh),
-					     "held_contended_hist_log2_ns"), 0.25, &short_n);
+	long_q1 = site_q1(sites, lo, &long_n);
+	short_q1 = site_q1(sites, sh, &short_n);
 	print_message("\n# held while contended, lower quartile: long slot %llu of %llu, short %llu of %llu\n",
 		      (unsigned long long)long_q1, (unsigned long long)long_n,
 		      (unsigned long long)short_q1, (unsigned long long)short_n);
@@ -175,12 +189,7 @@ static void test_pi_mutex_has_release_sites(void **state)
 	tt_workload_start(&w, "mutex_sections",
 			  TT_ARGS(tt_num(SHORT_THREADS), tt_num(ROUNDS), tt_num(SHORT_US),
 				  tt_num(LONG_US), tt_num(OUT_US), "pi"));
-	tt_func_init(&long_fns[0], "mutex_sections", "section_long", tt_field(w.ready, "section_long"));
-	tt_func_init(&long_fns[1], "mutex_sections", "long_holder", tt_field(w.ready, "long_holder"));
-	tt_func_init(&short_fns[0], "mutex_sections", "section_short",
-		     tt_field(w.ready, "section_short"));
-	tt_func_init(&short_fns[1], "mutex_sections", "short_holder",
-		     tt_field(w.ready, "short_holder"));
+	section_funcs(&w, long_fns, short_fns);
 	doc = tt_trace_until_done(&w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
 	fx = tt_futex(doc, tt_field(w.ready, "mutex"));
 	assert_non_null(fx);
@@ -201,10 +210,8 @@ static void test_pi_mutex_has_release_sites(void **state)
 	lo = site_in(sites, long_fns, 2);
 	sh = site_in(sites, short_fns, 2);
 	assert_true(lo >= 0 && sh >= 0);
-	long_q1 = hist_quantile_slot(tt_get(json_object_array_get_idx(sites, lo),
-					    "held_contended_hist_log2_ns"), 0.25, &long_n);
-	short_q1 = hist_quantile_slot(tt_get(json_object_array_get_idx(sites, sh),
-					     "held_contended_hist_log2_ns"), 0.25, &short_n);
+	long_q1 = site_q1(sites, lo, &long_n);
+	short_q1 = site_q1(sites, sh, &short_n);
 	print_message("# PI held while contended, lower quartile: long slot %llu of %llu, short %llu of %llu\n",
 		      (unsigned long long)long_q1, (unsigned long long)long_n,
 		      (unsigned long long)short_q1, (unsigned long long)short_n);
