@@ -547,10 +547,13 @@ static void announce(const struct trace_session *s)
 		  s->o->pid, s->target.name, nthreads, nthreads == 1 ? "" : "s", until);
 }
 
-/* Traces until the end, then reads the maps into the model while they are
- * still there. */
+/* Traces until the end, stops every program, then reads the maps into the
+ * model while they are still there: one snapshot, so that the totals, the
+ * waiter stacks and the release sites of every output agree (read while
+ * attached, waits that ended between two maps' reads were in one only). */
 static int trace_collect(struct trace_session *s)
 {
+	__u64 t0;
 	int err;
 
 	announce(s);
@@ -561,6 +564,11 @@ static int trace_collect(struct trace_session *s)
 	if (err)
 		return ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 	host_ticks_read(NULL, &s->ticks1);
+	t0 = tracer_now_ns();
+	samples__stop(s->smp);
+	tracer__stop(s->t);
+	if (s->o->verbose)
+		ss_notice("detached in %.0f ms", (tracer_now_ns() - t0) / 1e6);
 	err = tracer__read(s->t, &s->prof);
 	/* A recording keeps every stack: folded stacks, pprof, the HTML page
 	 * and diff want them. */
@@ -572,14 +580,12 @@ static int trace_collect(struct trace_session *s)
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
 
-/* Detaches everything; the sampler's counts stay readable until freed.
+/* Frees the stopped tracer; the sampler's counts stay readable until freed.
  * The report needs nothing more from the kernel. */
 static int trace_detach(struct trace_session *s)
 {
-	__u64 t0 = tracer_now_ns();
 	int err;
 
-	samples__stop(s->smp);
 	tracer__free(s->t);
 	s->t = NULL;
 	err = samples__read(s->smp, &s->sres);
@@ -587,8 +593,6 @@ static int trace_detach(struct trace_session *s)
 	s->rep.symbols.unwind_on |= samples__add_unwind_stats(s->smp, s->rep.symbols.unwind);
 	samples__free(s->smp);
 	s->smp = NULL;
-	if (s->o->verbose)
-		ss_notice("detached in %.0f ms", (tracer_now_ns() - t0) / 1e6);
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
 

@@ -135,12 +135,20 @@ struct bpf_object *light_tracer__object(struct light_tracer *l)
 	return l->skel->obj;
 }
 
-void light_tracer__free(struct light_tracer *l)
+void light_tracer__detach(struct light_tracer *l)
 {
 	if (!l)
 		return;
 	for (int i = 0; i < l->nlinks; i++)
 		bpf_link__destroy(l->links[i]);
+	l->nlinks = 0;
+}
+
+void light_tracer__free(struct light_tracer *l)
+{
+	if (!l)
+		return;
+	light_tracer__detach(l);
 	light__destroy(l->skel);
 	free(l);
 }

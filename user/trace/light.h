@@ -37,6 +37,8 @@ struct light_tracer *light_tracer__open(struct bpf_object *maps_from, const stru
 int light_tracer__attach(struct light_tracer *l, char *why, size_t whylen);
 /* The BPF object, for the tracer's program statistics. */
 struct bpf_object *light_tracer__object(struct light_tracer *l);
+/* Detaches every program, keeping the maps; accepts NULL. */
+void light_tracer__detach(struct light_tracer *l);
 /* Detaches and frees; accepts NULL. */
 void light_tracer__free(struct light_tracer *l);
 

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
+#include <linux/membarrier.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -875,6 +877,21 @@ static void destroy_links(struct tracer *t)
 			bpf_link__destroy(t->links[i]);
 	}
 	t->nlinks = 0;
+}
+
+/*
+ * A program that began before its link went may still be finishing:
+ * destroying a raw tracepoint's or a trampoline's link only unhooks it.
+ * The programs run inside RCU read-side sections, so one grace period
+ * (membarrier's MEMBARRIER_CMD_GLOBAL is synchronize_rcu) sees the last of
+ * them out. Where that is refused (nohz_full CPUs), the syscall
+ * tracepoints' perf events already waited for one when they closed.
+ */
+void tracer__stop(struct tracer *t)
+{
+	light_tracer__detach(t->light);
+	destroy_links(t);
+	(void)syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
 }
 
 void tracer__free(struct tracer *t)

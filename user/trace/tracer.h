@@ -59,6 +59,11 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen);
  * were checked before), except EPERM (4: lockdown, an LSM). */
 int tracer_attach_error(const char *prog, const char *section, int err, int verbose, char *why,
 			size_t whylen);
+/* Detaches every program and waits until none still runs; the maps stay
+ * readable. A tracer__read after it is one snapshot: no event lands in one
+ * map between the reads of two (the report's totals, waiter stacks and
+ * release sites then agree). */
+void tracer__stop(struct tracer *t);
 /* Copies the maps into p (which the caller frees with profile_free). */
 int tracer__read(struct tracer *t, struct ss_profile *p);
 /* User stack of a stack id: fills ips (innermost first), returns depth. */
