@@ -21,19 +21,30 @@ const char *const ss_drop_names[SS_DROPS] = {
 #define DESC_JSON_KEY_THREAD(name) #name
 #define DESC_JSON_KEY_NONE(name) NULL
 #define DESC_ARRAY_KEY(key, form) #key
-#define DESC_C(name_, kind_, unit_, json_)					\
-	[SS_CTR_##name_] = { .name = #name_, .json_key = DESC_JSON_KEY_##json_(name_), \
-			     .offset = offsetof(struct ss_thread, name_), .slots = 1,	\
+/* One descriptor of counter name_ in struct type_, indexed by prefix_ name_. */
+#define DESC_C_(type_, prefix_, name_, kind_, unit_, json_)			\
+	[prefix_##name_] = { .name = #name_, .json_key = DESC_JSON_KEY_##json_(name_), \
+			     .offset = offsetof(struct type_, name_), .slots = 1,	\
 			     .kind = SS_KIND_##kind_, .unit = SS_UNIT_##unit_,	\
 			     .json = SS_JSON_##json_ },
-#define DESC_A(name_, slots_, kind_, unit_, json_)				\
-	[SS_CTR_##name_] = { .name = #name_, .json_key = DESC_ARRAY_KEY json_,	\
-			     .offset = offsetof(struct ss_thread, name_), .slots = slots_, \
+#define DESC_A_(type_, prefix_, name_, slots_, kind_, unit_, json_)		\
+	[prefix_##name_] = { .name = #name_, .json_key = DESC_ARRAY_KEY json_,	\
+			     .offset = offsetof(struct type_, name_), .slots = slots_, \
 			     .kind = SS_KIND_##kind_, .unit = SS_UNIT_##unit_,	\
 			     .json = SS_JSON_ALL },
+#define DESC_C(name_, kind_, unit_, json_) DESC_C_(ss_thread, SS_CTR_, name_, kind_, unit_, json_)
+#define DESC_A(name_, slots_, kind_, unit_, json_)				\
+	DESC_A_(ss_thread, SS_CTR_, name_, slots_, kind_, unit_, json_)
+#define FDESC_C(name_, kind_, unit_, json_) DESC_C_(ss_futex, SS_FCTR_, name_, kind_, unit_, json_)
+#define FDESC_A(name_, slots_, kind_, unit_, json_)				\
+	DESC_A_(ss_futex, SS_FCTR_, name_, slots_, kind_, unit_, json_)
 
 const struct ss_counter_desc ss_thread_counter_descs[SS_THREAD_NCOUNTERS] = {
 	SS_THREAD_COUNTERS(DESC_C, DESC_A)
+};
+
+const struct ss_counter_desc ss_futex_counter_descs[SS_FUTEX_NCOUNTERS] = {
+	SS_FUTEX_COUNTERS(FDESC_C, FDESC_A)
 };
 
 const char *const ss_outcome_names[SS_FUTEX_OUTCOMES] = {

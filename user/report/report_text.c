@@ -139,6 +139,71 @@ static __u64 total_of(const struct ss_totals *t, enum ss_thread_counter k)
 	return *(const __u64 *)((const char *)t + totals_offset[k]);
 }
 
+/* A counter's value as the text report prints it: in its unit. */
+static const char *counter_text(const struct ss_counter_desc *d, __u64 v, char *buf, size_t len)
+{
+	if (d->unit == SS_UNIT_NS)
+		return fmt_ns(v, buf, len);
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+/*
+ * A line of counters, as a table over a counter list (the interval line,
+ * a HOT FUTEXES entry): each field prints pre, then the counter's value in
+ * its unit, its rate per second or its average per another counter, then
+ * post. A counter is added to a line by adding its field.
+ */
+enum field_form { FIELD_VALUE, FIELD_RATE, FIELD_PER };
+
+struct text_field {
+	const char *pre;
+	int ctr;			/* index into the list's descriptors */
+	enum field_form form;
+	int per;			/* FIELD_PER: the divisor's index */
+	const char *post;
+};
+
+/* Where a line's counters are: value(base, k) and the list's descriptors. */
+struct counter_source {
+	const void *base;
+	__u64 (*value)(const void *base, int k);
+	const struct ss_counter_desc *descs;
+	__u64 dur_ns;			/* for FIELD_RATE */
+};
+
+static void print_fields(const struct text_field *f, size_t n, const struct counter_source *src,
+			 FILE *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		__u64 v = src->value(src->base, f[i].ctr);
+		char buf[32];
+
+		fputs(f[i].pre, out);
+		if (f[i].form == FIELD_RATE) {
+			fprintf(out, "%.0f", rate(v, src->dur_ns));
+		} else {
+			if (f[i].form == FIELD_PER) {
+				__u64 d = src->value(src->base, f[i].per);
+
+				v = d ? v / d : 0;
+			}
+			fputs(counter_text(&src->descs[f[i].ctr], v, buf, sizeof(buf)), out);
+		}
+		fputs(f[i].post, out);
+	}
+}
+
+static __u64 totals_value(const void *base, int k)
+{
+	return total_of(base, k);
+}
+
+static __u64 futex_value(const void *base, int k)
+{
+	return *(const __u64 *)((const char *)base + ss_futex_counter_descs[k].offset);
+}
+
 static void futex_wait_note(const struct ss_totals *t, FILE *out)
 {
 	char a[32], b[32];
@@ -237,10 +302,7 @@ static const char *thread_cell(const struct ss_thread *t, const struct thread_co
 
 		v = n ? v / n : 0;
 	}
-	if (ss_thread_counter_descs[col->ctr].unit == SS_UNIT_NS)
-		return fmt_ns(v, buf, len);
-	snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
+	return counter_text(&ss_thread_counter_descs[col->ctr], v, buf, len);
 }
 
 static void print_threads(const struct ss_report *r, FILE *out)
@@ -312,6 +374,19 @@ static void print_releases(const struct ss_report *r, const struct ss_futex_rec 
 	free(h);
 }
 
+/* A HOT FUTEXES entry after its address and threads. Wait times are those
+ * of the waits that slept. */
+static const struct text_field futex_fields[] = {
+	{ ", ", SS_FCTR_waits, FIELD_VALUE, 0, " waits" },
+	{ " (", SS_FCTR_blocked, FIELD_VALUE, 0, " blocked" },
+	{ ", ", SS_FCTR_returned_at_once, FIELD_VALUE, 0, " returned at once)" },
+	{ ", ", SS_FCTR_wait_ns, FIELD_VALUE, 0, " waiting" },
+	{ " (avg ", SS_FCTR_wait_ns, FIELD_PER, SS_FCTR_blocked, "" },
+	{ ", max ", SS_FCTR_wait_ns_max, FIELD_VALUE, 0, ")" },
+	{ "; ", SS_FCTR_wakes, FIELD_VALUE, 0, " wakes" },
+	{ " woke ", SS_FCTR_woken, FIELD_VALUE, 0, "" },
+};
+
 static void print_futexes(const struct ss_report *r, FILE *out)
 {
 	const struct ss_profile *p = r->profile;
@@ -321,16 +396,12 @@ static void print_futexes(const struct ss_report *r, FILE *out)
 		fprintf(out, "  none: no futex call reached the kernel\n");
 	for (size_t i = 0; i < p->nfutexes && i < SS_REPORT_TOP_FUTEXES; i++) {
 		const struct ss_futex_rec *f = &p->futexes[i];
-		char a[32], b[32], c[32];
+		const struct counter_source src = { &f->f, futex_value, ss_futex_counter_descs, 0 };
+		char a[32];
 
-		/* Wait times are those of the waits that slept. */
-		fprintf(out, "  #%zu 0x%llx: %u threads, %llu waits (%llu blocked, %llu returned at once), %s waiting (avg %s, max %s); %llu wakes woke %llu\n",
-			i + 1, (unsigned long long)f->uaddr, f->waiters, (unsigned long long)f->f.waits,
-			(unsigned long long)f->f.blocked, (unsigned long long)f->f.returned_at_once,
-			fmt_ns(f->f.wait_ns, a, sizeof(a)),
-			fmt_ns(f->f.blocked ? f->f.wait_ns / f->f.blocked : 0, b, sizeof(b)),
-			fmt_ns(f->f.wait_ns_max, c, sizeof(c)), (unsigned long long)f->f.wakes,
-			(unsigned long long)f->f.woken);
+		fprintf(out, "  #%zu 0x%llx: %u threads", i + 1, (unsigned long long)f->uaddr, f->waiters);
+		print_fields(futex_fields, sizeof(futex_fields) / sizeof(futex_fields[0]), &src, out);
+		fputc('\n', out);
 		if (!f->f.waits)
 			continue;
 		print_log2_hist_ns(f->f.hist, SS_HIST_SLOTS, "     ", out);
@@ -434,16 +505,25 @@ void report_print_text(const struct ss_report *r, FILE *out)
 	}
 }
 
+/* The -i line: "[    2.0s] futex waits 3 (2/s, 3.0 ms waiting), ...". */
+static const struct text_field interval_fields[] = {
+	{ "futex waits ", SS_CTR_futex_wait, FIELD_VALUE, 0, "" },
+	{ " (", SS_CTR_futex_wait, FIELD_RATE, 0, "/s" },
+	{ ", ", SS_CTR_futex_wait_ns, FIELD_VALUE, 0, " waiting)" },
+	{ ", wakes ", SS_CTR_futex_wake, FIELD_VALUE, 0, "" },
+	{ ", yields ", SS_CTR_sched_yield, FIELD_VALUE, 0, "" },
+	{ " (", SS_CTR_sched_yield, FIELD_RATE, 0, "/s)" },
+	{ ", switches ", SS_CTR_switches_voluntary, FIELD_VALUE, 0, " vol" },
+	{ " / ", SS_CTR_switches_involuntary, FIELD_VALUE, 0, " invol" },
+	{ ", on-CPU ", SS_CTR_oncpu_ns, FIELD_VALUE, 0, "" },
+};
+
 void report_print_interval_text(const struct ss_profile *p, double t_s, FILE *out)
 {
-	const struct ss_totals *t = &p->totals;
-	__u64 dur = p->now_ns - p->start_ns;
-	char a[32], b[32];
+	const struct counter_source src = { &p->totals, totals_value, ss_thread_counter_descs,
+					    p->now_ns - p->start_ns };
 
-	fprintf(out, "[%7.1fs] futex waits %llu (%.0f/s, %s waiting), wakes %llu, yields %llu (%.0f/s), switches %llu vol / %llu invol, on-CPU %s\n",
-		t_s, (unsigned long long)t->futex_wait, rate(t->futex_wait, dur),
-		fmt_ns(t->futex_wait_ns, a, sizeof(a)), (unsigned long long)t->futex_wake,
-		(unsigned long long)t->sched_yield, rate(t->sched_yield, dur),
-		(unsigned long long)t->switches_voluntary, (unsigned long long)t->switches_involuntary,
-		fmt_ns(t->oncpu_ns, b, sizeof(b)));
+	fprintf(out, "[%7.1fs] ", t_s);
+	print_fields(interval_fields, sizeof(interval_fields) / sizeof(interval_fields[0]), &src, out);
+	fputc('\n', out);
 }
