@@ -11,20 +11,27 @@
 #include "hostcal.h"
 #include "rules.h"
 
+/*
+ * gate: the rule's first test, for the rules whose findings rest on a
+ * calibration family; NULL for the others, and for numa-placement: only
+ * its warnings ask for the numa family, and without that family measured
+ * it reports at ADV_INFO, so there is nothing to measure before it runs.
+ */
 static const struct {
 	const char *id;
 	bool (*run)(const struct adv_ctx *ctx, struct adv_finding *f);
+	bool (*gate)(const struct adv_ctx *ctx);
 } rules[] = {
-	{ "spin-yield", adv_rule_spin_yield },
-	{ "spin-loop", adv_rule_spin_loop },
-	{ "futex-contention", adv_rule_futex_contention },
-	{ "oversubscription", adv_rule_oversubscription },
-	{ "false-sharing", adv_rule_false_sharing },
-	{ "spin-hint", adv_rule_spin_hint },
-	{ "numa-placement", adv_rule_numa_placement },
-	{ "memory-order", adv_rule_memory_order },
-	{ "jvm-runtime", adv_rule_jvm },
-	{ "host-busy", adv_rule_host_busy },
+	{ "spin-yield", adv_rule_spin_yield, adv_gate_spin_yield },
+	{ "spin-loop", adv_rule_spin_loop, NULL },
+	{ "futex-contention", adv_rule_futex_contention, adv_gate_futex_contention },
+	{ "oversubscription", adv_rule_oversubscription, adv_gate_oversubscription },
+	{ "false-sharing", adv_rule_false_sharing, adv_gate_false_sharing },
+	{ "spin-hint", adv_rule_spin_hint, adv_gate_spin_hint },
+	{ "numa-placement", adv_rule_numa_placement, NULL },
+	{ "memory-order", adv_rule_memory_order, adv_gate_memory_order },
+	{ "jvm-runtime", adv_rule_jvm, NULL },
+	{ "host-busy", adv_rule_host_busy, NULL },
 };
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 _Static_assert(NRULES <= ADV_MAX_FINDINGS, "one finding per rule must fit the report");
@@ -47,6 +54,30 @@ static void rank(struct adv_report *r)
 	}
 }
 
+/* What every rule sees: the inputs and the figures derived from them. */
+static void ctx_init(struct adv_ctx *ctx, const struct adv_profile *p, const struct adv_host *h)
+{
+	ctx->p = p;
+	ctx->h = h;
+	adv_metrics__compute(p, adv_cal__futex_call_ns(h), &ctx->m);
+	adv_breakeven__compute(ctx, &ctx->be);
+}
+
+size_t advisor__will_find(const struct adv_profile *p, const struct adv_host *h,
+			  const char *ids[], size_t max)
+{
+	struct adv_ctx ctx;
+	size_t n = 0;
+
+	if (!p || !h || !p->duration_ns)
+		return 0;
+	ctx_init(&ctx, p, h);
+	for (size_t i = 0; i < NRULES && n < max; i++)
+		if (rules[i].gate && rules[i].gate(&ctx))
+			ids[n++] = rules[i].id;
+	return n;
+}
+
 int advisor__run(const struct adv_profile *p, const struct adv_host *h, struct adv_report *out)
 {
 	struct adv_ctx ctx;
@@ -54,10 +85,7 @@ int advisor__run(const struct adv_profile *p, const struct adv_host *h, struct a
 	if (!p || !h || !out || !p->duration_ns)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	ctx.p = p;
-	ctx.h = h;
-	adv_metrics__compute(p, adv_cal__futex_call_ns(h), &ctx.m);
-	adv_breakeven__compute(&ctx, &ctx.be);
+	ctx_init(&ctx, p, h);
 	out->breakeven = ctx.be;
 	for (size_t i = 0; i < NRULES; i++) {
 		struct adv_finding *f = &out->findings[out->n];

@@ -358,6 +358,14 @@ struct adv_report {
 int advisor__run(const struct adv_profile *p, const struct adv_host *h,
 		 struct adv_report *out);
 
+/* The ids of the findings resting on a calibration family that
+ * advisor__run(p, h) reports, in the rules' order, from each rule's first
+ * test alone: no finding is built. What the host must measure is decided
+ * from them before the advisor runs, so that it runs once, on what was
+ * measured. Fills at most max; returns how many (0 when duration_ns is 0). */
+size_t advisor__will_find(const struct adv_profile *p, const struct adv_host *h,
+			  const char *ids[], size_t max);
+
 /* "info", "warning", "critical" / "target", "host": the JSON spellings. */
 const char *advisor__severity_name(enum adv_severity s);
 const char *advisor__source_name(enum adv_source s);

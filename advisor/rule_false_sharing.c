@@ -88,9 +88,7 @@ static bool with_pmu(const struct adv_ctx *ctx, struct adv_finding *f)
 	const struct adv_sample_sym *sym;
 	double share;
 
-	sym = flagged(s, &share);
-	if (!sym || share < ADV_FS_MISS_SHARE)
-		return false;
+	sym = flagged(s, &share);	/* there, and share >= ADV_FS_MISS_SHARE: the gate */
 	adv_finding__init(f, share >= ADV_FS_CRIT_SHARE && host && fs->ratio_2t >= ADV_FS_CRIT_RATIO ?
 			  ADV_CRITICAL : ADV_WARNING,
 			  "False sharing: %s of %s samples in %.80s, which writes shared data",
@@ -117,11 +115,6 @@ static bool without_pmu(const struct adv_ctx *ctx, struct adv_finding *f)
 	const struct adv_sample_sym *sym = NULL;
 	double share = 0;
 
-	/* False sharing needs two threads writing at the same time. On a busy
-	 * host a thread runnable nearly all the time would be busy without
-	 * the other processes: the possibility is the target's, not theirs. */
-	if (ctx->m.busy < 2 && !(ctx->m.host_busy && ctx->m.saturated >= 2))
-		return false;
 	if (s->available)
 		sym = flagged(s, &share);
 	if (sym && share < ADV_FS_TIME_SHARE)
@@ -153,10 +146,26 @@ static bool without_pmu(const struct adv_ctx *ctx, struct adv_finding *f)
 	return true;
 }
 
+/* With cache-miss samples: a flagged symbol with enough of them. Without:
+ * false sharing needs two threads writing at the same time. On a busy host
+ * a thread runnable nearly all the time would be busy without the other
+ * processes: the possibility is the target's, not theirs. */
+bool adv_gate_false_sharing(const struct adv_ctx *ctx)
+{
+	const struct adv_samples *s = &ctx->p->samples;
+	double share;
+
+	if (s->available && miss_event(s->event))
+		return flagged(s, &share) && share >= ADV_FS_MISS_SHARE;
+	return ctx->m.busy >= 2 || (ctx->m.host_busy && ctx->m.saturated >= 2);
+}
+
 bool adv_rule_false_sharing(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_samples *s = &ctx->p->samples;
 
+	if (!adv_gate_false_sharing(ctx))
+		return false;
 	if (s->available && miss_event(s->event))
 		return with_pmu(ctx, f);
 	return without_pmu(ctx, f);

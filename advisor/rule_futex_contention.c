@@ -161,6 +161,11 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 		adv_finding__recommend(f, "JVM: JFR's jdk.JavaMonitorEnter and jdk.ThreadPark events (java -XX:StartFlightRecording) name the contended monitor or lock object in Java code; the JVM's own frames are not the place to change.");
 }
 
+bool adv_gate_futex_contention(const struct adv_ctx *ctx)
+{
+	return ctx->m.nhot > 0;
+}
+
 bool adv_rule_futex_contention(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_hot_lock *hl = &ctx->m.hot[0];
@@ -168,7 +173,7 @@ bool adv_rule_futex_contention(const struct adv_ctx *ctx, struct adv_finding *f)
 	char name[ADV_NAME_LEN];
 	enum adv_severity sev;
 
-	if (!ctx->m.nhot)
+	if (!adv_gate_futex_contention(ctx))
 		return false;
 	sev = hl->share >= ADV_LOCK_CRIT_SHARE ? ADV_CRITICAL :
 	      hl->share >= ADV_LOCK_WARN_SHARE ? ADV_WARNING : ADV_INFO;

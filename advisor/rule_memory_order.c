@@ -20,26 +20,44 @@
  * most (hot share x the cost saved per operation here): a tenth is a
  * warning. */
 
-bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f)
+/* The hottest fence spot of the target's own code, and in *total the share
+ * of all of them (at most 1). */
+static const struct adv_fence_spot *top_fence(const struct adv_profile *p, double *total)
 {
-	const struct adv_profile *p = ctx->p;
-	const struct adv_host_memory_order *mo = &ctx->h->memory_order;
-	bool host = adv_cal__usable(ctx->h, ADV_FAM_MEMORY_ORDER);
 	const struct adv_fence_spot *top = NULL;
-	double total = 0, store_saving = 0, cas_saving = 0, saving = 0;
 
+	*total = 0;
 	for (size_t i = 0; p->fences && i < p->nfences; i++) {
 		/* Fences inside libc or the JVM (a mutex's unlock, a GC barrier)
 		 * are not the user's to reorder: never the subject here. */
 		if (p->fences[i].runtime)
 			continue;
-		total += p->fences[i].share;
+		*total += p->fences[i].share;
 		if (!top || p->fences[i].share > top->share)
 			top = &p->fences[i];
 	}
-	total = fmin(total, 1.0);
-	if (!top || total < ADV_FENCE_MIN_SHARE)
+	*total = fmin(*total, 1.0);
+	return top;
+}
+
+bool adv_gate_memory_order(const struct adv_ctx *ctx)
+{
+	double total;
+
+	return top_fence(ctx->p, &total) && total >= ADV_FENCE_MIN_SHARE;
+}
+
+bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f)
+{
+	const struct adv_profile *p = ctx->p;
+	const struct adv_host_memory_order *mo = &ctx->h->memory_order;
+	bool host = adv_cal__usable(ctx->h, ADV_FAM_MEMORY_ORDER);
+	const struct adv_fence_spot *top;
+	double total = 0, store_saving = 0, cas_saving = 0, saving = 0;
+
+	if (!adv_gate_memory_order(ctx))
 		return false;
+	top = top_fence(p, &total);
 	if (host) {
 		double full = fmax(mo->seq_cst_store_ns, mo->store_fence_ns);
 

@@ -18,6 +18,11 @@
  * demand counts (metrics.c): other processes' load is said (host-busy),
  * never blamed on the target. */
 
+bool adv_gate_oversubscription(const struct adv_ctx *ctx)
+{
+	return ctx->m.oversubscribed;
+}
+
 bool adv_rule_oversubscription(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_metrics *m = &ctx->m;
@@ -26,7 +31,7 @@ bool adv_rule_oversubscription(const struct adv_ctx *ctx, struct adv_finding *f)
 	double handoff = ctx->be.handoff_ns;
 	enum adv_severity sev;
 
-	if (!m->oversubscribed)
+	if (!adv_gate_oversubscription(ctx))
 		return false;
 	sev = !spinning ? ADV_INFO :
 	      m->own_demand >= ADV_DEMAND_CRITICAL * m->ncpus ? ADV_CRITICAL : ADV_WARNING;

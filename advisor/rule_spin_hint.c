@@ -95,6 +95,11 @@ static void recommend_arm(const struct adv_ctx *ctx, struct adv_finding *f, cons
 	}
 }
 
+bool adv_gate_spin_hint(const struct adv_ctx *ctx)
+{
+	return ctx->m.spinners > 0 || ctx->m.spin_loop || ctx->be.side == ADV_SIDE_SPIN;
+}
+
 bool adv_rule_spin_hint(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_breakeven *be = &ctx->be;
@@ -102,7 +107,7 @@ bool adv_rule_spin_hint(const struct adv_ctx *ctx, struct adv_finding *f)
 	char list[ADV_VALUE_LEN];
 	double conf;
 
-	if (ctx->m.spinners <= 0 && !ctx->m.spin_loop && be->side != ADV_SIDE_SPIN)
+	if (!adv_gate_spin_hint(ctx))
 		return false;
 	hint = adv_cal__hint(ctx->h);
 	/* The target surely spins when it yields; a lock whose waits are short

@@ -107,13 +107,18 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool hea
 		adv_finding__recommend(f, "In a JVM, look for Thread.yield() loops: java.util.concurrent locks and LockSupport.park spin briefly and then park.");
 }
 
+bool adv_gate_spin_yield(const struct adv_ctx *ctx)
+{
+	return ctx->m.spinners > 0;
+}
+
 bool adv_rule_spin_yield(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_metrics *m = &ctx->m;
 	bool heavy = adv_metrics__heavy(m);
 	double conf;
 
-	if (m->spinners <= 0)
+	if (!adv_gate_spin_yield(ctx))
 		return false;
 	adv_finding__init(f, m->spin_cpu >= ADV_SPIN_CPU_CRITICAL * m->ncpus ? ADV_CRITICAL : ADV_WARNING,
 			  "%.0f thread%s on sched_yield, %s each", m->spinners,

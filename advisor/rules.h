@@ -22,6 +22,16 @@ struct adv_ctx {
 /* correlate.c: the spin-vs-park break-even, from ctx->p, ->h and ->m. */
 void adv_breakeven__compute(const struct adv_ctx *ctx, struct adv_breakeven *be);
 
+/* A rule's gate: whether it reports a finding (its first test, which uses
+ * ctx's figures, never a finding); the rules that a calibration family
+ * serves have one, for advisor__will_find(). */
+bool adv_gate_spin_yield(const struct adv_ctx *ctx);
+bool adv_gate_futex_contention(const struct adv_ctx *ctx);
+bool adv_gate_oversubscription(const struct adv_ctx *ctx);
+bool adv_gate_false_sharing(const struct adv_ctx *ctx);
+bool adv_gate_spin_hint(const struct adv_ctx *ctx);
+bool adv_gate_memory_order(const struct adv_ctx *ctx);
+
 bool adv_rule_spin_yield(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_futex_contention(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_false_sharing(const struct adv_ctx *ctx, struct adv_finding *f);

@@ -396,6 +396,22 @@ static bool have(const struct adv_host *h, const char *fam)
 	       !strcmp(fam, "numa") ? h->numa.present : true;
 }
 
+/* Appends to buf (*n used) the families finding id rests on and h lacks. */
+static void add_needs(const char *id, const struct adv_host *h, char *buf, size_t len, size_t *n)
+{
+	for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
+		if (strcmp(needs[k].finding, id))
+			continue;
+		for (int j = 0; j < 2 && needs[k].families[j]; j++) {
+			const char *fam = needs[k].families[j];
+
+			if (have(h, fam) || strstr(buf, fam))
+				continue;
+			*n += snprintf(buf + *n, *n < len ? len - *n : 0, "%s%s", *n ? "," : "", fam);
+		}
+	}
+}
+
 const char *calib_host__needed(const struct adv_report *r, const struct adv_host *h, char *buf,
 			       size_t len)
 {
@@ -407,18 +423,20 @@ const char *calib_host__needed(const struct adv_report *r, const struct adv_host
 		if (!strcmp(r->findings[i].id, "numa-placement") &&
 		    r->findings[i].severity == ADV_INFO)
 			continue;
-		for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
-			if (strcmp(needs[k].finding, r->findings[i].id))
-				continue;
-			for (int j = 0; j < 2 && needs[k].families[j]; j++) {
-				const char *fam = needs[k].families[j];
-
-				if (have(h, fam) || strstr(buf, fam))
-					continue;
-				n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "," : "", fam);
-			}
-		}
+		add_needs(r->findings[i].id, h, buf, len, &n);
 	}
+	return buf;
+}
+
+const char *calib_host__wanted(const struct adv_profile *p, const struct adv_host *h, char *buf,
+			       size_t len)
+{
+	const char *ids[ADV_MAX_FINDINGS];
+	size_t nids = advisor__will_find(p, h, ids, ADV_MAX_FINDINGS), n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < nids; i++)
+		add_needs(ids[i], h, buf, len, &n);
 	return buf;
 }
 

@@ -29,6 +29,12 @@ bool calib_host__family_valid(const char *key, const json_object *family_obj, ch
 const char *calib_host__needed(const struct adv_report *r, const struct adv_host *h, char *buf,
 			       size_t len);
 
+/* The same, decided before the advisor runs: the families that the
+ * findings of advisor__run(p, h) will rest on (advisor__will_find) and h
+ * lacks, in the rules' order. Returns buf. */
+const char *calib_host__wanted(const struct adv_profile *p, const struct adv_host *h, char *buf,
+			       size_t len);
+
 /* The saved calibration (path NULL: the default place) as h: filled when it
  * matches this host (a warning on stderr per rejected family), present but
  * !matches with the differing field when it is another host's, present,

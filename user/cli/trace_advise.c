@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The advise stage of `spinscope -p`: the advisor runs once, on the model
- * and the stored calibration, and what its findings rest on that this host
- * has not measured is read off that one result. Only when that is measured
- * now do the inputs change, and the advisor runs again on them.
+ * The advise stage of `spinscope -p`, one way: the model becomes the
+ * advisor's input; what its findings will rest on that the stored
+ * calibration lacks is decided from that input and the calibration
+ * (calib_host__wanted, the rules' own first tests) and measured now; then
+ * the advisor runs once, on the calibration as it is after that.
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,9 +17,9 @@
 #include "trace_advise.h"
 
 /* Measures families on this host (stopping the target meanwhile when it is
- * our own demo) and reloads the calibration into h. Returns false, h
- * unchanged, when the calibration did not complete. */
-static bool calibrate_host(const char *families, const struct ss_report *rep,
+ * our own demo) and reloads the calibration into h; h stays as it was when
+ * the calibration did not complete. */
+static void calibrate_host(const char *families, const struct ss_report *rep,
 			   const struct ss_opts *o, const sigset_t *mask, struct adv_host *h)
 {
 	int err;
@@ -32,10 +33,9 @@ static bool calibrate_host(const char *families, const struct ss_report *rep,
 		kill(rep->pid, SIGCONT);
 	if (err) {
 		ss_warn("the calibration did not complete: advice rests on the trace alone");
-		return false;
+		return;
 	}
 	calib_host__load(h, o->calibration_path, rep->host->machine);
-	return true;
 }
 
 int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sigset_t *mask,
@@ -67,14 +67,12 @@ int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sig
 	if (err)
 		return err;
 	calib_host__load(&host, o->calibration_path, rep->host->machine);
+	/* Calibration families ("host_costs,spin_threshold") that the findings
+	 * will rest on and the stored calibration lacks: measured first. */
+	if (!o->no_calibrate && calib_host__wanted(&in->profile, &host, wanted, sizeof(wanted))[0])
+		calibrate_host(wanted, rep, o, mask, &host);
 	*out = calloc(1, sizeof(**out));
 	err = *out ? advisor__run(&in->profile, &host, *out) : -ENOMEM;
-	/* Calibration families ("host_costs,spin_threshold") that the findings
-	 * rest on and the stored calibration lacks: which families a finding
-	 * rests on is the rules' own knowledge, so their result is asked. */
-	if (!err && !o->no_calibrate && calib_host__needed(*out, &host, wanted, sizeof(wanted))[0] &&
-	    calibrate_host(wanted, rep, o, mask, &host))
-		err = advisor__run(&in->profile, &host, *out);
 	if (err) {
 		free(*out);
 		*out = NULL;

@@ -10,10 +10,10 @@
 #include "report/report.h"
 
 /* Fills the advisor's input from the report's model (profile, stacks,
- * samples) and runs the advisor on it and the stored calibration. When its
- * findings rest on families this host has not measured, measures just those
- * (unless o->no_calibrate; mask is restored in the calibrating child) and
- * runs the advisor again on the new calibration. *out is NULL when there
+ * samples). When the findings will rest on families the stored calibration
+ * lacks (calib_host__wanted), measures just those first (unless
+ * o->no_calibrate; mask is restored in the calibrating child); then runs
+ * the advisor once, on the calibration as it is then. *out is NULL when there
  * is nothing to advise on (an empty trace) or on failure. in keeps the
  * advisor's input (the recording holds it); the caller frees it with
  * advice__free_input(). Returns 0 or -errno. */

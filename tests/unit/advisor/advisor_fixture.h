@@ -261,6 +261,32 @@ static inline void fx_host(struct fx *fx)
 	};
 }
 
+/*
+ * advisor__will_find() names, before the advisor runs, exactly the findings
+ * resting on a calibration that advisor__run() then reports (spinscope -p
+ * measures what they need from it, and runs the advisor once): checked on
+ * every profile the advisor's tests build.
+ */
+static inline void fx_assert_will_find(const struct adv_profile *p, const struct adv_host *h,
+				       const struct adv_report *r)
+{
+	static const char *const gated[] = { "spin-yield", "futex-contention", "oversubscription",
+					     "false-sharing", "spin-hint", "memory-order" };
+	const char *ids[ADV_MAX_FINDINGS];
+	size_t n = advisor__will_find(p, h, ids, ADV_MAX_FINDINGS), found = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t g = 0; g < sizeof(gated) / sizeof(gated[0]); g++)
+			if (!strcmp(r->findings[i].id, gated[g]))
+				found++;
+	for (size_t i = 0; i < n; i++)
+		if (!advisor__find(r, ids[i]))
+			fail_msg("advisor__will_find named %s, which advisor__run did not report", ids[i]);
+	if (found != n)
+		fail_msg("advisor__run reported %zu findings resting on a calibration, advisor__will_find named %zu",
+			 found, n);
+}
+
 /* Totals from the threads (unless the test set them), then the advisor. */
 static inline const struct adv_report *fx_run(struct fx *fx)
 {
@@ -279,6 +305,7 @@ static inline const struct adv_report *fx_run(struct fx *fx)
 			SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &p->totals, &fx->threads[i].c);
 	}
 	assert_int_equal(advisor__run(p, &fx->h, &fx->r), 0);
+	fx_assert_will_find(p, &fx->h, &fx->r);
 	return &fx->r;
 }
 
