@@ -237,27 +237,57 @@ static void test_host_mounts_unchanged(void **state)
 	tt_workload_end(&w);
 }
 
-/* Attaching is quick. The bound is loose on purpose (shared, noisy host);
- * the measured time is printed for the record. */
+/* Nanoseconds pid's main thread has waited on a run queue for a CPU
+ * (/proc/PID/schedstat, the second field). */
+static double runq_wait_s(int pid)
+{
+	unsigned long long run, wait;
+	char path[64];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot read %s: the kernel has no CONFIG_SCHED_INFO", path);
+	n = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	assert_int_equal(n, 2);
+	return wait / 1e9;
+}
+
+/*
+ * Attaching is quick. The bound is loose on purpose (shared, noisy host),
+ * and it is on the time spinscope took less the time it waited for a CPU
+ * (its schedstat, read right after its "tracing" line): beside CPU burners
+ * the wall time to attach is mostly that wait, which says nothing of
+ * spinscope. A regression (detaching or loading in series, an RCU wait per
+ * program) shows in what is left. The times are printed for the record.
+ */
 static void test_attach_is_quick(void **state)
 {
-	double best = 1e9, worst = 0;
+	double best = 1e9, worst = 0, worst_wall = 0;
 	struct tt_workload w;
 
 	TL_REQUIRE_BPF();
 	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
 	for (int i = 0; i < 3; i++) {
 		struct tt_trace t;
+		double own;
 
 		tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0"));
-		best = t.attach_s < best ? t.attach_s : best;
-		worst = t.attach_s > worst ? t.attach_s : worst;
+		own = t.attach_s - runq_wait_s(t.proc.pid);
+		best = own < best ? own : best;
+		worst = own > worst ? own : worst;
+		worst_wall = t.attach_s > worst_wall ? t.attach_s : worst_wall;
 		tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
 		assert_int_equal(t.rc, 0);
 		tt_trace_free(&t);
 	}
-	print_message("spawn to \"tracing\" line: best %.3f s, worst %.3f s of 3\n", best, worst);
-	assert_true(worst < 5.0);
+	print_message("# spawn to \"tracing\" line less the wait for a CPU: best %.3f s, worst %.3f s of 3 (worst wall time %.3f s)\n",
+		      best, worst, worst_wall);
+	if (worst >= 5.0)
+		fail_msg("attaching took %.3f s besides waiting for a CPU", worst);
 	tt_workload_end(&w);
 }
 
