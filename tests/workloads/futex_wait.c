@@ -11,13 +11,18 @@
  *   M waits on word "timed" with a timeout of T ms: each ends ETIMEDOUT
  *   A waits on word "again" with a stale expected value: each ends EAGAIN
  *   W wakes on word "wake" with nobody waiting: each wakes 0
- *   I waits on word "intr", each interrupted by a signal (10 ms timer, a
- *     handler without SA_RESTART): each ends EINTR
+ *   I waits on word "intr", each interrupted by a signal (a handler
+ *     without SA_RESTART) that the interrupter thread sends 10 ms after it
+ *     has seen the wait blocked: each ends EINTR and lasts at least 10 ms.
+ *     (A timer armed before the call fired before it under TCG on a busy
+ *     host: the wait came out short, or, the signal taken before the call,
+ *     blocked for ever.)
  *
  * Every call is a raw futex(2) syscall and the workload checks each result,
  * failing loudly if the kernel did something else, so the test's expected
  * counts are facts. "ready" prints each word's address (a "0x" value).
  */
+#include <fcntl.h>
 #include <linux/futex.h>
 #include "workload.h"
 
@@ -25,7 +30,9 @@
 
 static uint32_t woken_word, timed_word, again_word = 1, wake_word, intr_word;
 static unsigned long k_woken;
-static int start_pipe[2], finished_pipe[2];
+static int start_pipe[2], finished_pipe[2], intr_pipe[2];
+static unsigned long n_intr;
+static pid_t main_tid;
 
 static long futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec *timeout)
 {
@@ -64,35 +71,66 @@ static void *waker(void *arg __attribute__((unused)))
 	return NULL;
 }
 
-static void on_timer(int sig __attribute__((unused)))
+static void on_signal(int sig __attribute__((unused)))
 {
 }
 
-/* A one-shot timer that sends SIGUSR2 to this thread after INTR_AFTER_MS. */
-static timer_t make_interrupt_timer(void)
+/*
+ * Whether thread tid is blocked in futex(2) on word: its /proc syscall file
+ * gives the call's number and first argument only while the thread is off
+ * CPU inside a call ("running" while on CPU).
+ */
+static bool blocked_on(pid_t tid, const uint32_t *word)
 {
-	struct sigaction sa = { .sa_handler = on_timer };	/* no SA_RESTART */
-	struct sigevent sev = {
-		.sigev_notify = SIGEV_THREAD_ID,
-		.sigev_signo = SIGUSR2,
-	};
-	timer_t timer;
+	char path[64], buf[256];
+	unsigned long nr, arg0;
+	ssize_t n;
+	int fd;
 
-	sev._sigev_un._tid = wl_gettid();
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		wl_fail("open %s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return sscanf(buf, "%lu %lx", &nr, &arg0) == 2 && nr == SYS_futex &&
+	       arg0 == (unsigned long)word;
+}
+
+/* For each of the main thread's waits on "intr" (it writes intr_pipe just
+ * before): once it is blocked there, INTR_AFTER_MS later, SIGUSR2 to it.
+ * No futex call of its own; it stays, as the waker does. */
+static void *interrupter(void *arg __attribute__((unused)))
+{
+	char c;
+
+	for (unsigned long i = 0; i < n_intr; i++) {
+		wl_read_all(intr_pipe[0], &c, 1);
+		while (!blocked_on(main_tid, &intr_word))
+			wl_sleep_ms(1);
+		wl_sleep_ms(INTR_AFTER_MS);
+		if (syscall(SYS_tgkill, getpid(), main_tid, SIGUSR2))
+			wl_fail("tgkill: %s", strerror(errno));
+	}
+	wl_linger();
+}
+
+static void handle_sigusr2(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
+
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGUSR2, &sa, NULL))
 		wl_fail("sigaction: %s", strerror(errno));
-	if (timer_create(CLOCK_MONOTONIC, &sev, &timer))
-		wl_fail("timer_create: %s", strerror(errno));
-	return timer;
 }
 
 int main(int argc, char **argv)
 {
-	struct itimerspec fire = { .it_value.tv_nsec = INTR_AFTER_MS * 1000000L };
-	unsigned long m, t_ms, a, w, i_intr;
+	unsigned long m, t_ms, a, w;
 	struct timespec timeout;
-	timer_t timer;
 	char c = 0;
 
 	wl_init();
@@ -103,12 +141,14 @@ int main(int argc, char **argv)
 	t_ms = wl_arg(argv[3], "T");
 	a = wl_arg(argv[4], "A");
 	w = wl_arg(argv[5], "W");
-	i_intr = wl_arg(argv[6], "I");
+	n_intr = wl_arg(argv[6], "I");
 	timeout = (struct timespec){ .tv_sec = t_ms / 1000, .tv_nsec = (t_ms % 1000) * 1000000L };
-	if (pipe(start_pipe) || pipe(finished_pipe))
+	if (pipe(start_pipe) || pipe(finished_pipe) || pipe(intr_pipe))
 		wl_fail("pipe: %s", strerror(errno));
-	timer = make_interrupt_timer();
+	main_tid = wl_gettid();
+	handle_sigusr2();
 	wl_thread_start(waker);
+	wl_thread_start(interrupter);
 
 	wl_ready("main_tid=%d woken=%p timed=%p again=%p wake=%p intr=%p",
 		 wl_gettid(), (void *)&woken_word, (void *)&timed_word,
@@ -126,9 +166,8 @@ int main(int argc, char **argv)
 		expect(futex(&again_word, FUTEX_WAIT_PRIVATE, 0, NULL), -1, EAGAIN, "stale wait");
 	for (unsigned long i = 0; i < w; i++)
 		expect(futex(&wake_word, FUTEX_WAKE_PRIVATE, 1, NULL), 0, 0, "idle wake");
-	for (unsigned long i = 0; i < i_intr; i++) {
-		if (timer_settime(timer, 0, &fire, NULL))
-			wl_fail("timer_settime: %s", strerror(errno));
+	for (unsigned long i = 0; i < n_intr; i++) {
+		wl_write_all(intr_pipe[1], &c, 1);
 		expect(futex(&intr_word, FUTEX_WAIT_PRIVATE, 0, NULL), -1, EINTR,
 		       "interrupted wait");
 	}
