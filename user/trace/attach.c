@@ -12,6 +12,7 @@
 #include "common/errors.h"
 #include "model/kernel_features.h"
 #include "attach.h"
+#include "kfeatures.h"
 
 #define FENTRY_PREFIX "fe_"
 #define TP_SYSCALLS "tracepoint/syscalls/"
@@ -179,7 +180,7 @@ int attach_choose(enum tracer_attach want, bool light, const struct attach_kerne
 	if (want == TRACER_ATTACH_FENTRY && !light && !*fentry) {
 		if (!k->fentry.ok || !k->fexit.ok)
 			snprintf(why, whylen, "--attach=fentry: this kernel cannot attach BPF fentry/fexit programs (%s): use --attach=tracepoint or --attach=auto",
-				 strerror(k->fentry.ok ? k->fexit.err : k->fentry.err));
+				 kernel_feature_strerror(k->fentry.ok ? k->fexit.err : k->fentry.err));
 		else
 			snprintf(why, whylen, "--attach=fentry: this kernel's BTF has no function of syscall %s to attach to: use --attach=tracepoint or --attach=auto",
 				 missing);

@@ -122,6 +122,16 @@ void kernel_features_probe(struct kernel_features *f, const struct btf *kernel_b
 	f->bpf_cmpxchg = probe_cmpxchg();
 }
 
+/* include/linux/errno.h: kernel-internal, never in libc's table. */
+#define KERNEL_ENOTSUPP 524
+
+const char *kernel_feature_strerror(int err)
+{
+	if (err == KERNEL_ENOTSUPP)
+		return "not supported by this kernel (ENOTSUPP)";
+	return strerror(err);
+}
+
 void kernel_features_describe(const struct kernel_features *f, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -131,7 +141,7 @@ void kernel_features_describe(const struct kernel_features *f, char *buf, size_t
 	if (n < len)								\
 		n += snprintf(buf + n, len - n, "%s%s %s%s%s", n ? ", " : "", #name, \
 			      f->name.ok ? "yes" : "no", f->name.ok ? "" : " (", \
-			      f->name.ok ? "" : strerror(f->name.err));	\
+			      f->name.ok ? "" : kernel_feature_strerror(f->name.err)); \
 	if (n < len && !f->name.ok)						\
 		n += snprintf(buf + n, len - n, ")");
 	SS_KFEATURES(SS_KF_DESCRIBE)

@@ -32,6 +32,13 @@ struct btf;
 void kernel_features_probe(struct kernel_features *f, const struct btf *kernel_btf,
 			   const char *const *roots);
 
+/*
+ * strerror() for a probe's errno, naming the kernel-internal ones a probe
+ * gets back that libc has no text for: 524 (ENOTSUPP), what arm64 6.1
+ * answers a fentry attach without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS.
+ */
+const char *kernel_feature_strerror(int err);
+
 /* "fentry no (Operation not permitted), tp_btf yes, ..." for -v. */
 void kernel_features_describe(const struct kernel_features *f, char *buf, size_t len);
 
