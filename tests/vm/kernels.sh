@@ -135,7 +135,7 @@ qemu_cmd() {	# arch cpu checks kernel
 passed=0 failed=0
 run_guest() {	# name suite arch package cpu checks
 	local name=$1 suite=$2 arch=$3 pkg=$4 cpu=$5 checks=$6 kernel log t0 t total
-	local ok=0 nchecks n_ok summary why running
+	local ok=0 nchecks n_ok summary why running fetch
 	nchecks=$(echo "$checks" | tr , '\n' | wc -l)
 	log=$VM/$name.console
 	t0=$(date +%s)
@@ -144,6 +144,9 @@ run_guest() {	# name suite arch package cpu checks
 		printf 'FAIL  %-16s %-26s fetch: %s\n' "$name" "$suite/$arch $pkg" "$(tail -1 "$log.err")"
 		return
 	fi
+	# The download (first run only) apart from the guest's own seconds.
+	fetch=$(($(date +%s) - t0))
+	t0=$(date +%s)
 	qemu_cmd "$arch" "$cpu" "$checks" "$kernel"
 	timeout "$TIMEOUT" "${QEMU[@]}" </dev/null >"$log.raw" 2>&1
 	t=$?
@@ -175,6 +178,7 @@ run_guest() {	# name suite arch package cpu checks
 		fi
 		grep '^kmatrix: check .* FAIL ' "$log" | cut -d' ' -f3,6- | cut -c1-220 | sed 's/^/      /'
 	fi
+	[ "$fetch" -le 1 ] || echo "      fetched its kernel in ${fetch}s (cached in $APT for later runs)"
 	grep '^kmatrix-hint: ' "$log" | awk '{$1 = ""; print "      hint" $0}'
 	grep -E '^kmatrix-(attach|bench): ' "$log" | awk '{$1 = ""; print "     " $0}'
 }
