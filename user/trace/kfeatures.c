@@ -128,7 +128,7 @@ void kernel_features_probe(struct kernel_features *f, const struct btf *kernel_b
 const char *kernel_feature_strerror(int err)
 {
 	if (err == KERNEL_ENOTSUPP)
-		return "not supported by this kernel (ENOTSUPP)";
+		return "ENOTSUPP: not supported by this kernel";
 	return strerror(err);
 }
 
