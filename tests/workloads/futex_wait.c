@@ -8,7 +8,10 @@
  *   K waits on word "woken", each ended by a FUTEX_WAKE from the waker
  *     thread (which retries its wake until it wakes someone: it makes K
  *     successful wakes, and some that woke nobody)
- *   M waits on word "timed" with a timeout of T ms: each ends ETIMEDOUT
+ *   M waits on word "timed" with a timeout of T ms: each ends ETIMEDOUT;
+ *     "done timed_ns=N" says how long the M calls took, measured around
+ *     each (a traced wait lies inside its call, so it is an upper bound
+ *     that holds however slow the host is)
  *   A waits on word "again" with a stale expected value: each ends EAGAIN
  *   W wakes on word "wake" with nobody waiting: each wakes 0
  *   I waits on word "intr", each interrupted by a signal (a handler
@@ -71,6 +74,14 @@ static void *waker(void *arg __attribute__((unused)))
 	return NULL;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static void on_signal(int sig __attribute__((unused)))
 {
 }
@@ -131,6 +142,7 @@ int main(int argc, char **argv)
 {
 	unsigned long m, t_ms, a, w;
 	struct timespec timeout;
+	uint64_t timed_ns = 0, t0;
 	char c = 0;
 
 	wl_init();
@@ -159,9 +171,12 @@ int main(int argc, char **argv)
 		expect(futex(&woken_word, FUTEX_WAIT_PRIVATE, 0, NULL), 0, 0, "woken wait");
 	/* The waker's last wake call has returned: its count is final. */
 	wl_read_all(finished_pipe[0], &c, 1);
-	for (unsigned long i = 0; i < m; i++)
+	for (unsigned long i = 0; i < m; i++) {
+		t0 = mono_ns();
 		expect(futex(&timed_word, FUTEX_WAIT_PRIVATE, 0, &timeout), -1, ETIMEDOUT,
 		       "timed wait");
+		timed_ns += mono_ns() - t0;
+	}
 	for (unsigned long i = 0; i < a; i++)
 		expect(futex(&again_word, FUTEX_WAIT_PRIVATE, 0, NULL), -1, EAGAIN, "stale wait");
 	for (unsigned long i = 0; i < w; i++)
@@ -171,6 +186,7 @@ int main(int argc, char **argv)
 		expect(futex(&intr_word, FUTEX_WAIT_PRIVATE, 0, NULL), -1, EINTR,
 		       "interrupted wait");
 	}
-	wl_done();
+	printf("done timed_ns=%llu\n", (unsigned long long)timed_ns);
+	fflush(stdout);
 	wl_linger();
 }
