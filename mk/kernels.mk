@@ -38,12 +38,13 @@ endif
 test-numa-vm: guest-bins
 	$(Q)OUTPUT=$(OUTPUT) ./tests/vm/kernels.sh numa-6.1
 
-# The futex waits traced on --attach=fentry, FENTRY_REPEAT times in one
-# boot of each x86-64 guest of FENTRY_KERNELS: auto keeps to the syscall
+# The futex waits and the threads created after attach traced on
+# --attach=fentry, FENTRY_REPEAT times each in one boot of each x86-64
+# guest of FENTRY_KERNELS: auto keeps to the syscall
 # tracepoints since fentry traces hung in these guests (user/trace/attach.c),
 # and this is how that is chased (README, Supported kernels). Not a gate.
 FENTRY_REPEAT ?= 8
 FENTRY_KERNELS ?= bullseye-5.10 bookworm-6.1 trixie-6.12
 test-kernels-fentry: guest-bins
-	$(Q)KMATRIX_CHECKS=calibrate$$(printf ',fentry_futex%.0s' $$(seq $(FENTRY_REPEAT))) \
+	$(Q)KMATRIX_CHECKS=calibrate$$(printf ',fentry_futex,fentry_threads%.0s' $$(seq $(FENTRY_REPEAT))) \
 		OUTPUT=$(OUTPUT) ./tests/vm/kernels.sh $(FENTRY_KERNELS)

@@ -150,10 +150,15 @@ for c in $(echo "$checks" | tr , ' '); do
 	futex) cmocka_check futex integration/test_trace_counts test_futex_waits_exact ;;
 	target_exit) cmocka_check target_exit integration/test_trace_lifecycle \
 		test_target_exit_ends_trace_json ;;
-	# The futex waits traced on --attach=fentry (not auto's choice: traces
-	# on fentry hung in these guests; make test-kernels-fentry repeats it).
+	# The futex waits and the threads created after attach traced on
+	# --attach=fentry (not auto's choice: traces on fentry hung in these
+	# guests; make test-kernels-fentry repeats them).
 	fentry_futex) export TT_ATTACH=fentry
 		cmocka_check fentry_futex integration/test_trace_counts test_futex_waits_exact
+		unset TT_ATTACH ;;
+	fentry_threads) export TT_ATTACH=fentry
+		cmocka_check fentry_threads integration/test_trace_counts \
+			test_yield_threads_created_after_attach
 		unset TT_ATTACH ;;
 	attach) cmocka_check attach integration/test_attach test_forced_fentry
 		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
