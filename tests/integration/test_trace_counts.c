@@ -404,7 +404,7 @@ static void test_futex_waits_exact(void **state)
 
 	assert_int_equal(tt_u64(again, "waits"), A);
 	assert_int_equal(tt_u64(intr, "waits"), I);
-	assert_true(tt_u64(intr, "wait_ns") >= I * 10000000ULL);	/* 10 ms timers */
+	assert_true(tt_u64(intr, "wait_ns") >= I * 10000000ULL);	/* signalled 10 ms after blocking */
 	assert_int_equal(tt_u64(woken, "waits"), K);
 	assert_int_equal(tt_u64(wake, "waits"), 0);
 	assert_int_equal(tt_u64(wake, "wakes"), W);
