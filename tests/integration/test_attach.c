@@ -2,11 +2,10 @@
 /*
  * --attach: which mechanism traces the futex and sched_yield calls. Each
  * forced mechanism attaches only its own program type (syscall tracepoints
- * or fentry/fexit tracing programs), and says so in the JSON; auto picks
- * fentry exactly where the kernel's probes say it works (x86-64 kernels
- * with BPF trampolines: the kernel matrix's guests; not PREEMPT_RT, see
- * user/trace/attach.c), tracepoints elsewhere
- * (this host's 6.18 refuses fentry); a forced fentry that the kernel cannot
+ * or fentry/fexit tracing programs), and says so in the JSON; auto keeps
+ * to the syscall tracepoints on every kernel, fentry only when asked
+ * (fentry traces hung in the kernel matrix's guests; user/trace/attach.c
+ * and README "Supported kernels" say why); a forced fentry that the kernel cannot
  * run is one line and exit 5, with nothing left attached. The exact counts
  * on each mechanism are test_trace_counts' (it runs on both where both work).
  */
@@ -129,7 +128,7 @@ static void test_forced_tracepoint(void **state)
 	json_object_put(doc);
 }
 
-/* auto is the default: fentry exactly where the kernel runs it. */
+/* auto is the default: the tracepoints, whether or not the kernel runs fentry. */
 static void test_auto_picks_by_probe(void **state)
 {
 	struct prog_types held;

@@ -131,7 +131,7 @@ static void check_light_futex_waits(const char *btf, const char *sched)
 	assert_in_range(tt_u64(timed, "wait_ns"), nt * t_ns, nt * (t_ns + 1000000) + runq);
 	assert_true(tt_u64(timed, "wait_ns_max") >= t_ns);
 	assert_in_range(ni, 1, I);
-	assert_true(tt_u64(intr, "wait_ns") >= ni * 10000000ULL);	/* 10 ms timers */
+	assert_true(tt_u64(intr, "wait_ns") >= ni * 10000000ULL);	/* signalled 10 ms after blocking */
 	/* A wake can reach a waiter between its queueing and its switch (a
 	 * stated blind spot): the waiter then does not sleep and, once it has
 	 * set itself running, the wake finds no sleeper and no sched_waking
