@@ -26,7 +26,8 @@ FUZZ_SRCS_proc_status := user/common/procfs.c user/common/errors.c
 FUZZ_LIBS_proc_status := -ljson-c
 FUZZ_SRCS_calib_load := $(addprefix user/calib/,calib_host.c calib_store.c calib_json.c) \
 	$(addprefix user/calib/kern/,calib_util.c calib_stat.c calib_conditions.c fingerprint.c) \
-	user/common/cpulist.c user/common/outfile.c user/common/errors.c
+	user/common/cpulist.c user/common/outfile.c user/common/errors.c \
+	$(wildcard advisor/*.c)
 FUZZ_LIBS_calib_load := -ljson-c -lm
 FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
 FUZZ_LIBS_recording := -lzstd -ljson-c
@@ -37,6 +38,8 @@ FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording.
 	$(wildcard advisor/*.c)
 FUZZ_LIBS_recording_read := -ljson-c -lzstd -lm
 FUZZ_SEEDS_recording_read := tests/fixtures/recording
+# (calib_host.c asks the advisor which calibrated findings a profile will
+# have, advisor__will_find: the pure advisor links in whole.)
 # (calib_hints.c's inline asm is gcc's: the harness stands in for the one
 # function of it that fingerprint.c links, which no loader path calls.)
 # Real calibration files are seeds too.
