@@ -229,7 +229,7 @@ void adv_critical_section_recommend(const struct adv_futex *fx, struct adv_findi
 	if (!top->user_named)
 		adv_finding__recommend(f, "The lock's release stacks do not reach the user's code, so the section that holds it is not named: the code that calls into the runtime there holds it.");
 	else if (share >= ADV_RELEASE_DOMINANT)
-		adv_finding__recommend(f, "%s makes %s of the time it is held while others wait (usual hold times holds): shorten or split that section, moving out what does not need the lock (I/O, allocation, computing what is then published under it), or give its data a lock of its own.",
+		adv_finding__recommend(f, "%s makes %s of the time it is held while others wait (its usual hold, the lower quartile of its held-while-contended bounds, times its holds): shorten or split that section, moving out what does not need the lock (I/O, allocation, computing what is then published under it), or give its data a lock of its own.",
 				       words, adv_fmt_pct(share).s);
 	else
 		adv_finding__recommend(f, "No one section holds it most (%s, the largest, makes %s of the time it is held while others wait): shorten the longest-held sections first.",
