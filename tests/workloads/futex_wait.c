@@ -25,7 +25,6 @@
  * failing loudly if the kernel did something else, so the test's expected
  * counts are facts. "ready" prints each word's address (a "0x" value).
  */
-#include <fcntl.h>
 #include <linux/futex.h>
 #include "workload.h"
 
@@ -86,31 +85,6 @@ static void on_signal(int sig __attribute__((unused)))
 {
 }
 
-/*
- * Whether thread tid is blocked in futex(2) on word: its /proc syscall file
- * gives the call's number and first argument only while the thread is off
- * CPU inside a call ("running" while on CPU).
- */
-static bool blocked_on(pid_t tid, const uint32_t *word)
-{
-	char path[64], buf[256];
-	unsigned long nr, arg0;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		wl_fail("open %s: %s", path, strerror(errno));
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	return sscanf(buf, "%lu %lx", &nr, &arg0) == 2 && nr == SYS_futex &&
-	       arg0 == (unsigned long)word;
-}
-
 /* For each of the main thread's waits on "intr" (it writes intr_pipe just
  * before): once it is blocked there, INTR_AFTER_MS later, SIGUSR2 to it.
  * No futex call of its own; it stays, as the waker does. */
@@ -120,7 +94,7 @@ static void *interrupter(void *arg __attribute__((unused)))
 
 	for (unsigned long i = 0; i < n_intr; i++) {
 		wl_read_all(intr_pipe[0], &c, 1);
-		while (!blocked_on(main_tid, &intr_word))
+		while (!wl_blocked_in_futex(main_tid, &intr_word))
 			wl_sleep_ms(1);
 		wl_sleep_ms(INTR_AFTER_MS);
 		if (syscall(SYS_tgkill, getpid(), main_tid, SIGUSR2))

@@ -16,6 +16,7 @@
 #define SPINSCOPE_WORKLOAD_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -175,6 +176,31 @@ static inline void __attribute__((format(printf, 1, 2))) wl_ready(const char *fm
 		}
 	}
 	close(sfd);
+}
+
+/*
+ * Whether thread tid (of this process) is blocked in futex(2) on word: its
+ * /proc syscall file gives the call's number and first argument only while
+ * the thread is off CPU inside a call ("running" while on CPU).
+ */
+static inline bool wl_blocked_in_futex(pid_t tid, const void *word)
+{
+	char path[64], buf[256];
+	unsigned long nr, arg0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		wl_fail("open %s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return sscanf(buf, "%lu %lx", &nr, &arg0) == 2 && nr == SYS_futex &&
+	       arg0 == (unsigned long)word;
 }
 
 static inline void wl_done(void)
