@@ -262,7 +262,7 @@ void ss_print_help(FILE *out)
 	      "                       (only those calls pay; x86-64 kernels with BPF\n"
 	      "                       trampolines), tracepoint (syscall tracepoints: every\n"
 	      "                       syscall on the host pays ~40 ns) or auto (default:\n"
-	      "                       fentry where it works)\n"
+	      "                       the tracepoints for now; fentry only when asked)\n"
 	      "      --btf FILE       kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 	      "      --event EVENT    sampled perf event (default cache-misses; cpu-clock\n"
 	      "                       for an on-CPU profile where there is no PMU)\n"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 enum tracer_attach {
-	TRACER_ATTACH_AUTO = 0,		/* fentry where it works, else tracepoints */
+	TRACER_ATTACH_AUTO = 0,		/* tracepoints for now (attach.c says why) */
 	TRACER_ATTACH_FENTRY,
 	TRACER_ATTACH_TRACEPOINT,
 };
@@ -39,7 +39,8 @@ bool attach_kernel_is_rt(void);
  * Picks the mechanism for want and readies obj for it (before load): each
  * syscall tracepoint program P that was to load, or its twin fe_P
  * attached to P's syscall function in the kernel's BTF, loads; *fentry
- * says which. auto takes fentry where it works, except on PREEMPT_RT.
+ * says which. auto takes the tracepoints on every kernel for now (fentry
+ * traces hung in the kernel matrix's guests: attach.c).
  * 0, or, when want is fentry and the kernel cannot (no trampolines, a
  * function missing from its BTF), SS_EXIT_KERNEL with why set. --light
  * (light) loads neither.
