@@ -318,6 +318,9 @@ static __always_inline __u16 futex_flags(int op)
 		return SS_INFLIGHT_BITSET;
 	case FUTEX_UNLOCK_PI:
 		return SS_INFLIGHT_UNLOCK_PI;
+	case FUTEX_LOCK_PI:
+	case FUTEX_LOCK_PI2:
+		return SS_INFLIGHT_LOCK_PI;
 	default:
 		return 0;
 	}
@@ -436,7 +439,8 @@ static __always_inline __u32 wait_outcome(long ret)
 /*
  * A wait that slept (woken, timed out, interrupted) is a blocked wait: its
  * time goes into wait_ns and the histogram. One that returned at once
- * (EAGAIN: the word changed before the thread could sleep) or failed is
+ * (EAGAIN: the word changed before the thread could sleep; a LOCK_PI that
+ * found the lock free in the kernel and never blocked) or failed is
  * counted as a wait call, so that instant returns never set a lock's wait
  * times; the at-once calls' time is summed apart (at_once_ns), since a lock
  * handed over faster than a futex call costs its waiters those calls.
@@ -445,8 +449,13 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 					__u64 dur, long ret)
 {
 	__u32 outcome = wait_outcome(ret);
-	bool blocked = outcome == SS_FUTEX_WOKEN || outcome == SS_FUTEX_TIMEDOUT ||
-		       outcome == SS_FUTEX_INTR;
+	/* A LOCK_PI that found the lock free in the kernel took it without
+	 * sleeping: returned at once, as an EAGAIN wait. */
+	bool pi_at_once = (in->flags & (SS_INFLIGHT_LOCK_PI | SS_INFLIGHT_SLEPT)) ==
+				  SS_INFLIGHT_LOCK_PI && outcome == SS_FUTEX_WOKEN;
+	bool at_once = outcome == SS_FUTEX_AGAIN || pi_at_once;
+	bool blocked = !pi_at_once && (outcome == SS_FUTEX_WOKEN || outcome == SS_FUTEX_TIMEDOUT ||
+				       outcome == SS_FUTEX_INTR);
 	__u32 slot = ss_log2_slot(dur);
 	struct ss_futex *f;
 
@@ -459,7 +468,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 		t->futex_wait_ns += dur;
 		if (dur > t->futex_wait_ns_max)
 			t->futex_wait_ns_max = dur;
-	} else if (outcome == SS_FUTEX_AGAIN) {
+	} else if (at_once) {
 		t->futex_returned_at_once++;
 	}
 
@@ -475,7 +484,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 			__sync_fetch_and_add(&f->wait_ns, dur);
 			if (slot < SS_HIST_SLOTS)
 				__sync_fetch_and_add(&f->hist[slot], 1);
-		} else if (outcome == SS_FUTEX_AGAIN) {
+		} else if (at_once) {
 			__sync_fetch_and_add(&f->returned_at_once, 1);
 			__sync_fetch_and_add(&f->at_once_ns, dur);
 		}
@@ -494,7 +503,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 				/* Only this thread writes its key: no cmpxchg needed. */
 				if (dur > wv->wait_ns_max)
 					wv->wait_ns_max = dur;
-			} else if (outcome == SS_FUTEX_AGAIN) {
+			} else if (at_once) {
 				__sync_fetch_and_add(&wv->at_once, 1);
 			}
 		} else {
@@ -724,6 +733,8 @@ static __always_inline void switch_out(struct task_struct *prev, __u32 tid, bool
 	 * runnable, so it counts as involuntary. */
 	if (!preempt && state != TASK_RUNNING) {
 		t->switches_voluntary++;
+		if (t->cur.start_ns)	/* it blocks inside a traced call */
+			t->cur.flags |= SS_INFLIGHT_SLEPT;
 	} else {
 		t->switches_involuntary++;
 		t->enqueue_ns = now;	/* still runnable: queued again */

@@ -66,6 +66,13 @@ struct ss_inflight {
 #define SS_INFLIGHT_BITSET 0x1
 /* The wake is a FUTEX_UNLOCK_PI (which returns 0, not the waiters woken). */
 #define SS_INFLIGHT_UNLOCK_PI 0x2
+/* The wait is a FUTEX_LOCK_PI(2): it returns 0 once the lock is taken,
+ * whether it slept for it or found it free in the kernel. */
+#define SS_INFLIGHT_LOCK_PI 0x4
+/* The thread blocked (a voluntary switch) while the call was in flight:
+ * set by sched_switch, so that a LOCK_PI that took a free lock is told
+ * from one that waited for it. */
+#define SS_INFLIGHT_SLEPT 0x8
 
 /*
  * The counters of a thread and of a futex address, each declared once here.

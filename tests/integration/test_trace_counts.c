@@ -462,6 +462,48 @@ static void test_futex_waits_exact(void **state)
 	tt_workload_end(&w);
 }
 
+/*
+ * FUTEX_LOCK_PI returns 0 once the lock is taken, whether the thread slept
+ * for it or found it free in the kernel: only the ones that slept are
+ * blocked waits (tests/workloads/pi_lock.c says what each call does).
+ */
+static void test_pi_lock_at_once_is_not_blocked(void **state)
+{
+	enum { N = 50, P = 20 };
+	json_object *doc, *f, *hist;
+	long long main_tid;
+	struct tt_workload w;
+	uint64_t hist_sum = 0;
+	char done[256];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "pi_lock", TT_ARGS(tt_num(N), tt_num(P)));
+	main_tid = (long long)tt_field(w.ready, "main_tid");
+	doc = trace_workload(&w, NULL, done, sizeof(done));
+	f = futex_at(doc, w.ready, "word");
+
+	print_message("# PI word: %llu waits, %llu blocked, %llu at once\n",
+		      (unsigned long long)tt_u64(f, "waits"), (unsigned long long)tt_u64(f, "blocked"),
+		      (unsigned long long)tt_u64(f, "returned_at_once"));
+	assert_int_equal(tt_u64(f, "waits"), N + 2 * P);
+	assert_int_equal(tt_u64(f, "blocked"), P);
+	assert_int_equal(tt_u64(f, "returned_at_once"), N + P);
+	check_outcome(f, "woken", N + 2 * P);
+	assert_int_equal(tt_u64(f, "wakes"), N + 2 * P);
+	assert_int_equal(tt_u64(f, "woken"), P);
+	hist = tt_get(f, "hist_log2_ns");
+	for (size_t i = 0; i < json_object_array_length(hist); i++)
+		hist_sum += (uint64_t)json_object_get_int64(json_object_array_get_idx(hist, i));
+	assert_int_equal(hist_sum, P);
+
+	assert_int_equal(thread_u64(doc, main_tid, "futex_wait"), N + P);
+	assert_int_equal(thread_u64(doc, main_tid, "futex_blocked"), P);
+	assert_int_equal(thread_u64(doc, main_tid, "futex_returned_at_once"), N);
+	assert_int_equal(thread_u64(doc, main_tid, "futex_wake"), N + P);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
 /* A pthread mutex held by one thread while others block on it is the top
  * contended address, and its waiters' stacks are collected. */
 static void test_mutex_is_top_contended(void **state)
@@ -742,6 +784,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_yield_threads_created_after_attach, tt_teardown),
 		cmocka_unit_test_teardown(test_tid_filter_narrows_to_one_thread, tt_teardown),
 		cmocka_unit_test_teardown(test_futex_waits_exact, tt_teardown),
+		cmocka_unit_test_teardown(test_pi_lock_at_once_is_not_blocked, tt_teardown),
 		cmocka_unit_test_teardown(test_mutex_is_top_contended, tt_teardown),
 		cmocka_unit_test_teardown(test_report_is_one_snapshot, tt_teardown),
 		cmocka_unit_test_teardown(test_full_futex_map_counts_drops, tt_teardown),
@@ -754,6 +797,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_yield_threads_created_after_attach, tt_teardown),
 		cmocka_unit_test_teardown(test_tid_filter_narrows_to_one_thread, tt_teardown),
 		cmocka_unit_test_teardown(test_futex_waits_exact, tt_teardown),
+		cmocka_unit_test_teardown(test_pi_lock_at_once_is_not_blocked, tt_teardown),
 		cmocka_unit_test_teardown(test_mutex_is_top_contended, tt_teardown),
 		cmocka_unit_test_teardown(test_report_is_one_snapshot, tt_teardown),
 	};
