@@ -70,7 +70,7 @@ static __always_inline struct ss_thread *current_thread(__u32 tid)
  * The user stack of the current event, or the thread's previous one when
  * that was taken less than an interval ago for the same event (site: the
  * futex word waited on) from the same call site (sp: the user stack
- * pointer, see ss_user_sp()): a thread that yields or waits in a loop does
+ * pointer, see call_site_sp()): a thread that yields or waits in a loop does
  * so from one call site, and the walk (through code without frame pointers
  * it faults its way out) costs more than a yield. A wait on another word,
  * or from another frame, takes its own stack, so that a word or a call
@@ -84,6 +84,33 @@ static __always_inline bool same_stack_sample(__u64 now, __u64 site, __u64 sp, _
 {
 	return last_ns && now - last_ns < targ_stack_interval_ns && last_site == site &&
 	       last_sp == sp;
+}
+
+/*
+ * The user stack pointer that tells this event's call site: from
+ * bpf_task_pt_regs in the unwinding programs, else from the kernel stack
+ * at the address the thread's record keeps for its task (found again when
+ * another task has the tid). 0 where it could not be read, counted: such
+ * events may share a stack with another call site on the same word.
+ * unwind: a constant.
+ */
+static __always_inline __u64 call_site_sp(struct ss_thread *t, bool unwind)
+{
+	__u64 sp, task;
+
+	if (unwind) {
+		sp = ss_user_sp();
+	} else {
+		task = bpf_get_current_task();
+		if (t->kstack_task != task) {
+			t->kstack_task = task;
+			t->kstack_regs = ss_kstack_regs();
+		}
+		sp = ss_kstack_sp(t->kstack_regs);
+	}
+	if (!sp)
+		count_drop(SS_DROP_CALL_SITE_UNKNOWN);
+	return sp;
 }
 
 static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u64 sp,
@@ -256,7 +283,7 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 
 	if (SS_NO_RELEASE_SITES || !woken)
 		return;
-	sp = ss_user_sp(unwind);
+	sp = call_site_sp(t, unwind);
 	if (same_stack_sample(now, in->uaddr, sp, t->wake_stack_ns, t->wake_stack_site,
 			      t->wake_stack_sp)) {
 		if (t->wake_stack_id < 0)
@@ -296,7 +323,7 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	 * site) only at its exit, once it is known to have woken someone. */
 	t->cur.held_ns = 0;
 	if (class == SS_FUTEX_CLASS_WAIT) {
-		t->cur.stack_id = sampled_stack(ctx, now, uaddr, ss_user_sp(unwind),
+		t->cur.stack_id = sampled_stack(ctx, now, uaddr, call_site_sp(t, unwind),
 						&t->wait_stack_ns, &t->wait_stack_site,
 						&t->wait_stack_sp, &t->wait_stack_id, unwind);
 		note_wait_start(uaddr, now);
@@ -649,7 +676,7 @@ static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind
 		return 0;
 	t->sched_yield++;
 	now = bpf_ktime_get_ns();
-	sp = ss_user_sp(unwind);
+	sp = call_site_sp(t, unwind);
 	if (t->yield_stack_ns && now - t->yield_stack_ns < targ_stack_interval_ns &&
 	    t->yield_stack_sp == sp) {
 		t->yield_pending++;

@@ -37,6 +37,10 @@ enum ss_drop {
 					 * (recursion; set by user space from
 					 * bpf_prog_info.recursion_misses) */
 	SS_DROP_RELEASES_FULL,		/* release sites map full */
+	SS_DROP_CALL_SITE_UNKNOWN,	/* the user stack pointer could not be
+					 * read: the event's stack may be one
+					 * taken at another call site of the
+					 * same word */
 	SS_DROPS,
 };
 
@@ -187,7 +191,7 @@ struct ss_thread {
 	 * a futex wait only for the same word (wait_stack_site), so that a
 	 * word is never named by another word's stack, and both only from
 	 * the same call site, told by the user stack pointer (_sp; 0 where
-	 * the kernel cannot give it, see ss_user_sp()). */
+	 * it could not be read, counted as call_site_unknown). */
 	__u64 yield_stack_ns;
 	__u64 yield_pending;		/* yields not yet added to yield_stack_id's site */
 	__u64 yield_stack_sp;
@@ -197,6 +201,11 @@ struct ss_thread {
 	__u64 last_wait_uaddr;		/* word of the thread's last futex wait */
 	__s32 yield_stack_id;
 	__s32 wait_stack_id;
+	/* The frame-pointer programs' copy of where this thread's user
+	 * registers lie on its kernel stack (ss_kstack_regs()), and the task
+	 * it was found for. */
+	__u64 kstack_task;
+	__u64 kstack_regs;
 	/* The same for the stacks of wakes that found waiters (release
 	 * sites), per word and call site as the waits'. */
 	__u64 wake_stack_ns;
@@ -250,7 +259,7 @@ struct ss_waiter_val {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (26 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 32 + 8 + SS_COMM_LEN + 32 +
+	       8 * (28 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 32 + 8 + SS_COMM_LEN + 32 +
 		       sizeof(struct ss_release_val),
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==

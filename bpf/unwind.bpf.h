@@ -306,18 +306,102 @@ static __always_inline __s32 unwind_user_stackid(void)
 }
 
 /*
- * The user stack pointer at the syscall, where the unwinder runs (it has
- * bpf_task_pt_regs, 5.15); 0 elsewhere. With the futex word it tells one
- * call site from another: a loop waits or yields from one frame depth,
- * another caller of the same lock sits at another. unwind: a constant.
+ * The frame-pointer programs load where bpf_task_pt_regs (5.15) may be
+ * missing: they find the user registers saved at the syscall where the
+ * kernel keeps them, at the top of the task's kernel stack
+ * (task_pt_regs(): THREAD_SIZE above the stack's base, less x86's
+ * TOP_OF_KERNEL_STACK_PADDING, 0 on x86-64 and 16 with FRED). THREAD_SIZE
+ * is 16 KiB on x86-64 and arm64 (4 KiB pages, no KASAN: Debian's
+ * kernels); user space may set another. Only a register set that is user
+ * mode's is taken (x86-64: the user code and stack segments; arm64: EL0
+ * and user addresses), so a kernel laid out otherwise gives 0 (call sites
+ * not told apart, and counted), never a wrong stack pointer. Finding the
+ * set costs two reads of kernel memory, so callers keep its address per
+ * task (ss_kstack_regs()) and read only the set itself per event
+ * (ss_kstack_sp()).
  */
-static __always_inline __u64 ss_user_sp(bool unwind)
-{
-	struct pt_regs *regs;
+const volatile __u32 targ_kstack_size = 16384;
 
-	if (!unwind)
+#if defined(__TARGET_ARCH_x86)
+struct ss_user_regs_tail {	/* the end of x86-64's struct pt_regs */
+	__u64 ip, cs, flags, sp, ss;
+};
+#define SS_USER_CS 0x33
+#define SS_USER_DS 0x2b
+#define SS_KSTACK_PADS 2	/* TOP_OF_KERNEL_STACK_PADDING 0, or 16 (FRED) */
+#define SS_REGS_TAIL_FIELD ip
+
+static __always_inline __u64 ss_regs_tail_sp(const struct ss_user_regs_tail *r)
+{
+	return (r->cs & 0xffff) == SS_USER_CS && (r->ss & 0xffff) == SS_USER_DS ? r->sp : 0;
+}
+#elif defined(__TARGET_ARCH_arm64)
+struct ss_user_regs_tail {	/* struct user_pt_regs after regs[31] */
+	__u64 sp, pc, pstate;
+};
+#define SS_USER_VA_END (1ULL << 52)
+#define SS_KSTACK_PADS 1
+#define SS_REGS_TAIL_FIELD sp
+
+static __always_inline __u64 ss_regs_tail_sp(const struct ss_user_regs_tail *r)
+{
+	/* AArch64 EL0 (PSR_MODE_EL0t, not the 32-bit bit), at user addresses */
+	if ((r->pstate & 0x1f) || !r->sp || r->sp >= SS_USER_VA_END || !r->pc ||
+	    r->pc >= SS_USER_VA_END)
 		return 0;
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	return r->sp;
+}
+#endif
+
+#ifdef SS_KSTACK_PADS
+/* The user stack pointer in the register set whose tail is at addr, or 0. */
+static __always_inline __u64 ss_kstack_sp(__u64 addr)
+{
+	struct ss_user_regs_tail r;
+
+	if (!addr || bpf_probe_read_kernel(&r, sizeof(r), (void *)addr))
+		return 0;
+	return ss_regs_tail_sp(&r);
+}
+
+/* Where the current task's user register set ends (its tail, above), or 0. */
+static __always_inline __u64 ss_kstack_regs(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 base = 0, regs, off = bpf_core_field_offset(struct pt_regs, SS_REGS_TAIL_FIELD);
+
+	if (bpf_core_read(&base, sizeof(base), &task->stack) || !base)
+		return 0;
+	for (int i = 0; i < SS_KSTACK_PADS; i++) {
+		regs = base + targ_kstack_size - 16 * i - bpf_core_type_size(struct pt_regs);
+		if (ss_kstack_sp(regs + off))
+			return regs + off;
+	}
+	return 0;
+}
+#else
+static __always_inline __u64 ss_kstack_sp(__u64 addr)
+{
+	return 0;
+}
+
+static __always_inline __u64 ss_kstack_regs(void)
+{
+	return 0;
+}
+#endif
+
+/*
+ * The user stack pointer at the syscall, in the unwinding programs (they
+ * have bpf_task_pt_regs, 5.15); the frame-pointer ones use the kernel
+ * stack's copy (above). With the futex word it tells one call site from
+ * another: a loop waits or yields from one frame depth, another caller of
+ * the same lock sits at another.
+ */
+static __always_inline __u64 ss_user_sp(void)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
 	return regs->sp;
 }
 

@@ -115,6 +115,7 @@ struct task_struct {
 	pid_t pid;
 	pid_t tgid;
 	char comm[16];
+	void *stack;	/* the kernel stack's base (task_stack_page()) */
 } __attribute__((preserve_access_index));
 
 struct task_struct___pre514 {

@@ -126,10 +126,9 @@ static void count_by_frame(json_object *arr, const char *fn, uint64_t *with, uin
 	}
 }
 
-/* Stacks of arr: 2n events in all, n of them from far_site where the
- * unwinder tells call sites apart. Without it (before 5.17) the user stack
- * pointer is not read: stacks are reused by word alone. */
-static void assert_split(json_object *arr, const char *what, uint64_t n, bool unwound)
+/* Stacks of arr: 2n events in all, n of them from far_site: every call
+ * site keeps its own events. */
+static void assert_split(json_object *arr, const char *what, uint64_t n)
 {
 	uint64_t far, near;
 
@@ -137,37 +136,56 @@ static void assert_split(json_object *arr, const char *what, uint64_t n, bool un
 	print_message("# %s: %llu from far_site, %llu from near_site alone\n", what,
 		      (unsigned long long)far, (unsigned long long)near);
 	assert_int_equal(far + near, 2 * n);
-	if (unwound) {
-		assert_int_equal(far, n);
-		assert_int_equal(near, n);
-	}
+	assert_int_equal(far, n);
+	assert_int_equal(near, n);
 }
 
-/* One thread yields and waits on one word from two call sites in turn,
+/*
+ * One thread yields and waits on one word from two call sites in turn,
  * with the default stack interval: a stack may be reused only from the
- * same call site, so each site gets exactly its own N events. */
-static void test_each_call_site_keeps_its_own_stack(void **state)
+ * same call site, so each site gets exactly its own N events. fp_only:
+ * the frame-pointer programs (SPINSCOPE_UNWIND=off; the only ones before
+ * Linux 5.17), which read the user stack pointer from the kernel stack
+ * where the unwinding ones have bpf_task_pt_regs.
+ */
+static void check_call_sites_apart(bool fp_only)
 {
 	const uint64_t n = 2000;
 	json_object *doc, *fx;
 	struct tt_workload w;
 	bool unwound;
 
-	TL_REQUIRE_BPF();
 	tt_workload_start(&w, "two_sites", TT_ARGS(tt_num((long long)n)));
+	if (fp_only)
+		setenv("SPINSCOPE_UNWIND", "off", 1);
 	doc = tt_trace_until_done(&w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
+	unsetenv("SPINSCOPE_UNWIND");
 	unwound = json_object_get_boolean(tt_get(doc, "symbols.unwind.enabled"));
+	print_message("# %s programs\n", unwound ? "unwinding" : "frame-pointer");
+	if (fp_only)
+		assert_false(unwound);
+	assert_int_equal(tt_u64(doc, "dropped.call_site_unknown"), 0);
 	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 2 * n);
 	fx = tt_futex(doc, tt_field(w.ready, "word"));
 	assert_non_null(fx);
 	assert_int_equal(tt_u64(fx, "returned_at_once"), 2 * n);
 
-	assert_split(tt_get(doc, "yield_sites"), "yields", n, unwound);
-	assert_split(tt_get(fx, "stacks"), "waits", n, unwound);
-	if (!unwound)
-		print_message("# no unwinder on this kernel: call sites not told apart\n");
+	assert_split(tt_get(doc, "yield_sites"), "yields", n);
+	assert_split(tt_get(fx, "stacks"), "waits", n);
 	json_object_put(doc);
 	tt_workload_end(&w);
+}
+
+static void test_each_call_site_keeps_its_own_stack(void **state)
+{
+	TL_REQUIRE_BPF();
+	check_call_sites_apart(false);
+}
+
+static void test_each_call_site_keeps_its_own_stack_fp(void **state)
+{
+	TL_REQUIRE_BPF();
+	check_call_sites_apart(true);
 }
 
 int main(void)
@@ -175,6 +193,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_frameless_libc_callers_are_named, tt_teardown),
 		cmocka_unit_test_teardown(test_each_call_site_keeps_its_own_stack, tt_teardown),
+		cmocka_unit_test_teardown(test_each_call_site_keeps_its_own_stack_fp, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

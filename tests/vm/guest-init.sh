@@ -150,6 +150,13 @@ for c in $(echo "$checks" | tr , ' '); do
 	futex) cmocka_check futex integration/test_trace_counts test_futex_waits_exact ;;
 	target_exit) cmocka_check target_exit integration/test_trace_lifecycle \
 		test_target_exit_ends_trace_json ;;
+	# Two call sites on one word keep their own stacks, on the programs
+	# this kernel loads and on the frame-pointer ones (the only ones
+	# before 5.17), which read the user stack pointer off the kernel stack.
+	call_sites) cmocka_check call_sites integration/test_unwind_e2e \
+		test_each_call_site_keeps_its_own_stack ;;
+	call_sites_fp) cmocka_check call_sites_fp integration/test_unwind_e2e \
+		test_each_call_site_keeps_its_own_stack_fp ;;
 	# The futex waits and the threads created after attach traced on
 	# --attach=fentry (not auto's choice: traces on fentry hung in these
 	# guests; make test-kernels-fentry repeats them).

@@ -68,6 +68,7 @@ build_initrd() {
 	done
 	[ -x "$build/tests/unit/calib/test_calib_numa" ] && bins+=("$build/tests/unit/calib/test_calib_numa")
 	[ -x "$build/tests/integration/test_attach" ] && bins+=("$build/tests/integration/test_attach")
+	[ -x "$build/tests/integration/test_unwind_e2e" ] && bins+=("$build/tests/integration/test_unwind_e2e")
 	# The hostcost check's benchmark (make bench-kernel-cost), when built.
 	[ -x "$build/bench/getppid_loop" ] && bins+=("$build/bench/getppid_loop")
 	rm -rf "$root"

@@ -15,6 +15,7 @@ const char *const ss_drop_names[SS_DROPS] = {
 	[SS_DROP_MISSED_EXIT] = "futex_exit_without_enter",
 	[SS_DROP_PROG_MISSES] = "bpf_program_misses",
 	[SS_DROP_RELEASES_FULL] = "release_sites_map_full",
+	[SS_DROP_CALL_SITE_UNKNOWN] = "call_site_unknown",
 };
 
 #define DESC_JSON_KEY_ALL(name) #name
