@@ -368,8 +368,12 @@ static __always_inline __u64 ss_kstack_sp(__u64 addr)
 static __always_inline __u64 ss_kstack_regs(void)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u64 base = 0, regs, off = bpf_core_field_offset(struct pt_regs, SS_REGS_TAIL_FIELD);
+	__u64 base = 0, regs, off;
 
+	/* A BTF without them (a test's fixture) loads, without call sites. */
+	if (!bpf_core_field_exists(task->stack) || !bpf_core_type_exists(struct pt_regs))
+		return 0;
+	off = bpf_core_field_offset(struct pt_regs, SS_REGS_TAIL_FIELD);
 	if (bpf_core_read(&base, sizeof(base), &task->stack) || !base)
 		return 0;
 	for (int i = 0; i < SS_KSTACK_PADS; i++) {
