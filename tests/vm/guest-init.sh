@@ -159,7 +159,8 @@ for c in $(echo "$checks" | tr , ' '); do
 		test_each_call_site_keeps_its_own_stack_fp ;;
 	# The futex waits and the threads created after attach traced on
 	# --attach=fentry (not auto's choice: traces on fentry hung in these
-	# guests; make test-kernels-fentry repeats them).
+	# guests under multi-threaded TCG; make test-kernels-fentry repeats
+	# them).
 	fentry_futex) export TT_ATTACH=fentry
 		cmocka_check fentry_futex integration/test_trace_counts test_futex_waits_exact
 		unset TT_ATTACH ;;
