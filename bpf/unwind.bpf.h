@@ -312,7 +312,7 @@ static __always_inline __s32 unwind_user_stackid(void)
  * (task_pt_regs(): THREAD_SIZE above the stack's base, less x86's
  * TOP_OF_KERNEL_STACK_PADDING, 0 on x86-64 and 16 with FRED). THREAD_SIZE
  * is 16 KiB on x86-64 and arm64 (4 KiB pages, no KASAN: Debian's
- * kernels); user space may set another. Only a register set that is user
+ * kernels), a read-only setting. Only a register set that is user
  * mode's is taken (x86-64: the user code and stack segments; arm64: EL0
  * and user addresses), so a kernel laid out otherwise gives 0 (call sites
  * not told apart, and counted), never a wrong stack pointer. Finding the
@@ -364,7 +364,8 @@ static __always_inline __u64 ss_kstack_sp(__u64 addr)
 	return ss_regs_tail_sp(&r);
 }
 
-/* Where the current task's user register set ends (its tail, above), or 0. */
+/* The address of the current task's user register set's tail (struct
+ * ss_user_regs_tail) on its kernel stack, or 0 where none is found. */
 static __always_inline __u64 ss_kstack_regs(void)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
