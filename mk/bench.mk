@@ -30,7 +30,17 @@ $(OUTPUT)/bench/getppid_loop: bench/getppid_loop.c | check-deps
 bench-light: spinscope $(OUTPUT)/bench/getppid_loop
 	$(Q)SPINSCOPE=$(OUTPUT)/spinscope LOOP=$(OUTPUT)/bench/getppid_loop ./bench/light_host_cost.sh $(BENCH_ARGS)
 
-.PHONY: bench bench-bins bench-light
+# What attaching costs: attach time for 10 and 1000 threads, peak RSS and
+# BPF map memory (bench/attach_cost.sh).
+$(OUTPUT)/bench/threads_idle: bench/threads_idle.c | check-deps
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -pthread $< -o $@
+
+bench-attach: spinscope $(OUTPUT)/bench/threads_idle
+	$(Q)SPINSCOPE=$(OUTPUT)/spinscope TARGET=$(OUTPUT)/bench/threads_idle ./bench/attach_cost.sh $(BENCH_ARGS)
+
+.PHONY: bench bench-bins bench-light bench-attach
 
 # The same, inside the kernel matrix's 6.1 guest (tests/vm), where fentry
 # works: default, --attach=tracepoint, --attach=fentry and --light side by
