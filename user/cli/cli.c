@@ -283,7 +283,7 @@ void ss_print_help(FILE *out)
 	      "      --stack-interval MS  take a thread's user stack at most once per MS\n"
 	      "                       (default 1; 0 = every event, which costs ~0.6 us each)\n"
 	      "      --max-threads N  map sizes (defaults 4096 threads, 4096 futex\n"
-	      "      --max-futexes N  addresses, 2048 stacks: about 8 MiB of kernel memory)\n"
+	      "      --max-futexes N  addresses, 2048 stacks: about 11 MiB of kernel memory)\n"
 	      "      --max-stacks N\n"
 	      "  -h, --help           this text\n"
 	      "  -V, --version        version\n"
