@@ -306,7 +306,11 @@ static __always_inline void light_waking(struct task_struct *p)
 	if (!current_is_target(&tid))
 		return;
 	syscall_of(bpf_get_current_task_btf(), &s);
-	if (futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAKE)
+	/* Still inside the wake call: an interrupt's wake-up that lands on a
+	 * thread back in user space after a wake (its registers still name
+	 * the call) is not one (under raw_tp, where p is not checked, the
+	 * futex check counted such a fifth wake of four). */
+	if (!s.in_call || futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAKE)
 		return;
 	if (p && !woken_by_futex(p, &s, uaddr))
 		return;
