@@ -75,7 +75,7 @@ static uint64_t thread_u64(json_object *doc, long long tid, const char *key)
 static void assert_light_stated(json_object *doc)
 {
 	static const char *const must_say[] = { "return at once", "find nothing to switch to",
-						"wake no thread", "nor are the wakes that ended them" };
+						"wake no thread", "a wake racing the wait" };
 	json_object *blind = tt_get(doc, "traced.blind_spots");
 	size_t n = json_object_array_length(blind);
 
@@ -137,11 +137,13 @@ static void check_light_futex_waits(const char *btf, const char *sched)
 	assert_in_range(ni, 1, I);
 	assert_true(tt_u64(intr, "wait_ns") >= ni * 10000000ULL);	/* signalled 10 ms after blocking */
 	/* A wake can reach a waiter between its queueing and its switch (a
-	 * stated blind spot): the waiter then does not sleep and, once it has
-	 * set itself running, the wake finds no sleeper and no sched_waking
-	 * fires, so neither is seen. A wait that blocked can only end by a
-	 * wake here (no timeout, no signal), seen from the waker: between the
-	 * blocked waits seen and K wakes, each one waiter. */
+	 * stated blind spot): the waiter then does not sleep, so its wait is
+	 * not seen; the wake is, unless the waiter had already set itself
+	 * running (then no sched_waking fires). On sysbench mutex about one
+	 * wake in seven came so (8013 wakes, 6938 blocked waits). A wait
+	 * that blocked can only end by a wake here (no timeout, no signal),
+	 * seen from the waker: between the blocked waits seen and K wakes,
+	 * each one waiter. */
 	uint64_t nw = tt_u64(woken, "waits");
 
 	assert_in_range(nw, 1, K);

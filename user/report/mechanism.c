@@ -8,7 +8,7 @@ const char *const ss_light_blind_spots[] = {
 	"futex waits that return at once (value changed, EAGAIN) are not seen",
 	"sched_yield calls that find nothing to switch to are not seen",
 	"futex wakes that wake no thread are not seen; a call that wakes N threads counts as N wakes",
-	"futex waits woken before they blocked (a wake racing the wait) are not seen, nor are the wakes that ended them",
+	"futex waits woken before they blocked (a wake racing the wait) are not seen, though the wakes that ended them mostly are: wakes can outnumber the blocked waits",
 	"futex wait outcomes (woken, timed out, interrupted) are not seen",
 	"futex calls other than wait and wake (futex_other) are not seen",
 	"who holds a lock is not seen: no release sites or holders",
