@@ -187,6 +187,10 @@ run_guest() {	# name suite arch package cpu checks
 			grep '^kmatrix-beat: [0-9]' "$log" | tail -n 2 | sed 's/^/      /'
 		fi
 		grep '^kmatrix: check .* FAIL ' "$log" | cut -d' ' -f3,6- | cut -c1-220 | sed 's/^/      /'
+		# The failed checks' own output (the guest keeps its last 40
+		# lines): CI keeps this summary, not $log.
+		grep '^kmatrix-log: ' "$log" | grep -v '^kmatrix-log: *$' | tail -n 24 |
+			cut -c14-400 | sed 's/^/      | /'
 	fi
 	[ "$fetch" -le 1 ] || echo "      fetched its kernel in ${fetch}s (cached in $APT for later runs)"
 	grep '^kmatrix-hint: ' "$log" | awk '{$1 = ""; print "      hint" $0}'
