@@ -471,6 +471,7 @@ static int trace_open(struct trace_session *s)
 		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
 	};
 	struct ss_unwind_table rows;
+	struct tracer_features feat;
 	struct unwind_table ut;
 	char why[1024];
 	int code, smp_err;
@@ -488,12 +489,15 @@ static int trace_open(struct trace_session *s)
 	if (!s->smp)
 		return ss_error(smp_err == EPERM || smp_err == EACCES ? SS_EXIT_PERM :
 				smp_err == EINVAL ? SS_EXIT_USAGE : SS_EXIT_BPF, "%s", why);
+	tracer__features(s->t, &feat);
 	if (o->verbose)
-		ss_notice("loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB",
+		ss_notice("loaded in %.0f ms; BPF maps sized for %u threads, %u futex addresses, %u stacks: %.1f MiB%s",
 			  (tracer_now_ns() - s->t0) / 1e6, o->max_threads, o->max_futexes, o->max_stacks,
-			  tracer__map_bytes(s->t) / 1048576.0);
+			  tracer__map_bytes(s->t) / 1048576.0,
+			  feat.maps_grow ? " at most, allocated as used" : ", allocated now");
 	if (tracer__map_bytes(s->t) > 64ull << 20)
-		ss_warn("the BPF maps may lock %.0f MiB of kernel memory", tracer__map_bytes(s->t) / 1048576.0);
+		ss_warn("the BPF maps may %s %.0f MiB of kernel memory",
+			feat.maps_grow ? "grow to" : "lock", tracer__map_bytes(s->t) / 1048576.0);
 	return 0;
 }
 

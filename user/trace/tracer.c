@@ -150,6 +150,41 @@ static int set_sizes(struct trace *skel, const struct tracer_opts *o)
 	return err;
 }
 
+/*
+ * Whether the hash maps may take their memory as entries are made
+ * (BPF_F_NO_PREALLOC) rather than all at load: from 6.1 the kernel's BPF
+ * allocator (struct bpf_mem_alloc) makes run-time allocation safe in
+ * tracing programs, and the default sizes then hold what the target uses
+ * (kilobytes for a few threads) instead of about 11 MiB at once. Before
+ * 6.1 the verifier accepts such a map in a tracing program only with a
+ * kernel warning (WARN_ONCE, which taints the kernel) and PREEMPT_RT
+ * refuses it: those keep preallocated maps. The kernel's BTF is the probe;
+ * loading a program to find out would itself warn on the old kernels.
+ */
+static bool maps_grow_as_used(const struct btf *kernel_btf)
+{
+	return kernel_btf && btf__find_by_name_kind(kernel_btf, "bpf_mem_alloc", BTF_KIND_STRUCT) > 0 &&
+	       !attach_kernel_is_rt();
+}
+
+/* Every hash map of the object grows as used where the kernel allows: only
+ * tracing programs use them (the sampler's perf_event programs, which must
+ * have preallocated maps, have their own object). 0 or an SS_EXIT_*. */
+static int choose_map_allocation(struct tracer *t, const struct btf *kernel_btf, char *why,
+				 size_t whylen)
+{
+	struct bpf_map *m;
+	int err = 0;
+
+	t->features.maps_grow = maps_grow_as_used(kernel_btf);
+	bpf_object__for_each_map(m, t->skel->obj)
+		if (!err && t->features.maps_grow && bpf_map__type(m) == BPF_MAP_TYPE_HASH)
+			err = bpf_map__set_map_flags(m, bpf_map__map_flags(m) | BPF_F_NO_PREALLOC);
+	if (err)
+		snprintf(why, whylen, "cannot set up the BPF maps: %s", strerror(-err));
+	return err ? SS_EXIT_BPF : 0;
+}
+
 /* Picks the program variants this kernel can run: optional tracepoints it
  * may lack, and tp_btf or raw_tp for the scheduler. */
 static void disable_missing(struct tracer *t, const char *const *roots,
@@ -348,6 +383,7 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 						       .btf = kernel_btf,
 						       .preempt_rt = attach_kernel_is_rt() },
 			      t->skel->obj, &t->features.fentry, why, whylen);
+	*code = *code ?: choose_map_allocation(t, kernel_btf, why, whylen);
 	btf__free(kernel_btf);
 	kernel_btf = NULL;
 	if (*code)

@@ -44,6 +44,8 @@ struct tracer_features {
 	bool light;		/* --light: no syscall program (user/trace/light.h) */
 	bool fentry;		/* fentry/fexit on the syscall functions, not
 				 * syscall tracepoints (user/trace/attach.h) */
+	bool maps_grow;		/* hash maps allocated as entries are made
+				 * (BPF_F_NO_PREALLOC: 6.1, not PREEMPT_RT) */
 	struct kernel_features kernel;	/* probed at open */
 };
 
