@@ -19,6 +19,9 @@ export PATH=/bin LD_LIBRARY_PATH=/lib/guest OUTPUT=/k CI=true CMOCKA_MESSAGE_OUT
 exec </dev/null
 
 checks=$(sed -n 's/.*kmatrix\.checks=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
+# What the kernel had warned of before the checks (kernel_quiet compares).
+kernel_warnings() { dmesg | grep -cE 'WARNING: CPU|BUG: |Oops'; }
+warnings0=$(kernel_warnings)
 echo
 echo "kmatrix: guest $(uname -r) $(uname -m) cpus=$(nproc) checks=$checks"
 
@@ -172,6 +175,20 @@ for c in $(echo "$checks" | tr , ' '); do
 		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
 	light_kernel) cmocka_check light_kernel integration/test_attach test_light_or_exit_5
 		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
+	# The tracing programs' hash maps grow as used from 6.1 (not RT),
+	# preallocated before (where the verifier would warn).
+	maps) cmocka_check maps integration/test_map_alloc \
+		test_hash_maps_grow_where_the_kernel_allows
+		grep '^maps: [0-9]' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
+	# Run last: no check made the kernel warn (WARN_ON, BUG, Oops), as
+	# a run-time allocated map in a tracing program does before 6.1.
+	kernel_quiet) s=$(date +%s)
+		dmesg | grep -E -A4 'WARNING: CPU|BUG: |Oops' >/tmp/out
+		n=$(kernel_warnings)
+		[ "$n" = "$warnings0" ]
+		rc=$?
+		report kernel_quiet "$s" $rc /tmp/out \
+			"the kernel warned $((n - warnings0)) times during the checks: $(grep -m1 -E 'WARNING: CPU|BUG: |Oops' /tmp/out | cut -c1-160)" ;;
 	calibrate) calibrate_check ;;
 	hostcost) hostcost_check ;;
 	numa) numa_check ;;
