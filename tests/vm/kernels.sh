@@ -62,13 +62,14 @@ copy_libs() {	# root "libdirs" binaries...
 # build_initrd ARCH BUILD BUSYBOX LIBDIRS -> $VM/initrd-ARCH.gz
 build_initrd() {
 	local arch=$1 build=$2 busybox=$3 dirs=$4 root=$VM/root-$1 b bins=() wl=()
-	for b in spinscope tests/integration/test_trace_counts tests/integration/test_trace_lifecycle; do
+	# What guest-init.sh runs (mk/kernels.mk's GUEST_BINS builds them).
+	for b in spinscope tests/integration/test_trace_counts tests/integration/test_trace_lifecycle \
+		 tests/integration/test_attach tests/integration/test_unwind_e2e \
+		 tests/integration/test_map_alloc; do
 		[ -x "$build/$b" ] || die "$build/$b missing: run make test-kernels (it builds it)"
 		bins+=("$build/$b")
 	done
 	[ -x "$build/tests/unit/calib/test_calib_numa" ] && bins+=("$build/tests/unit/calib/test_calib_numa")
-	[ -x "$build/tests/integration/test_attach" ] && bins+=("$build/tests/integration/test_attach")
-	[ -x "$build/tests/integration/test_unwind_e2e" ] && bins+=("$build/tests/integration/test_unwind_e2e")
 	# The hostcost check's benchmark (make bench-kernel-cost), when built.
 	[ -x "$build/bench/getppid_loop" ] && bins+=("$build/bench/getppid_loop")
 	rm -rf "$root"
