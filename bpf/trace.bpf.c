@@ -583,8 +583,18 @@ static __always_inline __u64 wait_duration(const struct ss_thread *t)
 	return (in > start ? in : bpf_ktime_get_ns()) - start;
 }
 
-/* unwind: a constant, see ss_user_stackid(); only wakes take stacks here. */
-static __always_inline int futex_exit(void *ctx, long ret, bool unwind)
+/* Which call classes an exit program can end: the futex2 and waitv
+ * syscalls are one class each (their entries say which), so their exits
+ * carry only that class's code, which the verifier then need not walk:
+ * the futex exits were most of spinscope's load time. */
+#define SS_EXIT_WAITS 0x1
+#define SS_EXIT_WAKES 0x2
+#define SS_EXIT_ANY (SS_EXIT_WAITS | SS_EXIT_WAKES)
+
+/* unwind: a constant, see ss_user_stackid(); only wakes take stacks here.
+ * classes: a constant SS_EXIT_* (a call of another class counts as other,
+ * which its entry never makes). */
+static __always_inline int futex_exit(void *ctx, long ret, bool unwind, int classes)
 {
 	struct ss_thread *t;
 	__u32 tid;
@@ -597,9 +607,9 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind)
 		count_drop(SS_DROP_MISSED_EXIT);
 		return 0;
 	}
-	if (t->cur.class == SS_FUTEX_CLASS_WAIT)
+	if ((classes & SS_EXIT_WAITS) && t->cur.class == SS_FUTEX_CLASS_WAIT)
 		record_wait(t, tid, &t->cur, wait_duration(t), ret);
-	else if (t->cur.class == SS_FUTEX_CLASS_WAKE)
+	else if ((classes & SS_EXIT_WAKES) && t->cur.class == SS_FUTEX_CLASS_WAKE)
 		record_wake(ctx, t, tid, &t->cur, ret, unwind);
 	else
 		t->futex_other++;
@@ -609,30 +619,31 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind)
 
 /* The exits that can end a wake take its release site's stack: twins as
  * the entries that take waiters' stacks. */
-#define FUTEX_EXIT_TWINS(name, sec)                                                  \
+#define FUTEX_EXIT_TWINS(name, sec, classes)                                         \
 	SEC(sec) int name(struct syscall_trace_exit *ctx)                            \
 	{                                                                            \
-		return futex_exit(ctx, ctx->ret, false);                             \
+		return futex_exit(ctx, ctx->ret, false, classes);                    \
 	}                                                                            \
 	SEC(sec) int name##_unw(struct syscall_trace_exit *ctx)                      \
 	{                                                                            \
-		return futex_exit(ctx, ctx->ret, true);                              \
+		return futex_exit(ctx, ctx->ret, true, classes);                     \
 	}
 
-FUTEX_EXIT_TWINS(futex_exit_futex, "tracepoint/syscalls/sys_exit_futex")
-FUTEX_EXIT_TWINS(futex_exit_wake2, "tracepoint/syscalls/sys_exit_futex_wake")
-FUTEX_EXIT_TWINS(futex_exit_requeue2, "tracepoint/syscalls/sys_exit_futex_requeue")
+FUTEX_EXIT_TWINS(futex_exit_futex, "tracepoint/syscalls/sys_exit_futex", SS_EXIT_ANY)
+FUTEX_EXIT_TWINS(futex_exit_wake2, "tracepoint/syscalls/sys_exit_futex_wake", SS_EXIT_WAKES)
+FUTEX_EXIT_TWINS(futex_exit_requeue2, "tracepoint/syscalls/sys_exit_futex_requeue",
+		 SS_EXIT_WAKES)
 
 SEC("tracepoint/syscalls/sys_exit_futex_waitv")
 int futex_exit_waitv(struct syscall_trace_exit *ctx)
 {
-	return futex_exit(ctx, ctx->ret, false);
+	return futex_exit(ctx, ctx->ret, false, SS_EXIT_WAITS);
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex_wait")
 int futex_exit_wait2(struct syscall_trace_exit *ctx)
 {
-	return futex_exit(ctx, ctx->ret, false);
+	return futex_exit(ctx, ctx->ret, false, SS_EXIT_WAITS);
 }
 
 /* ---- sched_yield ------------------------------------------------------- */
@@ -922,17 +933,17 @@ static __always_inline struct pt_regs *fe_regs(unsigned long long *ctx)
 /* ctx[1]: the return value (a long: readable on every kernel). The exits
  * that can end a wake take its release site's stack: twins, as their
  * tracepoint twins. */
-#define FEXIT_PROG(name)                                                             \
+#define FEXIT_PROG(name, classes)                                                    \
 	SEC("fexit") int name(unsigned long long *ctx)                               \
 	{                                                                            \
-		return futex_exit(ctx, (long)ctx[1], false);                         \
+		return futex_exit(ctx, (long)ctx[1], false, classes);                \
 	}
 
-#define FEXIT_TWINS(name)                                                            \
-	FEXIT_PROG(name)                                                             \
+#define FEXIT_TWINS(name, classes)                                                   \
+	FEXIT_PROG(name, classes)                                                    \
 	SEC("fexit") int name##_unw(unsigned long long *ctx)                         \
 	{                                                                            \
-		return futex_exit(ctx, (long)ctx[1], true);                          \
+		return futex_exit(ctx, (long)ctx[1], true, classes);                 \
 	}
 
 static __always_inline int fe_futex_enter(unsigned long long *ctx, __u32 tid, bool unwind)
@@ -973,11 +984,11 @@ int fe_futex_enter_requeue2(unsigned long long *ctx)
 			   false);
 }
 
-FEXIT_TWINS(fe_futex_exit_futex)
-FEXIT_PROG(fe_futex_exit_waitv)
-FEXIT_PROG(fe_futex_exit_wait2)
-FEXIT_TWINS(fe_futex_exit_wake2)
-FEXIT_TWINS(fe_futex_exit_requeue2)
+FEXIT_TWINS(fe_futex_exit_futex, SS_EXIT_ANY)
+FEXIT_PROG(fe_futex_exit_waitv, SS_EXIT_WAITS)
+FEXIT_PROG(fe_futex_exit_wait2, SS_EXIT_WAITS)
+FEXIT_TWINS(fe_futex_exit_wake2, SS_EXIT_WAKES)
+FEXIT_TWINS(fe_futex_exit_requeue2, SS_EXIT_WAKES)
 
 /* No arguments read (x86-64 attaches it to __do_sys_sched_yield, whose
  * alias the wrapper is); on_yield() checks the target itself. */

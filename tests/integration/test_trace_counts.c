@@ -495,6 +495,60 @@ static void test_futex_waits_exact(void **state)
 }
 
 /*
+ * futex_waitv and the futex2 calls (futex_wait, futex_wake), which glibc
+ * never makes: each has its own tracepoints and programs. Every wait
+ * blocks and is ended by a wake that wakes exactly one (the workload
+ * wakes only a waiter it sees asleep), so all counts are exact; a kernel
+ * without a call makes none of it ("ready" says which it has).
+ */
+static void test_futex2_calls_exact(void **state)
+{
+	enum { N = 20 };
+	json_object *doc, *fx;
+	struct tt_workload w;
+	uint64_t waits;
+	long long main_tid, waiter_tid;
+	char done[256];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "futex2", TT_ARGS(tt_num(N)));
+	waits = N * (tt_field(w.ready, "waitv") + tt_field(w.ready, "futex2"));
+	main_tid = (long long)tt_field(w.ready, "main");
+	print_message("futex2: waitv=%llu futex2=%llu: %llu waits\n", tt_field(w.ready, "waitv"),
+		      tt_field(w.ready, "futex2"), (unsigned long long)waits);
+	doc = trace_workload(&w, NULL, done, sizeof(done));
+	assert_int_equal(tt_field(done, "waits"), waits);
+	waiter_tid = (long long)tt_field(done, "waiter");
+
+	fx = tt_futex(doc, tt_field(w.ready, "word"));
+	if (!waits) {		/* before 5.16: none of these calls */
+		assert_null(fx);
+		json_object_put(doc);
+		tt_workload_end(&w);
+		return;
+	}
+	assert_non_null(fx);
+	assert_int_equal(tt_u64(fx, "waits"), waits);
+	assert_int_equal(tt_u64(fx, "blocked"), waits);
+	assert_int_equal(tt_u64(fx, "returned_at_once"), 0);
+	assert_int_equal(tt_u64(fx, "wakes"), waits);
+	assert_int_equal(tt_u64(fx, "woken"), waits);
+	check_outcome(fx, "woken", waits);
+	assert_int_equal(thread_u64(doc, waiter_tid, "futex_wait"), waits);
+	assert_int_equal(thread_u64(doc, waiter_tid, "futex_blocked"), waits);
+	assert_int_equal(thread_u64(doc, waiter_tid, "futex_wake"), 0);
+	assert_int_equal(thread_u64(doc, main_tid, "futex_wake"), waits);
+	assert_int_equal(thread_u64(doc, main_tid, "futex_woken"), waits);
+	assert_int_equal(thread_u64(doc, main_tid, "futex_wait"), 0);
+	/* The waker never waits on the word: it signals it, holds nothing. */
+	assert_int_equal(tt_u64(fx, "holder_wakes"), 0);
+	assert_false(json_object_object_get_ex(fx, "release_sites", NULL));
+	assert_nothing_dropped(doc);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/*
  * FUTEX_LOCK_PI returns 0 once the lock is taken, whether the thread slept
  * for it or found it free in the kernel: only the ones that slept are
  * blocked waits (tests/workloads/pi_lock.c says what each call does).
@@ -817,6 +871,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tid_filter_narrows_to_one_thread, tt_teardown),
 		cmocka_unit_test_teardown(test_futex_waits_exact, tt_teardown),
 		cmocka_unit_test_teardown(test_pi_lock_at_once_is_not_blocked, tt_teardown),
+		cmocka_unit_test_teardown(test_futex2_calls_exact, tt_teardown),
 		cmocka_unit_test_teardown(test_mutex_is_top_contended, tt_teardown),
 		cmocka_unit_test_teardown(test_report_is_one_snapshot, tt_teardown),
 		cmocka_unit_test_teardown(test_full_futex_map_counts_drops, tt_teardown),
@@ -830,6 +885,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tid_filter_narrows_to_one_thread, tt_teardown),
 		cmocka_unit_test_teardown(test_futex_waits_exact, tt_teardown),
 		cmocka_unit_test_teardown(test_pi_lock_at_once_is_not_blocked, tt_teardown),
+		cmocka_unit_test_teardown(test_futex2_calls_exact, tt_teardown),
 		cmocka_unit_test_teardown(test_mutex_is_top_contended, tt_teardown),
 		cmocka_unit_test_teardown(test_report_is_one_snapshot, tt_teardown),
 	};

@@ -151,6 +151,12 @@ for c in $(echo "$checks" | tr , ' '); do
 	new_threads) cmocka_check new_threads integration/test_trace_counts \
 		test_yield_threads_created_after_attach ;;
 	futex) cmocka_check futex integration/test_trace_counts test_futex_waits_exact ;;
+	# futex_waitv (5.16) and futex2's futex_wait and futex_wake (6.7).
+	futex2) cmocka_check futex2 integration/test_trace_counts test_futex2_calls_exact
+		grep '^futex2: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
+	fentry_futex2) export TT_ATTACH=fentry
+		cmocka_check fentry_futex2 integration/test_trace_counts test_futex2_calls_exact
+		unset TT_ATTACH ;;
 	target_exit) cmocka_check target_exit integration/test_trace_lifecycle \
 		test_target_exit_ends_trace_json ;;
 	# Two call sites on one word keep their own stacks, on the programs

@@ -179,15 +179,17 @@ static inline void __attribute__((format(printf, 1, 2))) wl_ready(const char *fm
 }
 
 /*
- * Whether thread tid (of this process) is blocked in futex(2) on word: its
- * /proc syscall file gives the call's number and first argument only while
- * the thread is off CPU inside a call ("running" while on CPU).
+ * Whether thread tid (of this process) is blocked in system call nr with
+ * first argument arg0: its /proc syscall file gives the call's number and
+ * first argument only while the thread is off CPU inside a call
+ * ("running" while on CPU, -1 outside any call).
  */
-static inline bool wl_blocked_in_futex(pid_t tid, const void *word)
+static inline bool wl_blocked_in(pid_t tid, long nr, const void *arg0)
 {
 	char path[64], buf[256];
-	unsigned long nr, arg0;
+	unsigned long arg;
 	ssize_t n;
+	long got;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
@@ -199,8 +201,14 @@ static inline bool wl_blocked_in_futex(pid_t tid, const void *word)
 	if (n <= 0)
 		return false;
 	buf[n] = 0;
-	return sscanf(buf, "%lu %lx", &nr, &arg0) == 2 && nr == SYS_futex &&
-	       arg0 == (unsigned long)word;
+	return sscanf(buf, "%ld %lx", &got, &arg) == 2 && got == nr &&
+	       arg == (unsigned long)arg0;
+}
+
+/* Whether thread tid is blocked in futex(2) on word. */
+static inline bool wl_blocked_in_futex(pid_t tid, const void *word)
+{
+	return wl_blocked_in(tid, SYS_futex, word);
 }
 
 static inline void wl_done(void)
