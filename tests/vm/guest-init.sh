@@ -194,7 +194,7 @@ for c in $(echo "$checks" | tr , ' '); do
 		[ "$n" = "$warnings0" ]
 		rc=$?
 		report kernel_quiet "$s" $rc /tmp/out \
-			"the kernel warned $((n - warnings0)) times during the checks: $(grep -m1 -E 'WARNING: CPU|BUG: |Oops' /tmp/out | cut -c1-160)" ;;
+			"the kernel warned $((n - warnings0)) times during the checks, first: $(dmesg | grep -E 'WARNING: CPU|BUG: |Oops' | sed -n "$((warnings0 + 1))p" | cut -c1-160)" ;;
 	calibrate) calibrate_check ;;
 	hostcost) hostcost_check ;;
 	numa) numa_check ;;

@@ -38,6 +38,7 @@ static struct futex_waitv waitv = { .val = 0, .flags = FUTEX_32 | FUTEX_PRIVATE_
 static unsigned long n_waits;
 static bool has_waitv, has_futex2;
 static unsigned long started;	/* waits the waiter has begun */
+static unsigned long finished;	/* and returned from (its exit traced) */
 static pid_t waiter_tid;
 
 static long wait_waitv(void)
@@ -64,6 +65,7 @@ static void one_wait(long (*wait)(void), const char *what)
 	__atomic_add_fetch(&started, 1, __ATOMIC_RELEASE);
 	if (wait())
 		wl_fail("%s: %s", what, strerror(errno));
+	__atomic_add_fetch(&finished, 1, __ATOMIC_RELEASE);
 }
 
 static void *waiter(void *arg __attribute__((unused)))
@@ -110,6 +112,10 @@ int main(int argc, char **argv)
 		if (wake_one() != 1)
 			wl_fail("wake %lu of %lu woke no one: %s", i + 1, total, strerror(errno));
 	}
+	/* "done" once the last wait has returned: a woken waiter that has
+	 * not run yet is still inside the call, its end not yet seen. */
+	while (__atomic_load_n(&finished, __ATOMIC_ACQUIRE) != total)
+		wl_sleep_ms(1);
 	printf("done waits=%lu waiter=%d\n", total, waiter_tid);
 	fflush(stdout);
 	wl_linger();
