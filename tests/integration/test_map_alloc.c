@@ -61,10 +61,10 @@ static unsigned long long map_memlock(int fd)
 	return v;
 }
 
-/* A hash map in use, and the kind of program that uses it. */
+/* A map in use, and whether a perf_event program is among its users. */
 struct used_map {
 	__u32 id;
-	bool by_perf_event, by_tracing;
+	bool by_perf_event;
 };
 
 static struct used_map *find_or_add(struct used_map *m, int *n, __u32 id)
@@ -99,7 +99,6 @@ static int maps_in_use(pid_t pid, struct used_map *maps)
 			struct used_map *m = find_or_add(maps, &n, map_ids[k]);
 
 			m->by_perf_event |= info.type == BPF_PROG_TYPE_PERF_EVENT;
-			m->by_tracing |= info.type != BPF_PROG_TYPE_PERF_EVENT;
 		}
 	}
 	return n;
