@@ -515,29 +515,33 @@ static void test_sampled_cpus_follow_online_list(void **state)
 }
 
 /* Spins on cpu (pinned) for ms of this thread's CPU time; returns the
- * target's samples taken meanwhile. */
+ * target's samples taken meanwhile. Both reads are made on cpu too: the
+ * target is this thread, and a tick of its time on another CPU between a
+ * read and the pinning would count a sample there (seen once beside the
+ * kernel matrix: 1 sample on a CPU that had no event). */
 static uint64_t samples_while_on(struct samples *s, int cpu, long ms)
 {
 	struct samples_result r;
 	struct timespec a, b;
 	cpu_set_t set, old;
-	uint64_t before;
+	uint64_t before, after;
 
-	assert_int_equal(samples__read(s, &r), 0);
-	before = r.total;
-	samples_result__free(&r);
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
 	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+	assert_int_equal(samples__read(s, &r), 0);
+	before = r.total;
+	samples_result__free(&r);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	do
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
 	while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
-	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
 	assert_int_equal(samples__read(s, &r), 0);
+	after = r.total;
 	samples_result__free(&r);
-	return r.total - before;
+	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
+	return after - before;
 }
 
 /*
