@@ -19,11 +19,10 @@
 #define WORK_TIMEOUT_MS 20000
 #define END_TIMEOUT_MS 10000
 
-/* Traces w from before its go until its "done" with --light (and --btf
- * btf unless NULL); *no_syscall_progs: spinscope held no syscall
- * tracepoint program while attached. */
-/* Traces w with --light from before its go until its "done" line, which
- * is copied to done (done_size bytes). */
+/* Traces w from before its go until its "done" line (copied to done,
+ * done_size bytes) with --light (and --btf btf unless NULL);
+ * *no_syscall_progs: spinscope held no syscall tracepoint program while
+ * attached. */
 static json_object *trace_light(struct tt_workload *w, const char *btf, bool *no_syscall_progs,
 				char *done, size_t done_size)
 {
