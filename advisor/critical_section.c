@@ -97,7 +97,7 @@ static void held_line(const struct adv_release_site *s, char *buf, size_t size)
 		return;
 	}
 	/* No quantile above the largest bound measured. */
-	snprintf(buf, size, "%.60s: median %s, p90 %s, max %s over %s releases", fn,
+	snprintf(buf, size, "%.60s: median %s, p90 %s, max %s over %s holds sampled", fn,
 		 adv_fmt_ns(fmin(max, adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.5))).s,
 		 adv_fmt_ns(fmin(max, adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.9))).s,
 		 adv_fmt_ns(max).s,

@@ -152,27 +152,38 @@ struct {
 } release_sites SEC(".maps");
 
 /*
- * The held-while-contended bookkeeping (struct ss_release_val) per word:
- * the start of the first wait since the word's last release (0: none) and
- * that release (the entry of the last wake call on it). Wait and wake
- * entries look up no map of their own, so the state is not in the word's
- * futexes record (a hash lookup at every entry cost about 9% of
- * spinscope's BPF time on a futex ping-pong) but in a direct-mapped
- * global array, indexed by a hash of the address: a plain load, no helper
- * call. A word that takes over another's slot starts afresh there (a
- * wait's start, no release), so a collision loses holds, never makes one
- * up. Plain stores, no cmpxchg (5.12+): two CPUs racing here can lose a
- * start (a hold unmeasured) or store one from before the release that
- * cleared it, which note_release() rejects.
+ * The held-while-contended bookkeeping (struct ss_release_val) per word,
+ * on a sample of its holds: at most one measured per word per stack
+ * interval (targ_stack_interval_ns), every hold where releases are rarer.
+ * Measuring every hold cost 11-15% of spinscope's BPF time on a contended
+ * mutex (docs/BENCHMARKS.md): the state is per word, so each wait start
+ * and each release wrote a line that then crossed to the other CPU at
+ * every handover. Now a release arms the word's slot once an interval has
+ * passed since its last sample; the measured hold's first wait and its
+ * release write it (and each release before it whose hold no wait began
+ * during), and every other wait and release only reads it, which keeps
+ * the line shared in every CPU's cache.
+ *
+ * The slot is in a direct-mapped global array, indexed by a hash of the
+ * address: a plain load, no helper call (a hash lookup at every entry cost
+ * about 9% on a futex ping-pong). A word takes over another's slot only
+ * when that one's sample is an interval old, so two hot words that share
+ * a slot take turns and lose samples, never make one up. Plain stores, no
+ * cmpxchg (5.12+): two CPUs racing here can lose a start (a hold
+ * unmeasured) or store one from before the release that armed the slot,
+ * which note_release() rejects.
  */
 struct ss_hold_slot {
 	__u64 uaddr;
-	__u64 first_wait_ns;
-	__u64 release_ns;
+	__u64 sample_ns;	/* when the word was last armed */
+	__u64 release_ns;	/* armed: the release the measured hold follows; 0: not armed */
+	__u64 first_wait_ns;	/* the first wait since release_ns; 0: none yet */
+	__u64 pad[4];		/* a line each: a slot's writes do not evict its neighbours' */
 };
 
 #define SS_HOLD_SLOT_BITS 10
-static struct ss_hold_slot hold_slots[1 << SS_HOLD_SLOT_BITS];
+/* Line-aligned in .bss, whose values libbpf maps page-aligned. */
+static struct ss_hold_slot hold_slots[1 << SS_HOLD_SLOT_BITS] __attribute__((aligned(64)));
 
 static __always_inline struct ss_hold_slot *hold_slot(__u64 uaddr)
 {
@@ -183,21 +194,16 @@ static __always_inline struct ss_hold_slot *hold_slot(__u64 uaddr)
 	return &hold_slots[i & ((1 << SS_HOLD_SLOT_BITS) - 1)];
 }
 
-/* A wait begins: the first since the word's last release starts the
- * bound of the hold that the next release ends. */
+/* A wait begins: the first since the armed release starts the bound of the
+ * hold that the next release ends. Reads only, unless it is that wait. */
 static __always_inline void note_wait_start(__u64 uaddr, __u64 now)
 {
 	struct ss_hold_slot *h = hold_slot(uaddr);
 
 	if (SS_NO_RELEASE_SITES)
 		return;
-	if (h->uaddr != uaddr) {
-		h->uaddr = uaddr;
-		h->release_ns = 0;
+	if (h->uaddr == uaddr && h->release_ns && !h->first_wait_ns)
 		h->first_wait_ns = now;
-	} else if (!h->first_wait_ns) {
-		h->first_wait_ns = now;
-	}
 }
 
 /* A wait that returned at once (EAGAIN) found the word released: its start
@@ -209,34 +215,55 @@ static __always_inline void note_wait_end(const struct ss_inflight *in, bool blo
 	if (SS_NO_RELEASE_SITES || blocked)
 		return;
 	h = hold_slot(in->uaddr);
-	if (h->uaddr == in->uaddr && h->first_wait_ns == in->start_ns)
+	if (h->uaddr == in->uaddr && h->first_wait_ns && h->first_wait_ns == in->start_ns)
 		h->first_wait_ns = 0;
+}
+
+/* Arms the word's slot at a release (now): the hold after it is measured. */
+static __always_inline void arm_hold(struct ss_hold_slot *h, __u64 uaddr, __u64 now)
+{
+	h->uaddr = uaddr;
+	h->sample_ns = now;
+	h->release_ns = now;
+	h->first_wait_ns = 0;
 }
 
 /*
  * A wake call enters, just after its thread's unlock: every wake on a word
  * is a release (a lock word's unlock calls it only once the word was
- * marked contended). The hold it ends had a wait begin during it when the
- * first wait since the previous release began after that release: now
- * minus that start is the bound, kept with the call until its exit says
- * whether it woke anyone. Done at the entry, before the woken waiter runs,
- * so that the next hold's first wait is not lost. A word not in its slot
- * (another took it over) had its waits' starts lost: no bound.
+ * marked contended). An armed hold that had a wait begin during it ends
+ * here: now minus that start is the bound, kept with the call until its
+ * exit says whether it woke anyone. Done at the entry, before the woken
+ * waiter runs, so that the next hold's first wait is not lost. The slot
+ * is then armed again if the word's interval has passed (so every hold is
+ * measured where releases are rarer than that), else disarmed. An armed
+ * hold that no wait began during passes the arming on to the next hold:
+ * on a lock whose contended holds come between uncontended ones, the
+ * sample is the next contended hold, not none.
  */
 static __always_inline __u64 note_release(__u64 uaddr, __u64 now)
 {
 	struct ss_hold_slot *h = hold_slot(uaddr);
-	__u64 first, prev;
+	__u64 first, prev, held = 0;
+	bool due;
 
-	if (SS_NO_RELEASE_SITES || h->uaddr != uaddr)
+	if (SS_NO_RELEASE_SITES)
 		return 0;
-	first = h->first_wait_ns;
-	prev = h->release_ns;
-	h->release_ns = now;
-	h->first_wait_ns = 0;
-	if (!first || first <= prev || first >= now)
-		return 0;
-	return now - first;
+	due = now - h->sample_ns >= targ_stack_interval_ns;
+	prev = h->uaddr == uaddr ? h->release_ns : 0;
+	if (prev) {
+		first = h->first_wait_ns;
+		if (first && first > prev && first < now)
+			held = now - first;
+		if (!due) {
+			h->release_ns = held ? 0 : now;
+			h->first_wait_ns = 0;
+			return held;
+		}
+	}
+	if (due)
+		arm_hold(h, uaddr, now);
+	return held;
 }
 
 /* Moves a thread's pending release counts (struct ss_thread's

@@ -157,7 +157,9 @@ struct ss_inflight {
  * of the first blocked wait since the previous release) bounds that hold
  * from below. Measured only for releases that had a wait begin since the
  * previous one; not total hold time (before the first waiter came, the
- * hold is not seen).
+ * hold is not seen). Measured on a sample of the holds, at most one per
+ * word per stack interval (every one where releases are rarer): see
+ * struct ss_hold_slot in trace.bpf.c. wakes and woken are exact.
  */
 struct ss_release_key {
 	__u64 uaddr;
