@@ -77,13 +77,26 @@ static __always_inline struct ss_thread *current_thread(__u32 tid)
  * site is never named by another's stack. Counts stay exact; only their
  * split between call sites is sampled.
  */
+/*
+ * A call site whose stack a walk found unchanged is walked again less
+ * often: the interval doubles with each such walk, up to 2^SS_STACK_BACKOFF
+ * intervals, and is back to one as soon as the site's stack pointer or
+ * word changes or a walk finds another stack. A thread that waits or
+ * releases from one call site walked once per interval each, about 4% of
+ * spinscope's BPF time on a contended mutex, whose threads make only a
+ * dozen calls per interval (docs/BENCHMARKS.md). --stack-interval stays
+ * what it says, the most often a stack is taken.
+ */
+#define SS_STACK_BACKOFF 4
+
 /* The thread's last stack of an event (taken at last_ns for site from
- * last_sp) serves this one too: see sampled_stack(). */
+ * last_sp, its interval doubled backoff times) serves this one too: see
+ * sampled_stack(). */
 static __always_inline bool same_stack_sample(__u64 now, __u64 site, __u64 sp, __u64 last_ns,
-					      __u64 last_site, __u64 last_sp)
+					      __u64 last_site, __u64 last_sp, __u16 backoff)
 {
-	return last_ns && now - last_ns < targ_stack_interval_ns && last_site == site &&
-	       last_sp == sp;
+	return last_ns && now - last_ns < (targ_stack_interval_ns << (backoff & 7)) &&
+	       last_site == site && last_sp == sp;
 }
 
 /*
@@ -115,14 +128,21 @@ static __always_inline __u64 call_site_sp(struct ss_thread *t, bool unwind)
 
 static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u64 sp,
 					   __u64 *last_ns, __u64 *last_site, __u64 *last_sp,
-					   __s32 *last_id, bool unwind)
+					   __s32 *last_id, __u16 *backoff, bool unwind)
 {
+	bool again;
 	__s32 id;
 
-	if (same_stack_sample(now, site, sp, *last_ns, *last_site, *last_sp)) {
+	if (same_stack_sample(now, site, sp, *last_ns, *last_site, *last_sp, *backoff)) {
 		id = *last_id;
 	} else {
+		/* Only the interval ran out: the same call site again. */
+		again = *last_ns && *last_site == site && *last_sp == sp;
 		id = ss_user_stackid(ctx, &stacks, unwind);
+		if (again && id >= 0 && id == *last_id)
+			*backoff = *backoff < SS_STACK_BACKOFF ? *backoff + 1 : SS_STACK_BACKOFF;
+		else
+			*backoff = 0;
 		*last_ns = now;
 		*last_site = site;
 		*last_sp = sp;
@@ -312,13 +332,13 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 		return;
 	sp = call_site_sp(t, unwind);
 	if (same_stack_sample(now, in->uaddr, sp, t->wake_stack_ns, t->wake_stack_site,
-			      t->wake_stack_sp)) {
+			      t->wake_stack_sp, t->wake_stack_backoff)) {
 		if (t->wake_stack_id < 0)
 			count_drop(SS_DROP_STACK_FAIL);
 	} else {
 		flush_release(t, tid);
 		sampled_stack(ctx, now, in->uaddr, sp, &t->wake_stack_ns, &t->wake_stack_site,
-			      &t->wake_stack_sp, &t->wake_stack_id, unwind);
+			      &t->wake_stack_sp, &t->wake_stack_id, &t->wake_stack_backoff, unwind);
 	}
 	p->wakes++;
 	p->woken += woken;
@@ -352,7 +372,8 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	if (class == SS_FUTEX_CLASS_WAIT) {
 		t->cur.stack_id = sampled_stack(ctx, now, uaddr, call_site_sp(t, unwind),
 						&t->wait_stack_ns, &t->wait_stack_site,
-						&t->wait_stack_sp, &t->wait_stack_id, unwind);
+						&t->wait_stack_sp, &t->wait_stack_id,
+						&t->wait_stack_backoff, unwind);
 		note_wait_start(uaddr, now);
 	} else if (class == SS_FUTEX_CLASS_WAKE) {
 		t->cur.held_ns = note_release(uaddr, now);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "tracetest.h"
 
 #define ITERATIONS "400"
@@ -188,12 +189,52 @@ static void test_each_call_site_keeps_its_own_stack_fp(void **state)
 	check_call_sites_apart(true);
 }
 
+/*
+ * One thread waits on one word from one call site, over and over (waits
+ * that return at once), with the default 1 ms stack interval: a walk that
+ * finds the same stack doubles the site's interval, up to 16 ms
+ * (bpf/trace.bpf.c, same_stack_sample()), so the trace walks about once
+ * per 16 ms after a ramp of four walks, where it walked once per
+ * millisecond before. The bound allows twice that, plus the threads'
+ * other stacks; the wall time of the whole trace bounds its length.
+ */
+static void test_steady_call_site_walks_less_often(void **state)
+{
+	const long long again = 400000;
+	uint64_t walks, samples, ms;
+	json_object *doc, *fx;
+	struct tt_workload w;
+	struct timespec t0, t1;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "futex_wait",
+			  TT_ARGS(tt_num(1), tt_num(1), tt_num(1), tt_num(again), tt_num(1), tt_num(1)));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	doc = tt_trace_until_done(&w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	fx = tt_futex(doc, tt_field(w.ready, "again"));
+	assert_non_null(fx);
+	assert_int_equal(tt_u64(fx, "returned_at_once"), again);
+	if (!json_object_get_boolean(tt_get(doc, "symbols.unwind.enabled")))
+		skip();		/* the frame-pointer programs count no walks */
+	walks = tt_u64(doc, "symbols.unwind.stacks");
+	samples = tt_u64(doc, "samples.total");	/* each sample walks too */
+	print_message("# %lld waits in %llu ms: %llu stacks walked, %llu samples\n", again,
+		      (unsigned long long)ms, (unsigned long long)walks, (unsigned long long)samples);
+	assert_true(walks >= 1);
+	assert_true(walks <= samples + ms / 8 + 20);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_frameless_libc_callers_are_named, tt_teardown),
 		cmocka_unit_test_teardown(test_each_call_site_keeps_its_own_stack, tt_teardown),
 		cmocka_unit_test_teardown(test_each_call_site_keeps_its_own_stack_fp, tt_teardown),
+		cmocka_unit_test_teardown(test_steady_call_site_walks_less_often, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
