@@ -76,24 +76,22 @@ static __always_inline struct ss_thread *current_thread(__u32 tid)
  * or from another frame, takes its own stack, so that a word or a call
  * site is never named by another's stack. Counts stay exact; only their
  * split between call sites is sampled.
- */
-/*
+ *
  * A call site whose stack a walk found unchanged is walked again less
  * often: the interval doubles with each such walk, up to 2^SS_STACK_BACKOFF
  * intervals, and is back to one as soon as the site's stack pointer or
- * word changes or a walk finds another stack. A thread that waits or
- * releases from one call site walked once per interval each, about 4% of
- * spinscope's BPF time on a contended mutex, whose threads make only a
- * dozen calls per interval (docs/BENCHMARKS.md). --stack-interval stays
- * what it says, the most often a stack is taken.
+ * word changes or a walk finds another stack (stack_backoff()). A thread
+ * that waits or releases from one call site walked once per interval
+ * each, about 4% of spinscope's BPF time on a contended mutex, whose
+ * threads make only a dozen calls per interval (docs/BENCHMARKS.md).
+ * --stack-interval stays what it says, the most often a stack is taken.
  */
 #define SS_STACK_BACKOFF 4
 
 /* The thread's last stack of an event (taken at last_ns for site from
- * last_sp, its interval doubled backoff times) serves this one too: see
- * sampled_stack(). */
+ * last_sp, its interval doubled backoff times) serves this one too. */
 static __always_inline bool same_stack_sample(__u64 now, __u64 site, __u64 sp, __u64 last_ns,
-					      __u64 last_site, __u64 last_sp, __u16 backoff)
+					      __u64 last_site, __u64 last_sp, __u8 backoff)
 {
 	return last_ns && now - last_ns < (targ_stack_interval_ns << (backoff & 7)) &&
 	       last_site == site && last_sp == sp;
@@ -126,9 +124,19 @@ static __always_inline __u64 call_site_sp(struct ss_thread *t, bool unwind)
 	return sp;
 }
 
+/* The next backoff of a call site's stack interval, after a walk that
+ * found id where the last found last_id; again: the same site, only the
+ * interval ran out. */
+static __always_inline __u8 stack_backoff(__u8 backoff, bool again, __s32 id, __s32 last_id)
+{
+	if (!again || id < 0 || id != last_id)
+		return 0;
+	return backoff < SS_STACK_BACKOFF ? backoff + 1 : SS_STACK_BACKOFF;
+}
+
 static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u64 sp,
 					   __u64 *last_ns, __u64 *last_site, __u64 *last_sp,
-					   __s32 *last_id, __u16 *backoff, bool unwind)
+					   __s32 *last_id, __u8 *backoff, bool unwind)
 {
 	bool again;
 	__s32 id;
@@ -139,10 +147,7 @@ static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u
 		/* Only the interval ran out: the same call site again. */
 		again = *last_ns && *last_site == site && *last_sp == sp;
 		id = ss_user_stackid(ctx, &stacks, unwind);
-		if (again && id >= 0 && id == *last_id)
-			*backoff = *backoff < SS_STACK_BACKOFF ? *backoff + 1 : SS_STACK_BACKOFF;
-		else
-			*backoff = 0;
+		*backoff = stack_backoff(*backoff, again, id, *last_id);
 		*last_ns = now;
 		*last_site = site;
 		*last_sp = sp;
@@ -727,6 +732,7 @@ static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind
 	struct ss_thread *t;
 	__u64 now, sp;
 	__u32 tid;
+	__s32 id;
 
 	if (!current_is_target(&tid))
 		return 0;
@@ -736,13 +742,17 @@ static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind
 	t->sched_yield++;
 	now = bpf_ktime_get_ns();
 	sp = call_site_sp(t, unwind);
-	if (t->yield_stack_ns && now - t->yield_stack_ns < targ_stack_interval_ns &&
-	    t->yield_stack_sp == sp) {
+	if (same_stack_sample(now, 0, sp, t->yield_stack_ns, 0, t->yield_stack_sp,
+			      t->yield_stack_backoff)) {
 		t->yield_pending++;
 		return 0;
 	}
 	add_yields(t->yield_stack_id, t->yield_pending);
-	t->yield_stack_id = ss_user_stackid(ctx, &stacks, unwind);
+	id = ss_user_stackid(ctx, &stacks, unwind);
+	t->yield_stack_backoff = stack_backoff(t->yield_stack_backoff,
+					       t->yield_stack_ns && t->yield_stack_sp == sp, id,
+					       t->yield_stack_id);
+	t->yield_stack_id = id;
 	t->yield_stack_ns = now;
 	t->yield_stack_sp = sp;
 	t->yield_pending = 1;

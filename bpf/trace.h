@@ -214,10 +214,12 @@ struct ss_thread {
 	__u64 wake_stack_site;
 	__u64 wake_stack_sp;
 	__s32 wake_stack_id;
-	/* The waits' and wakes' stack intervals are doubled this many
-	 * times: see same_stack_sample(). */
-	__u16 wait_stack_backoff;
-	__u16 wake_stack_backoff;
+	/* The yields', waits' and wakes' stack intervals are doubled this
+	 * many times: see stack_backoff(). */
+	__u8 yield_stack_backoff;
+	__u8 wait_stack_backoff;
+	__u8 wake_stack_backoff;
+	__u8 backoff_pad;
 	/* The release site's counts since the wake stack was taken, not yet
 	 * in release_sites[wake_stack_site, wake_stack_id, tid]: as
 	 * yield_pending, added there when the next wake stack is taken (a

@@ -190,40 +190,69 @@ static void test_each_call_site_keeps_its_own_stack_fp(void **state)
 }
 
 /*
- * One thread waits on one word from one call site, over and over (waits
- * that return at once), with the default 1 ms stack interval: a walk that
- * finds the same stack doubles the site's interval, up to 16 ms
- * (bpf/trace.bpf.c, same_stack_sample()), so the trace walks about once
- * per 16 ms after a ramp of four walks, where it walked once per
- * millisecond before. The bound allows twice that, plus the threads'
- * other stacks; the wall time of the whole trace bounds its length.
+ * A thread that waits on one word, or yields, from one call site over and
+ * over, with the default 1 ms stack interval: a walk that finds the same
+ * stack doubles the site's interval, up to 16 ms (bpf/trace.bpf.c,
+ * stack_backoff()), so the trace walks about once per 16 ms after a ramp
+ * of four walks, where it walked once per millisecond before. The bound
+ * allows twice that, plus the threads' other stacks; the wall time of the
+ * whole trace bounds its length. The frame-pointer programs count no
+ * walks: only the unwinding ones are checked.
  */
-static void test_steady_call_site_walks_less_often(void **state)
+static json_object *trace_timed(struct tt_workload *w, uint64_t *ms)
+{
+	struct timespec t0, t1;
+	json_object *doc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	doc = tt_trace_until_done(w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*ms = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	return doc;
+}
+
+static void assert_walks_backed_off(json_object *doc, uint64_t ms, long long events, const char *what)
+{
+	uint64_t walks, samples;
+
+	assert_true(json_object_get_boolean(tt_get(doc, "symbols.unwind.enabled")));
+	walks = tt_u64(doc, "symbols.unwind.stacks");
+	samples = tt_u64(doc, "samples.total");	/* each sample walks too */
+	print_message("# %lld %s in %llu ms: %llu stacks walked, %llu samples\n", events, what,
+		      (unsigned long long)ms, (unsigned long long)walks, (unsigned long long)samples);
+	assert_true(walks >= 1);
+	assert_true(walks <= samples + ms / 8 + 20);
+}
+
+static void test_steady_wait_site_walks_less_often(void **state)
 {
 	const long long again = 400000;
-	uint64_t walks, samples, ms;
-	json_object *doc, *fx;
 	struct tt_workload w;
-	struct timespec t0, t1;
+	json_object *doc;
+	uint64_t ms;
 
 	TL_REQUIRE_BPF();
 	tt_workload_start(&w, "futex_wait",
 			  TT_ARGS(tt_num(1), tt_num(1), tt_num(1), tt_num(again), tt_num(1), tt_num(1)));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	doc = tt_trace_until_done(&w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ms = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
-	fx = tt_futex(doc, tt_field(w.ready, "again"));
-	assert_non_null(fx);
-	assert_int_equal(tt_u64(fx, "returned_at_once"), again);
-	if (!json_object_get_boolean(tt_get(doc, "symbols.unwind.enabled")))
-		skip();		/* the frame-pointer programs count no walks */
-	walks = tt_u64(doc, "symbols.unwind.stacks");
-	samples = tt_u64(doc, "samples.total");	/* each sample walks too */
-	print_message("# %lld waits in %llu ms: %llu stacks walked, %llu samples\n", again,
-		      (unsigned long long)ms, (unsigned long long)walks, (unsigned long long)samples);
-	assert_true(walks >= 1);
-	assert_true(walks <= samples + ms / 8 + 20);
+	doc = trace_timed(&w, &ms);
+	assert_int_equal(tt_u64(tt_futex(doc, tt_field(w.ready, "again")), "returned_at_once"), again);
+	assert_walks_backed_off(doc, ms, again, "waits");
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+static void test_steady_yield_site_walks_less_often(void **state)
+{
+	const long long yields = 400000;
+	struct tt_workload w;
+	json_object *doc;
+	uint64_t ms;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS(tt_num(yields), tt_num(1)));
+	doc = trace_timed(&w, &ms);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), yields);
+	assert_walks_backed_off(doc, ms, yields, "yields");
 	json_object_put(doc);
 	tt_workload_end(&w);
 }
@@ -234,7 +263,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_frameless_libc_callers_are_named, tt_teardown),
 		cmocka_unit_test_teardown(test_each_call_site_keeps_its_own_stack, tt_teardown),
 		cmocka_unit_test_teardown(test_each_call_site_keeps_its_own_stack_fp, tt_teardown),
-		cmocka_unit_test_teardown(test_steady_call_site_walks_less_often, tt_teardown),
+		cmocka_unit_test_teardown(test_steady_wait_site_walks_less_often, tt_teardown),
+		cmocka_unit_test_teardown(test_steady_yield_site_walks_less_often, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
