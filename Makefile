@@ -55,7 +55,7 @@ endif
 # Kernel-only types (u32, ...) are an error in user space: user/common/poison.h.
 CFLAGS_BASE += -include user/common/poison.h
 CFLAGS ?=
-# Extra clang flags for the BPF objects (benchmarks: bench/release_cost.sh).
+# Extra clang flags for the BPF objects (benchmarks: bench/progcost_ab.sh).
 BPF_CFLAGS ?=
 ALL_CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lnuma -lpthread -lm

@@ -149,6 +149,12 @@ def verdicts(doc):
         pick = reg.get("pick") or {}
         out[lvl] = f"{pick.get('strategy')} {reg.get('spins_min')}-{reg.get('spins_max')}" + \
             ("" if reg.get("separated", True) else " (unseparated)")
+        # The first two CPUs' distance during the level (its round trips'
+        # median, or "changed"): the state of the VM the verdict belongs to.
+        dist = (r.get("spin_threshold", {}).get("contention", {}).get(lvl, {}) or {}).get("cpu_distance") or {}
+        rts = sorted(x for x in dist.get("round_trip_ns", []) if x > 0)
+        out[lvl + "_distance"] = "changed" if dist.get("changed") else \
+            (f"{statistics.median(rts):.0f} ns" if rts else "?")
     hints = (r.get("spin_hint", {}) or {}).get("ns_per_hint", {}) or {}
     fit = {k: v.get("median") for k, v in hints.items() if k in ("pause", "isb", "sb")}
     out["hint"] = min(fit, key=fit.get) if fit else None
@@ -162,11 +168,21 @@ for i, (doc, v) in enumerate(zip(docs, vs), 1):
     others = [f.get("busy", {}).get("others_cpu_share") for f in doc["results"].values()]
     others = [o for o in others if isinstance(o, (int, float))]
     print(f"| {i} | {t1 - t0:.1f} | {doc['host'].get('load1')} | {max(others) * 100 if others else float('nan'):.0f}% | "
-          f"{v['interference']} | {v['light']} | {v['heavy']} | {v['hint']} |")
+          f"{v['interference']} | {v['light']} (CPUs {v['light_distance']}) | {v['heavy']} (CPUs {v['heavy_distance']}) | {v['hint']} |")
 for key in ("interference", "light", "heavy", "hint"):
     same = len({json.dumps(v[key]) for v in vs}) == 1
     print(f"\nverdict {key}: {'identical in all runs' if same else 'NOT identical'}", end="")
 print()
+# Lock verdicts grouped by the CPUs' distance state (near: round trip
+# under 150 ns, far: over; changed: both within the level).
+for lvl in ("light", "heavy"):
+    groups = {}
+    for v in vs:
+        dd = v[lvl + "_distance"]
+        state = dd if dd in ("changed", "?") else ("near" if float(dd.split()[0]) < 150 else "far")
+        groups.setdefault(state, set()).add(v[lvl])
+    print(f"{lvl} by CPU distance: " + "; ".join(
+        f"{st}: {len(g)} verdict{'s' if len(g) > 1 else ''} ({', '.join(sorted(g))})" for st, g in sorted(groups.items())))
 
 if busy_phase:
     quiet = json.load(open(f"{d}/quiet-before.json"))["results"]

@@ -40,7 +40,17 @@ $(OUTPUT)/bench/threads_idle: bench/threads_idle.c | check-deps
 bench-attach: spinscope $(OUTPUT)/bench/threads_idle
 	$(Q)SPINSCOPE=$(OUTPUT)/spinscope TARGET=$(OUTPUT)/bench/threads_idle ./bench/attach_cost.sh $(BENCH_ARGS)
 
-.PHONY: bench bench-bins bench-light bench-attach
+# Whether the distance between two CPUs changes under a run, and a
+# contended lock's throughput with it (issue 10, docs/BENCHMARKS.md).
+$(OUTPUT)/bench/cpu_distance: bench/cpu_distance.c | check-deps
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -pthread $< -o $@
+
+bench-cpu-distance: $(OUTPUT)/bench/cpu_distance
+	$(Q)$(OUTPUT)/bench/cpu_distance $(BENCH_ARGS)
+
+.PHONY: bench bench-bins bench-light bench-attach bench-cpu-distance
 
 # The same, inside the kernel matrix's 6.1 guest (tests/vm), where fentry
 # works: default, --attach=tracepoint, --attach=fentry and --light side by

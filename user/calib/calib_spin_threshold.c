@@ -15,6 +15,7 @@
 #include "calib.h"
 #include "calib_json.h"
 #include "calib_table.h"
+#include "calib/kern/calib_host_kern.h"
 #include "calib/kern/calib_stat.h"
 #include "calib/kern/calib_swlock.h"
 #include "calib/kern/calib_util.h"
@@ -319,8 +320,50 @@ static void add_pick(json_object *level, const char *key, json_object *configs,
 	json_object_object_add(level, key, p);
 }
 
+/* The round trips read between a level's repetitions (calib_stat.h,
+ * CALIB_DISTANCE_CHANGE): enough trips to average over, well under 1 ms
+ * near and 1 ms far; at most one reading per repetition and one after. */
+#define DISTANCE_TRIPS 2000
+#define DISTANCE_MAX 16
+
+struct st_distance {
+	int a, b;			/* the first two CPUs; a < 0: one CPU */
+	double ns[DISTANCE_MAX];	/* 0: not measured */
+	int n;
+};
+
+static void distance_read(struct st_distance *d)
+{
+	uint64_t final;
+
+	if (d->a < 0 || d->n >= DISTANCE_MAX)
+		return;
+	if (calib_hc__c2c(d->a, d->b, DISTANCE_TRIPS, &d->ns[d->n], &final) ||
+	    final != 2 * DISTANCE_TRIPS)
+		d->ns[d->n] = 0;
+	d->n++;
+}
+
+/* "cpu_distance": {"cpus": [a, b], "round_trip_ns": [...], "changed"}. */
+static json_object *distance_json(const struct st_distance *d)
+{
+	json_object *o = json_object_new_object(), *cpus = json_object_new_array(),
+		    *ns = json_object_new_array();
+
+	json_object_array_add(cpus, json_object_new_int(d->a));
+	json_object_array_add(cpus, json_object_new_int(d->b));
+	for (int i = 0; i < d->n; i++)
+		json_object_array_add(ns, json_object_new_double(d->ns[i]));
+	json_object_object_add(o, "cpus", cpus);
+	json_object_object_add(o, "round_trip_ns", ns);
+	json_object_object_add(o, "changed", json_object_new_boolean(calib_distance__changed(d->ns, d->n)));
+	return o;
+}
+
 /* Runs every configuration reps times at one contention level, interleaved
- * (rep-major, rotating the order) so that drift on the host spreads evenly. */
+ * (rep-major, rotating the order) so that drift on the host spreads evenly.
+ * Between repetitions it reads the first two CPUs' distance: a level that
+ * saw it change says so, since its verdict then mixes two hosts. */
 static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 		     const struct st_config *configs, int nconfigs,
 		     double done0, double share, json_object *level)
@@ -336,6 +379,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	struct calib_busy busy = { 0 };
 	struct swbench *b = NULL;
 	struct swbench_sample *s = malloc(sizeof(*s));
+	struct st_distance dist = { .a = -1, .b = -1 };
 	json_object *arr;
 	int err, reps = 0;
 	uint64_t deadline = calib__now_ns() + plan->budget_ns;
@@ -347,6 +391,10 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	err = swbench__create(&b, &cfg);
 	if (err)
 		goto out;
+	if (ctx->ncpus >= 2) {
+		dist.a = calib__nth_cpu(&ctx->cpus, 0);
+		dist.b = calib__nth_cpu(&ctx->cpus, 1);
+	}
 	calib_busy__read(NULL, &busy0);
 	/* One unrecorded run: the first release wakes cold threads. */
 	swbench__set_lock(b, SWLOCK_PTHREAD_MUTEX, 0);
@@ -357,6 +405,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 		if (rep >= MIN_REPS && calib__now_ns() > deadline)
 			break;
 		reps = rep + 1;
+		distance_read(&dist);
 		for (int k = 0; k < nconfigs && !calib__stopped(ctx); k++) {
 			int ci = (k + rep * 7) % nconfigs;
 			struct st_samples *x = &samples[ci];
@@ -377,6 +426,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	}
 	if (err)
 		goto out;
+	distance_read(&dist);
 	calib_busy__read(NULL, &busy1);
 	calib_busy__judge(&busy0, &busy1, ctx->ncpus, &busy);
 
@@ -388,6 +438,8 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 									    !calib__stopped(ctx)));
 	json_object_object_add(level, "stops_per_run", json_object_new_int(plan->stops));
 	json_object_object_add(level, "busy", calib_busy__json(&busy));
+	if (dist.a >= 0)
+		json_object_object_add(level, "cpu_distance", distance_json(&dist));
 	arr = json_object_new_array();
 	for (int i = 0; i < nconfigs; i++)
 		if (samples[i].n)
@@ -404,6 +456,36 @@ out:
 	return err;
 }
 
+/* ", CPUs 60 ns apart" (the median round trip between the level's first
+ * two CPUs), ", CPUs' distance changed", or "" without a reading. */
+static void distance_clause(const json_object *level, char *buf, size_t len)
+{
+	json_object *d, *ns;
+	double v[DISTANCE_MAX];
+	int n = 0;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(level, "cpu_distance", &d) ||
+	    !json_object_object_get_ex(d, "round_trip_ns", &ns))
+		return;
+	for (size_t i = 0; i < json_object_array_length(ns) && n < DISTANCE_MAX; i++)
+		if ((v[n] = json_object_get_double(json_object_array_get_idx(ns, i))) > 0)
+			n++;
+	if (!n)
+		return;
+	for (int i = 1; i < n; i++)	/* sorted for the median; n <= DISTANCE_MAX */
+		for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	if (json_object_get_boolean(json_object_object_get(d, "changed")))
+		snprintf(buf, len, ", CPUs' distance changed");
+	else
+		snprintf(buf, len, ", CPUs %.0f ns apart", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+}
+
 /* "light contention (2 threads): spin 0-255 then yield loop, 5.22 M acq/s;
  * 9 of 26 configurations in the best's cluster (all within 4% of it) are equivalent here":
  * one clause per level, from its good region (the raw best for files
@@ -413,9 +495,10 @@ static void level_headline(const char *name, const json_object *level, char *buf
 	json_object *reg, *pick, *best;
 	const char *strategy;
 	int threads = (int)calib_json__double(level, "threads", 0), lo, hi, n;
-	char what[96];
+	char what[96], dist[48];
 
 	buf[0] = '\0';
+	distance_clause(level, dist, sizeof(dist));
 	if (!json_object_object_get_ex(level, "region", &reg) ||
 	    !json_object_object_get_ex(reg, "pick", &pick)) {
 		if (json_object_object_get_ex(level, "best", &best))
@@ -436,17 +519,17 @@ static void level_headline(const char *name, const json_object *level, char *buf
 	n = json_object_is_type(json_object_object_get(reg, "members"), json_type_array) ?
 	    (int)json_object_array_length(json_object_object_get(reg, "members")) : 0;
 	if (json_object_get_boolean(json_object_object_get(reg, "separated")))
-		snprintf(buf, len, "%s contention (%d thread%s): %s, %.2f M acq/s; %d of %d "
+		snprintf(buf, len, "%s contention (%d thread%s%s): %s, %.2f M acq/s; %d of %d "
 			 "configurations in the best's cluster (all within %.0f%% of it) are equivalent here", name,
-			 threads, threads == 1 ? "" : "s", what,
+			 threads, threads == 1 ? "" : "s", dist, what,
 			 calib_json__double(pick, "acq_per_s", 0) / 1e6, n,
 			 (int)calib_json__double(reg, "of", 0),
 			 calib_json__double(reg, "spread", 0) * 100);
 	else
-		snprintf(buf, len, "%s contention (%d thread%s): this run could not separate the "
+		snprintf(buf, len, "%s contention (%d thread%s%s): this run could not separate the "
 			 "strategies (%d of %d in the best's cluster, no break): rerun with --full, or --cpus on "
 			 "idle CPUs; meanwhile %s is as good as any", name,
-			 threads, threads == 1 ? "" : "s", n,
+			 threads, threads == 1 ? "" : "s", dist, n,
 			 (int)calib_json__double(reg, "of", 0), what);
 }
 
@@ -505,6 +588,30 @@ static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 
 /* ---- text --------------------------------------------------------------- */
 
+/* One line when the level's CPU distance changed (see run_level()). */
+static void print_distance(const json_object *level, FILE *out)
+{
+	json_object *d, *ns;
+	double lo = 0, hi = 0;
+
+	if (!json_object_object_get_ex(level, "cpu_distance", &d) ||
+	    !json_object_get_boolean(json_object_object_get(d, "changed")) ||
+	    !json_object_object_get_ex(d, "round_trip_ns", &ns))
+		return;
+	for (size_t i = 0; i < json_object_array_length(ns); i++) {
+		double v = json_object_get_double(json_object_array_get_idx(ns, i));
+
+		if (v > 0 && (!lo || v < lo))
+			lo = v;
+		if (v > hi)
+			hi = v;
+	}
+	fprintf(out, "    ! the CPUs' distance changed during it: a cache line's round trip between "
+		"them was %.0f to %.0f ns (a VM's vCPUs moved between cores that share a cache and "
+		"cores that do not, or one was descheduled); this verdict mixes both and may differ "
+		"between runs\n", lo, hi);
+}
+
 static void print_headline(const char *name, const json_object *level, FILE *out)
 {
 	json_object *stop;
@@ -513,6 +620,7 @@ static void print_headline(const char *name, const json_object *level, FILE *out
 	level_headline(name, level, line, sizeof(line));
 	if (line[0])
 		fprintf(out, "  %s\n", line);
+	print_distance(level, out);
 	if (json_object_object_get_ex(level, "best_stop_all", &stop))
 		fprintf(out, "    fastest stop-all: %s, %.1f us to stop every thread%s\n",
 			calib_json__string(stop, "label", "?"),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "calib/calib.h"
 #include "calib/calib_json.h"
+#include "calib/kern/calib_stat.h"
 
 static struct calib_ctx one_cpu_ctx(volatile sig_atomic_t *stop)
 {
@@ -141,6 +142,51 @@ static void test_result_keys_and_table(void **state)
 	json_object_put(r);
 }
 
+/* On two CPUs each level reads their distance before every repetition
+ * and after the last (the cache line's round trip between the first two
+ * CPUs), says whether it changed by calib_distance__changed()'s rule, and
+ * its headline carries the distance or the change. */
+static void test_two_cpus_record_their_distance(void **state)
+{
+	volatile sig_atomic_t stop = 0;
+	struct calib_ctx ctx = { .quick = true, .stop = &stop };
+	json_object *r = json_object_new_object(), *levels, *level, *d, *ns;
+	static const char *const names[] = { "light", "heavy" };
+	const char *headline;
+	cpu_set_t all;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	if (CPU_COUNT(&all) < 2)
+		skip();
+	CPU_ZERO(&ctx.cpus);
+	CPU_SET(calib__nth_cpu(&all, 0), &ctx.cpus);
+	CPU_SET(calib__nth_cpu(&all, 1), &ctx.cpus);
+	ctx.ncpus = 2;
+	assert_int_equal(calib_spin_threshold.run(&ctx, r), 0);
+	headline = calib_json__string(r, "headline", "");
+	assert_true(json_object_object_get_ex(r, "contention", &levels));
+	for (int i = 0; i < 2; i++) {
+		double v[32];
+		int n;
+
+		assert_true(json_object_object_get_ex(levels, names[i], &level));
+		assert_true(json_object_object_get_ex(level, "cpu_distance", &d));
+		assert_true(json_object_object_get_ex(d, "round_trip_ns", &ns));
+		n = (int)json_object_array_length(ns);
+		assert_int_equal(n, (int)calib_json__double(level, "reps", 0) + 1);
+		for (int k = 0; k < n && k < 32; k++) {
+			v[k] = json_object_get_double(json_object_array_get_idx(ns, k));
+			assert_true(v[k] > 0 && v[k] < 1e7);
+		}
+		assert_int_equal(json_object_get_boolean(json_object_object_get(d, "changed")),
+				 calib_distance__changed(v, n));
+		print_message("# %s: round trips %.0f .. %.0f ns, changed %d\n", names[i], v[0], v[n - 1],
+			      json_object_get_boolean(json_object_object_get(d, "changed")));
+	}
+	assert_true(strstr(headline, " ns apart)") || strstr(headline, "CPUs' distance changed)"));
+	json_object_put(r);
+}
+
 static void stop_at_first_progress(void *arg, double done)
 {
 	*(volatile sig_atomic_t *)arg = 1;
@@ -185,6 +231,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_result_keys_and_table),
+		cmocka_unit_test(test_two_cpus_record_their_distance),
 		cmocka_unit_test(test_early_stop_keeps_results),
 		cmocka_unit_test(test_print_skipped),
 	};

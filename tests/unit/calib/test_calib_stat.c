@@ -280,6 +280,25 @@ static void test_region_no_break_is_unseparated(void **state)
 	assert_true(r.spread <= CALIB_REGION_SPAN);
 }
 
+/* Round trips between two vCPUs as this project's host gave them
+ * (bench/cpu_distance.c): near 49-85 ns with a stray 149, far 310-490. */
+static void test_distance_changed(void **state)
+{
+	const double near[] = { 60.3, 61.0, 85.4, 81.0, 68.5, 149.0 };
+	const double far[] = { 317.3, 345.7, 369.2, 338.7, 328.2 };
+	const double both[] = { 60.3, 61.0, 85.4, 81.0, 68.5, 334.3 };
+	const double unmeasured[] = { 0, 62.0, 0, 70.0 };
+
+	(void)state;
+	assert_false(calib_distance__changed(near, 6));
+	assert_false(calib_distance__changed(far, 5));
+	assert_true(calib_distance__changed(both, 6));
+	/* Readings that failed (0) are not a distance of 0. */
+	assert_false(calib_distance__changed(unmeasured, 4));
+	assert_false(calib_distance__changed(both, 1));
+	assert_false(calib_distance__changed(NULL, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_region_unseparated),
 		cmocka_unit_test(test_region_edge_at_the_break),
 		cmocka_unit_test(test_region_no_break_is_unseparated),
+		cmocka_unit_test(test_distance_changed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,6 +88,21 @@ static double group_width(const double *s, int n)
 	return s[0] > 0 ? s[n - 1] / s[0] : INFINITY;
 }
 
+bool calib_distance__changed(const double *ns, int n)
+{
+	double lo = 0, hi = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (ns[i] <= 0)
+			continue;	/* not measured */
+		if (!lo || ns[i] < lo)
+			lo = ns[i];
+		if (ns[i] > hi)
+			hi = ns[i];
+	}
+	return lo > 0 && hi >= CALIB_DISTANCE_CHANGE * lo;
+}
+
 int calib_modes__find(const double *samples, int n, struct calib_mode *modes)
 {
 	double *s, gap = 0;

@@ -67,6 +67,25 @@ struct calib_mode {
  * the median of all); 0 when n == 0 or out of memory. */
 int calib_modes__find(const double *samples, int n, struct calib_mode *modes);
 
+/* --- the CPUs' distance during a measurement --------------------------- */
+
+/*
+ * A VM's two vCPUs can sit on host cores that share a cache or on cores
+ * that do not, and the hypervisor moves them within seconds: a cache
+ * line's round trip between them was 50-80 ns or 310-490 ns on this
+ * project's 2-vCPU host, and a contended lock's throughput halved with
+ * the far state (bench/cpu_distance.c, docs/BENCHMARKS.md, issue 10). A
+ * measurement whose round trips, read between its repetitions, differ by
+ * CALIB_DISTANCE_CHANGE or more saw both (or a vCPU descheduled for a
+ * while): its cross-CPU figures mix two hosts. Within one state the
+ * readings there spread up to 3x (49-149 ns); the two states are 3.6x or
+ * more apart.
+ */
+#define CALIB_DISTANCE_CHANGE 3.0
+
+/* Did the round trips ns[0..n-1] (any order) change by the rule above? */
+bool calib_distance__changed(const double *ns, int n);
+
 /* --- adaptive repetition ----------------------------------------------- */
 
 struct calib_goal {
