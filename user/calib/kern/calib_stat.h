@@ -78,8 +78,8 @@ int calib_modes__find(const double *samples, int n, struct calib_mode *modes);
  * measurement whose round trips, read between its repetitions, differ by
  * CALIB_DISTANCE_CHANGE or more saw both (or a vCPU descheduled for a
  * while): its cross-CPU figures mix two hosts. Within one state the
- * readings there spread up to 3x (49-149 ns); the two states are 3.6x or
- * more apart.
+ * readings spread up to 3x (49-149 ns); the two states are 3.6x or more
+ * apart.
  */
 #define CALIB_DISTANCE_CHANGE 3.0
 
