@@ -29,9 +29,9 @@
  * is measured, as every one had a wait begin during it.
  */
 #include <stdio.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "tracetest.h"
 
 #define WORK_TIMEOUT_MS 60000
