@@ -155,6 +155,15 @@ def verdicts(doc):
         rts = sorted(x for x in dist.get("round_trip_ns", []) if x > 0)
         out[lvl + "_distance"] = "changed" if dist.get("changed") else \
             (f"{statistics.median(rts):.0f} ns" if rts else "?")
+        # A level that met both distances has a verdict for each.
+        out[lvl + "_states"] = []
+        for st in dist.get("states") or []:
+            sreg = st.get("region") or {}
+            spick = sreg.get("pick") or {}
+            if spick:
+                out[lvl + "_states"].append((st.get("round_trip_ns", 0),
+                    f"{spick.get('strategy')} {sreg.get('spins_min')}-{sreg.get('spins_max')}" +
+                    ("" if sreg.get("separated", True) else " (unseparated)")))
     hints = (r.get("spin_hint", {}) or {}).get("ns_per_hint", {}) or {}
     fit = {k: v.get("median") for k, v in hints.items() if k in ("pause", "isb", "sb")}
     out["hint"] = min(fit, key=fit.get) if fit else None
@@ -179,6 +188,10 @@ for lvl in ("light", "heavy"):
     groups = {}
     for v in vs:
         dd = v[lvl + "_distance"]
+        if v[lvl + "_states"]:
+            for rt, verdict in v[lvl + "_states"]:
+                groups.setdefault("near" if rt < 150 else "far", set()).add(verdict)
+            continue
         state = dd if dd in ("changed", "?") else ("near" if float(dd.split()[0]) < 150 else "far")
         groups.setdefault(state, set()).add(v[lvl])
     print(f"{lvl} by CPU distance: " + "; ".join(

@@ -163,6 +163,22 @@ static void settle(void)
 	usleep(1000);
 }
 
+/* A whole number from lo to hi, or exit 2 naming the option. */
+static int number(const char *arg, char opt, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi) {
+		fprintf(stderr, "cpu_distance: -%c needs a number from %ld to %ld, got '%s'\n", opt,
+			lo, hi, arg);
+		exit(2);
+	}
+	return (int)v;
+}
+
 int main(int argc, char **argv)
 {
 	int a = 0, b = 1, iterations = 40, opt;
@@ -170,17 +186,17 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "a:b:n:s:")) != -1) {
 		switch (opt) {
-		case 'a': a = atoi(optarg); break;
-		case 'b': b = atoi(optarg); break;
-		case 'n': iterations = atoi(optarg); break;
-		case 's': spins = atoi(optarg); break;
+		case 'a': a = number(optarg, 'a', 0, CPU_SETSIZE - 1); break;
+		case 'b': b = number(optarg, 'b', 0, CPU_SETSIZE - 1); break;
+		case 'n': iterations = number(optarg, 'n', 1, 1000000); break;
+		case 's': spins = number(optarg, 's', 0, 1 << 20); break;
 		default:
 			fprintf(stderr, "usage: cpu_distance [-a CPU] [-b CPU] [-n ITERATIONS] [-s SPINS]\n");
 			return 2;
 		}
 	}
-	if (a == b || iterations < 1 || spins < 0) {
-		fprintf(stderr, "cpu_distance: needs two different CPUs, at least one iteration and spins >= 0\n");
+	if (a == b) {
+		fprintf(stderr, "cpu_distance: -a and -b must be two different CPUs\n");
 		return 2;
 	}
 	if (pin(a)) {

@@ -56,6 +56,7 @@ struct st_samples {
 	double p50[16], p99[16], max[16];
 	double stop_all[16], stop_all_max[16];
 	double min_acq[16], max_acq[16];
+	double rt[16];		/* the CPUs' distance just before (0: not read) */
 	int n;
 };
 
@@ -344,6 +345,21 @@ static void distance_read(struct st_distance *d)
 	d->n++;
 }
 
+/* A shorter reading before each configuration's run, so that every
+ * sample knows the state it met: 500 trips, 30-200 us. */
+#define SAMPLE_DISTANCE_TRIPS 500
+
+static double distance_once(const struct st_distance *d)
+{
+	uint64_t final;
+	double ns;
+
+	if (d->a < 0 || calib_hc__c2c(d->a, d->b, SAMPLE_DISTANCE_TRIPS, &ns, &final) ||
+	    final != 2 * SAMPLE_DISTANCE_TRIPS)
+		return 0;
+	return ns;
+}
+
 /* "cpu_distance": {"cpus": [a, b], "round_trip_ns": [...], "changed"}. */
 static json_object *distance_json(const struct st_distance *d)
 {
@@ -356,14 +372,133 @@ static json_object *distance_json(const struct st_distance *d)
 		json_object_array_add(ns, json_object_new_double(d->ns[i]));
 	json_object_object_add(o, "cpus", cpus);
 	json_object_object_add(o, "round_trip_ns", ns);
-	json_object_object_add(o, "changed", json_object_new_boolean(calib_distance__changed(d->ns, d->n)));
 	return o;
+}
+
+/* The samples of each configuration that met one state: rt below cut
+ * (near) or at or above it (far). False when a configuration has fewer
+ * than MIN_REPS there, too few to compare. */
+static bool state_samples(const struct st_samples *all, int nconfigs, double cut, bool far,
+			  struct st_samples *out)
+{
+	bool enough = true;
+
+	for (int i = 0; i < nconfigs; i++) {
+		const struct st_samples *a = &all[i];
+		struct st_samples *o = &out[i];
+
+		memset(o, 0, sizeof(*o));
+		for (int j = 0; j < a->n; j++) {
+			if (a->rt[j] <= 0 || (a->rt[j] >= cut) != far)
+				continue;
+			o->acq_per_s[o->n] = a->acq_per_s[j];
+			o->p50[o->n] = a->p50[j];
+			o->p99[o->n] = a->p99[j];
+			o->max[o->n] = a->max[j];
+			o->stop_all[o->n] = a->stop_all[j];
+			o->stop_all_max[o->n] = a->stop_all_max[j];
+			o->min_acq[o->n] = a->min_acq[j];
+			o->max_acq[o->n] = a->max_acq[j];
+			o->rt[o->n] = a->rt[j];
+			o->n++;
+		}
+		enough &= o->n >= MIN_REPS;
+	}
+	return enough;
+}
+
+/*
+ * cpu_distance.changed: whether the readings taken before each run met two
+ * distances between the CPUs (calib_distance__split()); the readings
+ * between repetitions (round_trip_ns) are for people, and the one after
+ * the last describes no run. When they did, a verdict for each:
+ * cpu_distance.states [{"round_trip_ns", "share", "region"}], near first,
+ * region null (with "why") where some configuration ran fewer than
+ * MIN_REPS times in that state. The level's own region, from all the
+ * samples, mixes the two.
+ */
+static void add_states(json_object *dist, const struct st_config *configs,
+		       const struct st_samples *samples, int nconfigs, const struct calib_busy *busy)
+{
+	double rt[NCONFIGS * 16], cut;
+	struct calib_mode modes[2];
+	struct st_samples *sub;
+	json_object *states;
+	int n = 0;
+
+	for (int i = 0; i < nconfigs; i++)
+		for (int j = 0; j < samples[i].n; j++)
+			rt[n++] = samples[i].rt[j];
+	json_object_object_add(dist, "changed", json_object_new_boolean(
+		calib_distance__split(rt, n, modes, &cut) == 2));
+	if (!cut)
+		return;
+	sub = calloc((size_t)nconfigs, sizeof(*sub));
+	if (!sub)
+		return;
+	states = json_object_new_array();
+	for (int st = 0; st < 2; st++) {
+		json_object *o = json_object_new_object(), *tmp, *arr, *reg;
+
+		json_object_object_add(o, "round_trip_ns", json_object_new_double(modes[st].median));
+		json_object_object_add(o, "share", json_object_new_double(modes[st].share));
+		if (!state_samples(samples, nconfigs, cut, st == 1, sub)) {
+			json_object_object_add(o, "region", NULL);
+			json_object_object_add(o, "why", json_object_new_string(
+				"fewer than 2 runs of some configuration at this distance"));
+			json_object_array_add(states, o);
+			continue;
+		}
+		tmp = json_object_new_object();
+		arr = json_object_new_array();
+		for (int i = 0; i < nconfigs; i++)
+			json_object_array_add(arr, config_json(&configs[i], &sub[i], busy));
+		add_region(tmp, arr);
+		json_object_object_add(o, "region", json_object_object_get_ex(tmp, "region", &reg) ?
+						     json_object_get(reg) : NULL);
+		json_object_put(tmp);
+		json_object_put(arr);
+		json_object_array_add(states, o);
+	}
+	free(sub);
+	json_object_object_add(dist, "states", states);
+}
+
+/* The rest of a level's JSON, from its samples: the plan, the conditions,
+ * every configuration's figures, the CPUs' distance, the good region and
+ * the picks. */
+static void level_json(json_object *level, const struct st_plan *plan,
+		       const struct st_config *configs, const struct st_samples *samples,
+		       int nconfigs, const struct st_distance *dist, const struct calib_busy *busy)
+{
+	json_object *arr = json_object_new_array();
+
+	json_object_object_add(level, "threads_per_cpu", json_object_new_int(plan->per_cpu));
+	json_object_object_add(level, "run_ms", json_object_new_double((double)plan->run_ns / 1e6));
+	json_object_object_add(level, "stops_per_run", json_object_new_int(plan->stops));
+	json_object_object_add(level, "busy", calib_busy__json(busy));
+	for (int i = 0; i < nconfigs; i++)
+		if (samples[i].n)
+			json_object_array_add(arr, config_json(&configs[i], &samples[i], busy));
+	if (dist->a >= 0) {
+		json_object *d = distance_json(dist);
+
+		add_states(d, configs, samples, nconfigs, busy);
+		json_object_object_add(level, "cpu_distance", d);
+	}
+	json_object_object_add(level, "configs", arr);
+	add_mutex_yardstick(level, arr);
+	add_region(level, arr);
+	add_pick(level, "best", arr, "acq_per_s", true);
+	add_pick(level, "best_stop_all", arr, "stop_all_ns", false);
 }
 
 /* Runs every configuration reps times at one contention level, interleaved
  * (rep-major, rotating the order) so that drift on the host spreads evenly.
- * Between repetitions it reads the first two CPUs' distance: a level that
- * saw it change says so, since its verdict then mixes two hosts. */
+ * Before each run it reads the first two CPUs' distance (and between
+ * repetitions, more precisely, for the record): a level that saw it change
+ * says so, since its verdict then mixes two hosts, and gives each its own
+ * where both had enough runs (add_states()). */
 static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 		     const struct st_config *configs, int nconfigs,
 		     double done0, double share, json_object *level)
@@ -380,7 +515,6 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	struct swbench *b = NULL;
 	struct swbench_sample *s = malloc(sizeof(*s));
 	struct st_distance dist = { .a = -1, .b = -1 };
-	json_object *arr;
 	int err, reps = 0;
 	uint64_t deadline = calib__now_ns() + plan->budget_ns;
 
@@ -411,6 +545,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 			struct st_samples *x = &samples[ci];
 
 			swbench__set_lock(b, configs[ci].strategy, configs[ci].spins);
+			x->rt[x->n] = distance_once(&dist);
 			err = swbench__run(b, plan->run_ns, 0, plan->stops, s);
 			if (err)
 				break;
@@ -429,26 +564,11 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	distance_read(&dist);
 	calib_busy__read(NULL, &busy1);
 	calib_busy__judge(&busy0, &busy1, ctx->ncpus, &busy);
-
 	json_object_object_add(level, "threads", json_object_new_int(cfg.nthreads));
-	json_object_object_add(level, "threads_per_cpu", json_object_new_int(plan->per_cpu));
-	json_object_object_add(level, "run_ms", json_object_new_double((double)plan->run_ns / 1e6));
 	json_object_object_add(level, "reps", json_object_new_int(reps));
 	json_object_object_add(level, "time_boxed", json_object_new_boolean(reps < plan->reps &&
 									    !calib__stopped(ctx)));
-	json_object_object_add(level, "stops_per_run", json_object_new_int(plan->stops));
-	json_object_object_add(level, "busy", calib_busy__json(&busy));
-	if (dist.a >= 0)
-		json_object_object_add(level, "cpu_distance", distance_json(&dist));
-	arr = json_object_new_array();
-	for (int i = 0; i < nconfigs; i++)
-		if (samples[i].n)
-			json_object_array_add(arr, config_json(&configs[i], &samples[i], &busy));
-	json_object_object_add(level, "configs", arr);
-	add_mutex_yardstick(level, arr);
-	add_region(level, arr);
-	add_pick(level, "best", arr, "acq_per_s", true);
-	add_pick(level, "best_stop_all", arr, "stop_all_ns", false);
+	level_json(level, plan, configs, samples, nconfigs, &dist, &busy);
 out:
 	swbench__destroy(b);
 	free(samples);
@@ -486,6 +606,57 @@ static void distance_clause(const json_object *level, char *buf, size_t len)
 		snprintf(buf, len, ", CPUs %.0f ns apart", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
 }
 
+/* "spin 0-255 (0xFF) then yield loop": a region's preferred strategy and
+ * its spin range, else its pick's label. */
+static void region_words(const json_object *reg, const json_object *pick, char *what, size_t len)
+{
+	const char *strategy = calib_json__string(pick, "strategy", "");
+	int lo = (int)calib_json__double(reg, "spins_min", -1);
+	int hi = (int)calib_json__double(reg, "spins_max", -1);
+
+	if (lo >= 0 && strategy_of(strategy) != SWLOCK__COUNT)
+		swlock_strategy__describe_range(strategy_of(strategy), (uint32_t)lo, (uint32_t)hi,
+						what, len);
+	else
+		snprintf(what, len, "%s", calib_json__string(pick, "label", "?"));
+}
+
+/* "; by distance: 60 ns apart, spin 7-255 (0xFF) then futex park, 9.75 M
+ * acq/s; 330 ns apart, ...": the verdicts of a level that met two states
+ * (add_states()), appended to buf. */
+static void state_clauses(const json_object *level, char *buf, size_t len)
+{
+	json_object *d, *states, *reg, *pick;
+	char what[96];
+
+	if (!json_object_object_get_ex(level, "cpu_distance", &d) ||
+	    !json_object_object_get_ex(d, "states", &states) ||
+	    !json_object_is_type(states, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(states) && len > 1; i++) {
+		json_object *st = json_object_array_get_idx(states, i);
+		int w;
+
+		if (json_object_object_get_ex(st, "region", &reg) && reg &&
+		    json_object_object_get_ex(reg, "pick", &pick)) {
+			region_words(reg, pick, what, sizeof(what));
+			w = snprintf(buf, len, "%s%.0f ns apart, %s, %.2f M acq/s%s",
+				     i ? "; " : "; by distance: ",
+				     calib_json__double(st, "round_trip_ns", 0), what,
+				     calib_json__double(pick, "acq_per_s", 0) / 1e6,
+				     json_object_get_boolean(json_object_object_get(reg, "separated")) ?
+				     "" : " (unseparated)");
+		} else {
+			w = snprintf(buf, len, "%s%.0f ns apart, too few runs", i ? "; " : "; by distance: ",
+				     calib_json__double(st, "round_trip_ns", 0));
+		}
+		if (w < 0 || (size_t)w >= len)
+			return;
+		buf += w;
+		len -= (size_t)w;
+	}
+}
+
 /* "light contention (2 threads): spin 0-255 then yield loop, 5.22 M acq/s;
  * 9 of 26 configurations in the best's cluster (all within 4% of it) are equivalent here":
  * one clause per level, from its good region (the raw best for files
@@ -493,8 +664,7 @@ static void distance_clause(const json_object *level, char *buf, size_t len)
 static void level_headline(const char *name, const json_object *level, char *buf, size_t len)
 {
 	json_object *reg, *pick, *best;
-	const char *strategy;
-	int threads = (int)calib_json__double(level, "threads", 0), lo, hi, n;
+	int threads = (int)calib_json__double(level, "threads", 0), n;
 	char what[96], dist[48];
 
 	buf[0] = '\0';
@@ -508,14 +678,7 @@ static void level_headline(const char *name, const json_object *level, char *buf
 				 calib_json__double(best, "acq_per_s", 0) / 1e6);
 		return;
 	}
-	strategy = calib_json__string(pick, "strategy", "");
-	lo = (int)calib_json__double(reg, "spins_min", -1);
-	hi = (int)calib_json__double(reg, "spins_max", -1);
-	if (lo >= 0 && strategy_of(strategy) != SWLOCK__COUNT)
-		swlock_strategy__describe_range(strategy_of(strategy), (uint32_t)lo, (uint32_t)hi,
-						what, sizeof(what));
-	else
-		snprintf(what, sizeof(what), "%s", calib_json__string(pick, "label", "?"));
+	region_words(reg, pick, what, sizeof(what));
 	n = json_object_is_type(json_object_object_get(reg, "members"), json_type_array) ?
 	    (int)json_object_array_length(json_object_object_get(reg, "members")) : 0;
 	if (json_object_get_boolean(json_object_object_get(reg, "separated")))
@@ -531,6 +694,7 @@ static void level_headline(const char *name, const json_object *level, char *buf
 			 "idle CPUs; meanwhile %s is as good as any", name,
 			 threads, threads == 1 ? "" : "s", dist, n,
 			 (int)calib_json__double(reg, "of", 0), what);
+	state_clauses(level, buf + strlen(buf), len - strlen(buf));
 }
 
 static const char *const level_names[] = { "light", "heavy" };
@@ -538,7 +702,7 @@ static const char *const level_names[] = { "light", "heavy" };
 static void add_headline(json_object *result)
 {
 	json_object *levels, *level;
-	char line[768] = "", part[384];
+	char line[1280] = "", part[640];
 
 	if (!json_object_object_get_ex(result, "contention", &levels))
 		return;
@@ -588,34 +752,30 @@ static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 
 /* ---- text --------------------------------------------------------------- */
 
-/* One line when the level's CPU distance changed (see run_level()). */
+/* One line when the level's runs met two distances (add_states()). */
 static void print_distance(const json_object *level, FILE *out)
 {
-	json_object *d, *ns;
-	double lo = 0, hi = 0;
+	json_object *d, *states, *near, *far;
 
 	if (!json_object_object_get_ex(level, "cpu_distance", &d) ||
 	    !json_object_get_boolean(json_object_object_get(d, "changed")) ||
-	    !json_object_object_get_ex(d, "round_trip_ns", &ns))
+	    !json_object_object_get_ex(d, "states", &states) ||
+	    json_object_array_length(states) != 2)
 		return;
-	for (size_t i = 0; i < json_object_array_length(ns); i++) {
-		double v = json_object_get_double(json_object_array_get_idx(ns, i));
-
-		if (v > 0 && (!lo || v < lo))
-			lo = v;
-		if (v > hi)
-			hi = v;
-	}
+	near = json_object_array_get_idx(states, 0);
+	far = json_object_array_get_idx(states, 1);
 	fprintf(out, "    ! the CPUs' distance changed during it: a cache line's round trip between "
-		"them was %.0f to %.0f ns (a VM's vCPUs moved between cores that share a cache and "
-		"cores that do not, or one was descheduled); this verdict mixes both and may differ "
-		"between runs\n", lo, hi);
+		"them was about %.0f ns before %.0f%% of the runs and %.0f ns before %.0f%% (a VM's "
+		"vCPUs moved between cores that share a cache and cores that do not); the verdict "
+		"above mixes both and may differ between runs\n",
+		calib_json__double(near, "round_trip_ns", 0), calib_json__double(near, "share", 0) * 100,
+		calib_json__double(far, "round_trip_ns", 0), calib_json__double(far, "share", 0) * 100);
 }
 
 static void print_headline(const char *name, const json_object *level, FILE *out)
 {
 	json_object *stop;
-	char line[384];
+	char line[640];
 
 	level_headline(name, level, line, sizeof(line));
 	if (line[0])

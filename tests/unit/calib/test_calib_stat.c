@@ -280,23 +280,38 @@ static void test_region_no_break_is_unseparated(void **state)
 	assert_true(r.spread <= CALIB_REGION_SPAN);
 }
 
-/* Round trips between two vCPUs as this project's host gave them
- * (bench/cpu_distance.c): near 49-85 ns with a stray 149, far 310-490. */
-static void test_distance_changed(void **state)
+/* Per-run readings of one level, as this project's host gave them
+ * (bench/cpu_distance.c: near 49-85 ns, far 310-490): near and far split
+ * between them; one state, or two groups too close to be two distances,
+ * is one state; nothing read is none. */
+static void test_distance_split(void **state)
 {
-	const double near[] = { 60.3, 61.0, 85.4, 81.0, 68.5, 149.0 };
-	const double far[] = { 317.3, 345.7, 369.2, 338.7, 328.2 };
-	const double both[] = { 60.3, 61.0, 85.4, 81.0, 68.5, 334.3 };
-	const double unmeasured[] = { 0, 62.0, 0, 70.0 };
+	double both[40], near_only[20], close[20], cut;
+	const double none[] = { 0, 0, 0 };
+	struct calib_mode m[2];
 
 	(void)state;
-	assert_false(calib_distance__changed(near, 6));
-	assert_false(calib_distance__changed(far, 5));
-	assert_true(calib_distance__changed(both, 6));
-	/* Readings that failed (0) are not a distance of 0. */
-	assert_false(calib_distance__changed(unmeasured, 4));
-	assert_false(calib_distance__changed(both, 1));
-	assert_false(calib_distance__changed(NULL, 0));
+	for (int i = 0; i < 40; i++)
+		both[i] = i < 24 ? 55.0 + i % 7 : 320.0 + 3 * (i % 9);
+	assert_int_equal(calib_distance__split(both, 40, m, &cut), 2);
+	assert_true(m[0].median > 54 && m[0].median < 62);
+	assert_true(m[1].median > 319 && m[1].median < 345);
+	assert_true(cut > m[0].median && cut < m[1].median);
+	assert_int_equal(m[0].n, 24);
+	for (int i = 0; i < 20; i++) {
+		near_only[i] = 50.0 + i;
+		close[i] = i < 10 ? 60.0 : 130.0;	/* 2.2x apart: not two distances */
+	}
+	assert_int_equal(calib_distance__split(near_only, 20, m, &cut), 1);
+	assert_true(cut == 0 && m[0].median > 50 && m[0].median < 70);
+	assert_int_equal(calib_distance__split(close, 20, m, &cut), 1);
+	assert_true(cut == 0 && m[0].n == 20);
+	assert_int_equal(calib_distance__split(none, 3, m, &cut), 0);
+	/* Two readings disturbed (a vCPU descheduled mid-reading) among 40
+	 * near ones make no far state. */
+	for (int i = 0; i < 40; i++)
+		both[i] = i < 2 ? 900.0 : 55.0 + i % 7;
+	assert_int_equal(calib_distance__split(both, 40, m, &cut), 1);
 }
 
 int main(void)
@@ -312,7 +327,7 @@ int main(void)
 		cmocka_unit_test(test_region_unseparated),
 		cmocka_unit_test(test_region_edge_at_the_break),
 		cmocka_unit_test(test_region_no_break_is_unseparated),
-		cmocka_unit_test(test_distance_changed),
+		cmocka_unit_test(test_distance_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

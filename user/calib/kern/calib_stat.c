@@ -88,19 +88,41 @@ static double group_width(const double *s, int n)
 	return s[0] > 0 ? s[n - 1] / s[0] : INFINITY;
 }
 
-bool calib_distance__changed(const double *ns, int n)
+int calib_distance__split(const double *ns, int n, struct calib_mode modes[2], double *cut)
 {
-	double lo = 0, hi = 0;
+	double *v = malloc(sizeof(*v) * (size_t)(n > 0 ? n : 1)), lo, hi;
+	int m = 0, k = 0;
 
-	for (int i = 0; i < n; i++) {
-		if (ns[i] <= 0)
-			continue;	/* not measured */
-		if (!lo || ns[i] < lo)
-			lo = ns[i];
-		if (ns[i] > hi)
-			hi = ns[i];
+	*cut = 0;
+	if (!v)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (ns[i] > 0)
+			v[m++] = ns[i];
+	if (!m) {
+		free(v);
+		return 0;
 	}
-	return lo > 0 && hi >= CALIB_DISTANCE_CHANGE * lo;
+	qsort(v, (size_t)m, sizeof(*v), cmp_double);
+	/* The 10th and 90th percentiles, so that a few disturbed readings
+	 * (a vCPU descheduled mid-reading) neither make a state nor hide one. */
+	lo = v[(m - 1) / 10];
+	hi = v[(m - 1) - (m - 1) / 10];
+	if (m >= 4 && hi >= CALIB_DISTANCE_CHANGE * lo) {
+		*cut = sqrt(lo * hi);
+		while (k < m && v[k] < *cut)
+			k++;
+	}
+	if (k < 2 || m - k < 2) {	/* one state: all of them */
+		*cut = 0;
+		modes[0] = (struct calib_mode){ median_of_sorted(v, m), 1, m };
+		free(v);
+		return 1;
+	}
+	modes[0] = (struct calib_mode){ median_of_sorted(v, k), (double)k / m, k };
+	modes[1] = (struct calib_mode){ median_of_sorted(v + k, m - k), (double)(m - k) / m, m - k };
+	free(v);
+	return 2;
 }
 
 int calib_modes__find(const double *samples, int n, struct calib_mode *modes)

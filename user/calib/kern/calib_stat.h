@@ -75,16 +75,20 @@ int calib_modes__find(const double *samples, int n, struct calib_mode *modes);
  * line's round trip between them was 50-80 ns or 310-490 ns on this
  * project's 2-vCPU host, and a contended lock's throughput halved with
  * the far state (bench/cpu_distance.c, docs/BENCHMARKS.md, issue 10). A
- * measurement whose round trips, read between its repetitions, differ by
- * CALIB_DISTANCE_CHANGE or more saw both (or a vCPU descheduled for a
- * while): its cross-CPU figures mix two hosts. Within one state the
- * readings spread up to 3x (49-149 ns); the two states are 3.6x or more
- * apart.
+ * measurement whose round trips, read before its runs, differ by
+ * CALIB_DISTANCE_CHANGE or more saw both: its cross-CPU figures mix two
+ * hosts. Within one state the readings spread up to 3x (49-149 ns); the
+ * two states are 3.6x or more apart.
  */
 #define CALIB_DISTANCE_CHANGE 3.0
 
-/* Did the round trips ns[0..n-1] (any order) change by the rule above? */
-bool calib_distance__changed(const double *ns, int n);
+/* Splits round trips ns[0..n-1] (any order; 0: not measured) into the two
+ * states when their 90th percentile is CALIB_DISTANCE_CHANGE times their
+ * 10th or more: returns 2 with modes[0] the nearer and *cut between them
+ * (the two percentiles' geometric mean), at least two readings each side;
+ * else 1 (one state: modes[0] the median of all, *cut 0); 0 when nothing
+ * was measured. */
+int calib_distance__split(const double *ns, int n, struct calib_mode modes[2], double *cut);
 
 /* --- adaptive repetition ----------------------------------------------- */
 
