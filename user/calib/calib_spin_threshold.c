@@ -321,43 +321,63 @@ static void add_pick(json_object *level, const char *key, json_object *configs,
 	json_object_object_add(level, key, p);
 }
 
-/* The round trips read between a level's repetitions (calib_stat.h,
- * CALIB_DISTANCE_CHANGE): 2000 trips, about 0.1 ms near and 0.7 ms far;
- * one reading before each repetition and one after the last. */
-#define DISTANCE_TRIPS 2000
+/* The CPUs' distance (calib_stat.h, CALIB_DISTANCE_CHANGE): a reading
+ * between repetitions, more precise, for the record, and a short one
+ * before every run, so that each sample knows the state it met. Each is
+ * time-boxed from a pilot: about 2000 and 500 round trips on a real host
+ * (0.1-0.7 ms and 30-200 us), fewer where a trip is slow, and none before
+ * the runs where even 16 trips would not fit (an emulator, whose trips
+ * take tens of microseconds: thousands of readings would stretch the
+ * family by minutes). */
 #define DISTANCE_MAX 16
+#define DISTANCE_REP_BUDGET_NS 1000000.0
+#define DISTANCE_RUN_BUDGET_NS 200000.0
+#define DISTANCE_MIN_TRIPS 16
+#define DISTANCE_PILOT_TRIPS 32
 
 struct st_distance {
-	int a, b;			/* the first two CPUs; a < 0: one CPU */
-	double ns[DISTANCE_MAX];	/* 0: not measured */
+	int a, b;			/* the first two CPUs; a < 0: not read */
+	uint64_t rep_trips, run_trips;	/* 0: no reading before each run */
+	double ns[DISTANCE_MAX];	/* between repetitions; 0: not measured */
 	int n;
 };
 
-static void distance_read(struct st_distance *d)
-{
-	uint64_t final;
-
-	if (d->a < 0 || d->n >= DISTANCE_MAX)
-		return;
-	if (calib_hc__c2c(d->a, d->b, DISTANCE_TRIPS, &d->ns[d->n], &final) ||
-	    final != 2 * DISTANCE_TRIPS)
-		d->ns[d->n] = 0;
-	d->n++;
-}
-
-/* A shorter reading before each configuration's run, so that every
- * sample knows the state it met: 500 trips, 30-200 us. */
-#define SAMPLE_DISTANCE_TRIPS 500
-
-static double distance_once(const struct st_distance *d)
+static double distance_trips(const struct st_distance *d, uint64_t trips)
 {
 	uint64_t final;
 	double ns;
 
-	if (d->a < 0 || calib_hc__c2c(d->a, d->b, SAMPLE_DISTANCE_TRIPS, &ns, &final) ||
-	    final != 2 * SAMPLE_DISTANCE_TRIPS)
+	if (d->a < 0 || !trips || calib_hc__c2c(d->a, d->b, trips, &ns, &final) ||
+	    final != 2 * trips)
 		return 0;
 	return ns;
+}
+
+/* The pilot: how many trips each reading may take; a < 0 when the CPUs
+ * cannot be read at all. */
+static void distance_plan(struct st_distance *d)
+{
+	double ns = distance_trips(d, DISTANCE_PILOT_TRIPS);
+
+	if (ns <= 0) {
+		d->a = -1;
+		return;
+	}
+	d->rep_trips = calib__iters_for(DISTANCE_REP_BUDGET_NS, ns, DISTANCE_MIN_TRIPS, 2000);
+	d->run_trips = ns * DISTANCE_MIN_TRIPS <= DISTANCE_RUN_BUDGET_NS ?
+		       calib__iters_for(DISTANCE_RUN_BUDGET_NS, ns, DISTANCE_MIN_TRIPS, 500) : 0;
+}
+
+static void distance_read(struct st_distance *d)
+{
+	if (d->a < 0 || d->n >= DISTANCE_MAX)
+		return;
+	d->ns[d->n++] = distance_trips(d, d->rep_trips);
+}
+
+static double distance_once(const struct st_distance *d)
+{
+	return distance_trips(d, d->run_trips);
 }
 
 /* "cpu_distance": {"cpus": [a, b], "round_trip_ns": [...], "changed"}. */
@@ -528,6 +548,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	if (ctx->ncpus >= 2) {
 		dist.a = calib__nth_cpu(&ctx->cpus, 0);
 		dist.b = calib__nth_cpu(&ctx->cpus, 1);
+		distance_plan(&dist);
 	}
 	calib_busy__read(NULL, &busy0);
 	/* One unrecorded run: the first release wakes cold threads. */
