@@ -140,30 +140,30 @@ for fam, path, label, goal in figures:
         print(f"| {fam} | {label} | {statistics.median(vals):.4g} | {cv * 100:.1f}% | {goal * 100:.0f}% | no |")
 print(f"\n{met} of {total} figures meet their goal (or are reported as modes).\n")
 
+def region_verdict(reg):
+    """'spin_then_park 7-255 (unseparated)': a good region's verdict."""
+    pick = reg.get("pick") or {}
+    return f"{pick.get('strategy')} {reg.get('spins_min')}-{reg.get('spins_max')}" + \
+        ("" if reg.get("separated", True) else " (unseparated)")
+
 def verdicts(doc):
     r = doc["results"]
     fs = r.get("false_sharing", {})
     out = {"interference": fs.get("destructive_interference")}
     for lvl in ("light", "heavy"):
-        reg = (r.get("spin_threshold", {}).get("contention", {}).get(lvl, {}) or {}).get("region") or {}
-        pick = reg.get("pick") or {}
-        out[lvl] = f"{pick.get('strategy')} {reg.get('spins_min')}-{reg.get('spins_max')}" + \
-            ("" if reg.get("separated", True) else " (unseparated)")
+        level = r.get("spin_threshold", {}).get("contention", {}).get(lvl, {}) or {}
+        out[lvl] = region_verdict(level.get("region") or {})
         # The first two CPUs' distance during the level (its round trips'
         # median, or "changed"): the state of the VM the verdict belongs to.
-        dist = (r.get("spin_threshold", {}).get("contention", {}).get(lvl, {}) or {}).get("cpu_distance") or {}
+        dist = level.get("cpu_distance") or {}
         rts = sorted(x for x in dist.get("round_trip_ns", []) if x > 0)
         out[lvl + "_distance"] = "changed" if dist.get("changed") else \
             (f"{statistics.median(rts):.0f} ns" if rts else "?")
         # A level that met both distances has a verdict for each.
         out[lvl + "_states"] = []
         for st in dist.get("states") or []:
-            sreg = st.get("region") or {}
-            spick = sreg.get("pick") or {}
-            if spick:
-                out[lvl + "_states"].append((st.get("round_trip_ns", 0),
-                    f"{spick.get('strategy')} {sreg.get('spins_min')}-{sreg.get('spins_max')}" +
-                    ("" if sreg.get("separated", True) else " (unseparated)")))
+            if (st.get("region") or {}).get("pick"):
+                out[lvl + "_states"].append((st.get("round_trip_ns", 0), region_verdict(st["region"])))
     hints = (r.get("spin_hint", {}) or {}).get("ns_per_hint", {}) or {}
     fit = {k: v.get("median") for k, v in hints.items() if k in ("pause", "isb", "sb")}
     out["hint"] = min(fit, key=fit.get) if fit else None

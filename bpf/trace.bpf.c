@@ -280,14 +280,13 @@ static __always_inline __u64 note_release(__u64 uaddr, __u64 now)
 		first = h->first_wait_ns;
 		if (first && first > prev && first < now)
 			held = now - first;
-		if (!due) {
-			h->release_ns = held ? 0 : now;
-			h->first_wait_ns = 0;
-			return held;
-		}
 	}
-	if (due)
+	if (due) {
 		arm_hold(h, uaddr, now);
+	} else if (prev) {
+		h->release_ns = held ? 0 : now;	/* disarm, or pass the arming on */
+		h->first_wait_ns = 0;
+	}
 	return held;
 }
 

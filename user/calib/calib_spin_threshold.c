@@ -603,6 +603,7 @@ static void distance_clause(const json_object *level, char *buf, size_t len)
 {
 	json_object *d, *ns;
 	double v[DISTANCE_MAX];
+	struct calib_stats st;
 	int n = 0;
 
 	buf[0] = '\0';
@@ -614,17 +615,11 @@ static void distance_clause(const json_object *level, char *buf, size_t len)
 			n++;
 	if (!n)
 		return;
-	for (int i = 1; i < n; i++)	/* sorted for the median; n <= DISTANCE_MAX */
-		for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-			double t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	calib_stats__compute(&st, v, n);
 	if (json_object_get_boolean(json_object_object_get(d, "changed")))
 		snprintf(buf, len, ", CPUs' distance changed");
 	else
-		snprintf(buf, len, ", CPUs %.0f ns apart", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+		snprintf(buf, len, ", CPUs %.0f ns apart", st.median);
 }
 
 /* "spin 0-255 (0xFF) then yield loop": a region's preferred strategy and
