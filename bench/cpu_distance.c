@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Does the distance between two CPUs change under us, and does a contended
- * lock's throughput change with it? Two threads, pinned to CPUs A and B,
- * take turns at two measurements, over and over:
- *   - a cache line's round trip between them (one thread writes, the other
- *     answers; ROUND_TRIPS trips, the mean), and
- *   - a contended lock for LOCK_MS: both threads take it (spin SPINS times
- *     with PAUSE, then park on a futex, as spinscope calibrate's
- *     spin_then_park), 20 loop steps under it and 60 outside.
+ * lock's throughput change with it? On CPUs A and B, over and over, the
+ * two measurements spinscope calibrate makes, from its own kernels
+ * (user/calib/kern):
+ *   - a cache line's round trip between them (calib_hc__c2c(), host_costs'
+ *     measurement; ROUND_TRIPS trips, the mean), and
+ *   - a contended lock for LOCK_MS, one thread on each CPU
+ *     (spin_threshold's bench: spin SPINS times, then park on a futex,
+ *     with its work inside and outside the lock).
  * One line per iteration: "round_trip_ns acquisitions_per_s". In a VM
  * whose hypervisor moves the vCPUs between cores that share a cache and
  * cores that do not, the two columns move together (docs/BENCHMARKS.md,
@@ -16,152 +17,20 @@
  *
  *   cpu_distance [-a CPU] [-b CPU] [-n ITERATIONS] [-s SPINS]
  */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <linux/futex.h>
-#include <pthread.h>
 #include <sched.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
+#include "calib/kern/calib_host_kern.h"
+#include "calib/kern/calib_swlock.h"
 
 #define ROUND_TRIPS 20000
 #define LOCK_MS 30
-#define CS_STEPS 20
-#define OUTSIDE_STEPS 60
-
-enum phase { IDLE, ROUND_TRIP, LOCK, EXIT };
-
-static _Alignas(64) atomic_int line;	/* the round trip's cache line */
-static _Alignas(64) atomic_int lock;	/* 0 free, 1 held, 2 held with waiters */
-static _Alignas(64) atomic_int phase;
-static int spins = 63;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("isb" ::: "memory");
-#endif
-}
-
-static void steps(int n)
-{
-	for (volatile int i = 0; i < n; i++)
-		;
-}
-
-static void lock_take(void)
-{
-	int c;
-
-	for (int i = 0; i < spins; i++) {
-		c = 0;
-		if (atomic_compare_exchange_strong(&lock, &c, 1))
-			return;
-		cpu_relax();
-	}
-	c = 0;
-	if (atomic_compare_exchange_strong(&lock, &c, 1))
-		return;
-	if (c != 2)
-		c = atomic_exchange(&lock, 2);
-	while (c) {
-		syscall(SYS_futex, &lock, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
-		c = atomic_exchange(&lock, 2);
-	}
-}
-
-static void lock_release(void)
-{
-	if (atomic_fetch_sub(&lock, 1) != 1) {
-		atomic_store(&lock, 0);
-		syscall(SYS_futex, &lock, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-	}
-}
-
-/* The acquisitions of one LOCK phase, until the phase ends. */
-static long lock_loop(void)
-{
-	long n = 0;
-
-	while (atomic_load_explicit(&phase, memory_order_relaxed) == LOCK) {
-		lock_take();
-		steps(CS_STEPS);
-		lock_release();
-		n++;
-		steps(OUTSIDE_STEPS);
-	}
-	return n;
-}
-
-/* The responder's count of the last LOCK phase; -1 until it has left it. */
-static atomic_long responder_acquisitions = -1;
-
-/* CPU B: answers the round trips, joins the lock phases. */
-static void *responder(void *arg)
-{
-	int cpu = *(int *)arg;
-
-	if (pin(cpu)) {
-		fprintf(stderr, "cpu_distance: cannot run on CPU %d\n", cpu);
-		exit(1);
-	}
-	for (;;) {
-		int p = atomic_load(&phase), v;
-
-		if (p == EXIT)
-			return NULL;
-		if (p == ROUND_TRIP) {
-			v = atomic_load_explicit(&line, memory_order_acquire);
-			if (v & 1)
-				atomic_store_explicit(&line, v + 1, memory_order_release);
-		} else if (p == LOCK) {
-			atomic_store(&responder_acquisitions, lock_loop());
-		}
-	}
-}
-
-static double round_trip_ns(void)
-{
-	double t0 = now_s();
-
-	for (int i = 0; i < ROUND_TRIPS; i++) {
-		int v = atomic_load(&line);
-
-		atomic_store_explicit(&line, v + 1, memory_order_release);
-		while (atomic_load_explicit(&line, memory_order_acquire) == v + 1)
-			;
-	}
-	return (now_s() - t0) / ROUND_TRIPS * 1e9;
-}
-
-static void settle(void)
-{
-	usleep(1000);
-}
+/* spin_threshold's work units inside and outside the lock. */
+#define CS_WORK 20
+#define OUTSIDE_WORK 60
 
 /* A whole number from lo to hi, or exit 2 naming the option. */
 static int number(const char *arg, char opt, long lo, long hi)
@@ -181,8 +50,10 @@ static int number(const char *arg, char opt, long lo, long hi)
 
 int main(int argc, char **argv)
 {
-	int a = 0, b = 1, iterations = 40, opt;
-	pthread_t t;
+	int a = 0, b = 1, iterations = 40, spins = 63, opt, err;
+	struct swbench_cfg cfg = { .nthreads = 2, .cs_work = CS_WORK, .outside_work = OUTSIDE_WORK };
+	struct swbench_sample *s = malloc(sizeof(*s));
+	struct swbench *bench;
 
 	while ((opt = getopt(argc, argv, "a:b:n:s:")) != -1) {
 		switch (opt) {
@@ -199,45 +70,33 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cpu_distance: -a and -b must be two different CPUs\n");
 		return 2;
 	}
-	if (pin(a)) {
-		fprintf(stderr, "cpu_distance: cannot run on CPU %d: %s\n", a, strerror(errno));
+	if (!s)
+		return 1;
+	CPU_ZERO(&cfg.cpus);
+	CPU_SET(a, &cfg.cpus);
+	CPU_SET(b, &cfg.cpus);
+	err = swbench__create(&bench, &cfg);
+	if (err) {
+		fprintf(stderr, "cpu_distance: cannot run threads on CPUs %d and %d: %s\n", a, b,
+			strerror(-err));
 		return 1;
 	}
-	if (pthread_create(&t, NULL, responder, &b)) {
-		fprintf(stderr, "cpu_distance: cannot start a thread\n");
-		return 1;
-	}
+	swbench__set_lock(bench, SWLOCK_SPIN_THEN_PARK, (uint32_t)spins);
 	printf("# round_trip_ns acquisitions_per_s (CPUs %d and %d, spin %d then park)\n", a, b, spins);
-	for (int i = 0; i < iterations; i++) {
-		double rt, t0, dt;
-		long n;
+	for (int i = 0; i < iterations && !err; i++) {
+		uint64_t final;
+		double rt;
 
-		atomic_store(&phase, ROUND_TRIP);
-		settle();
-		rt = round_trip_ns();
-		atomic_store(&phase, IDLE);
-		settle();
-		atomic_store(&responder_acquisitions, -1);
-		atomic_store(&phase, LOCK);
-		t0 = now_s();
-		n = 0;
-		while (now_s() - t0 < LOCK_MS * 1e-3) {
-			lock_take();
-			steps(CS_STEPS);
-			lock_release();
-			n++;
-			steps(OUTSIDE_STEPS);
-		}
-		dt = now_s() - t0;
-		atomic_store(&phase, IDLE);
-		while (atomic_load(&responder_acquisitions) < 0)
-			;
-		n += atomic_load(&responder_acquisitions);
-		settle();
-		printf("%.0f %.0f\n", rt, (double)n / dt);
+		err = calib_hc__c2c(a, b, ROUND_TRIPS, &rt, &final);
+		if (!err)
+			err = swbench__run(bench, LOCK_MS * 1000000ull, 0, 1, s);
+		if (!err)
+			printf("%.0f %.0f\n", rt, (double)s->total_acq * 1e9 / (double)s->run_ns);
 		fflush(stdout);
 	}
-	atomic_store(&phase, EXIT);
-	pthread_join(t, NULL);
-	return 0;
+	swbench__destroy(bench);
+	free(s);
+	if (err)
+		fprintf(stderr, "cpu_distance: a measurement failed: %s\n", strerror(-err));
+	return err ? 1 : 0;
 }

@@ -42,10 +42,15 @@ bench-attach: spinscope $(OUTPUT)/bench/threads_idle
 
 # Whether the distance between two CPUs changes under a run, and a
 # contended lock's throughput with it (issue 10, docs/BENCHMARKS.md).
-$(OUTPUT)/bench/cpu_distance: bench/cpu_distance.c | check-deps
+# It runs calibrate's own kernels (user/calib/kern), json-free C.
+CPU_DISTANCE_SRCS := bench/cpu_distance.c user/calib/kern/calib_host_kern.c \
+	user/calib/kern/calib_swlock.c user/calib/kern/calib_util.c user/calib/kern/calib_stat.c \
+	user/common/cpulist.c
+$(OUTPUT)/bench/cpu_distance: $(CPU_DISTANCE_SRCS) $(wildcard user/calib/kern/*.h) | check-deps
 	$(call msg,CC-BENCH,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -pthread $< -o $@
+	$(Q)$(CC) -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -Iuser -pthread \
+		$(CPU_DISTANCE_SRCS) -lm -o $@
 
 bench-cpu-distance: $(OUTPUT)/bench/cpu_distance
 	$(Q)$(OUTPUT)/bench/cpu_distance $(BENCH_ARGS)

@@ -73,12 +73,12 @@ int calib_modes__find(const double *samples, int n, struct calib_mode *modes);
  * A VM's two vCPUs can sit on host cores that share a cache or on cores
  * that do not, and the hypervisor moves them within seconds: a cache
  * line's round trip between them was 50-80 ns or 310-490 ns on this
- * project's 2-vCPU host, and a contended lock's throughput halved with
- * the far state (bench/cpu_distance.c, docs/BENCHMARKS.md, issue 10). A
- * measurement whose round trips, read before its runs, differ by
- * CALIB_DISTANCE_CHANGE or more saw both: its cross-CPU figures mix two
- * hosts. Within one state the readings spread up to 3x (49-149 ns); the
- * two states are 3.6x or more apart.
+ * project's 2-vCPU host, and a contended lock's throughput fell to a
+ * third in the far state (bench/cpu_distance.c, docs/BENCHMARKS.md,
+ * issue 10). A measurement whose round trips, read before its runs,
+ * differ by CALIB_DISTANCE_CHANGE or more saw both: its cross-CPU figures
+ * mix two hosts. Within one state the readings spread up to 3x (49-149
+ * ns); the two states are 3.6x or more apart.
  */
 #define CALIB_DISTANCE_CHANGE 3.0
 
