@@ -24,6 +24,7 @@
 #define SS_DROP_SLOTS SS_DROPS
 #include "shared_maps.bpf.h"
 #include "futex_op.bpf.h"
+#include "hist.bpf.h"
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
@@ -227,10 +228,13 @@ static __always_inline void light_switch_in(__u32 tid, __u64 now)
 		t->futex_wait_ns_max = dur;
 	f = ss_futex_get(t->cur.uaddr);
 	if (f) {
+		__u32 slot = ss_hist_slot(dur);
+
 		__sync_fetch_and_add(&f->waits, 1);
 		__sync_fetch_and_add(&f->blocked, 1);
 		__sync_fetch_and_add(&f->wait_ns, dur);
-		__sync_fetch_and_add(&f->hist[ss_log2_slot(dur)], 1);
+		if (slot < SS_HIST_SLOTS)
+			__sync_fetch_and_add(&f->hist[slot], 1);
 	}
 	add_waiter_time(f, tid, &t->cur, dur);
 }

@@ -16,6 +16,7 @@
 #define SS_DROP_SLOTS SS_DROPS
 #include "shared_maps.bpf.h"
 #include "unwind.bpf.h"
+#include "hist.bpf.h"
 #include "futex_op.bpf.h"
 
 #define EINTR 4
@@ -331,6 +332,7 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 	/* The sampling interval is told by the call's entry: no clock read
 	 * at the exit (microseconds apart, against a millisecond interval). */
 	__u64 held = in->held_ns, now = in->start_ns, sp;
+	__u32 slot;
 
 	if (SS_NO_RELEASE_SITES || !woken)
 		return;
@@ -352,7 +354,9 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 	p->held_contended_ns += held;
 	if (held > p->held_contended_ns_max)
 		p->held_contended_ns_max = held;
-	p->held_contended_hist[ss_log2_slot(held)]++;
+	slot = ss_hist_slot(held);
+	if (slot < SS_HIST_SLOTS)
+		p->held_contended_hist[slot]++;
 }
 
 /* ---- futex ------------------------------------------------------------- */
@@ -535,7 +539,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 	bool at_once = outcome == SS_FUTEX_AGAIN || pi_at_once;
 	bool blocked = !pi_at_once && (outcome == SS_FUTEX_WOKEN || outcome == SS_FUTEX_TIMEDOUT ||
 				       outcome == SS_FUTEX_INTR);
-	__u32 slot = ss_log2_slot(dur);
+	__u32 slot = ss_hist_slot(dur);
 	struct ss_futex *f;
 
 	t->futex_wait++;
@@ -850,12 +854,15 @@ static __always_inline void switch_in(struct task_struct *next, __u32 tid, __u64
 	t->last_in_ns = now;
 	if (t->enqueue_ns) {
 		__u64 delay = now - t->enqueue_ns;
+		__u32 slot;
 
 		t->runq_count++;
 		t->runq_ns += delay;
 		if (delay > t->runq_ns_max)
 			t->runq_ns_max = delay;
-		t->runq_hist[ss_log2_slot(delay)]++;
+		slot = ss_hist_slot(delay);
+		if (slot < SS_HIST_SLOTS)
+			t->runq_hist[slot]++;
 		t->enqueue_ns = 0;
 	}
 }

@@ -54,6 +54,7 @@ struct ss_unwind_scratch {
 	__u32 deep;		/* covered code past SS_UNWIND_CFI_FRAMES */
 	__u32 nrows;		/* rows in unwind_rows */
 	__u32 pad;
+	__u64 hash;		/* of s's frames so far (unwind_hash_add()) */
 };
 
 struct {
@@ -95,26 +96,56 @@ static __always_inline void unwind_count(__u32 stat)
 	percpu_inc(&unwind_stats, stat);
 }
 
-/* The last row with row->pc <= pc (as cfi_table__find()), or NULL. */
+/* A binary search in progress: the answer is in rows [lo, hi). */
+struct unwind_search {
+	__u64 pc;
+	__u32 lo, hi;
+};
+
+/* One step of the search, as a bpf_loop() callback: a loop the verifier
+ * walked once per step, with every bound it had found, was most of what
+ * it checked in a program that takes stacks. */
+static long unwind_search_step(__u64 i, void *arg)
+{
+	struct unwind_search *s = arg;
+	const struct ss_unwind_row *row;
+	__u32 mid;
+
+	if (s->lo >= s->hi)
+		return 1;
+	mid = s->lo + (s->hi - s->lo) / 2;
+	row = bpf_map_lookup_elem(&unwind_rows, &mid);
+	if (!row) {
+		s->lo = s->hi = 0;	/* not found */
+		return 1;
+	}
+	if (row->pc <= s->pc)
+		s->lo = mid + 1;
+	else
+		s->hi = mid;
+	return 0;
+}
+
+/* The index of the last row with row->pc <= pc (as cfi_table__find()), or
+ * -1. */
+static __always_inline __s64 unwind_row_index(__u64 pc, __u32 nrows)
+{
+	struct unwind_search s = { .pc = pc, .lo = 0, .hi = nrows };
+
+	bpf_loop(SS_UNWIND_SEARCH_STEPS, unwind_search_step, &s, 0);
+	if (s.lo < s.hi || !s.lo)
+		return -1;
+	return s.lo - 1;
+}
+
+/* The last row with row->pc <= pc, or NULL. */
 static __always_inline const struct ss_unwind_row *unwind_row_of(__u64 pc, __u32 nrows)
 {
-	__u32 lo = 0, hi = nrows, idx;
-	const struct ss_unwind_row *row;
+	__s64 i = unwind_row_index(pc, nrows);
+	__u32 idx = (__u32)i;
 
-	for (int i = 0; i < SS_UNWIND_SEARCH_STEPS && lo < hi; i++) {
-		__u32 mid = lo + (hi - lo) / 2;
-
-		row = bpf_map_lookup_elem(&unwind_rows, &mid);
-		if (!row)
-			return NULL;
-		if (row->pc <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < hi || !lo)
+	if (i < 0)
 		return NULL;
-	idx = lo - 1;
 	return bpf_map_lookup_elem(&unwind_rows, &idx);
 }
 
@@ -184,6 +215,15 @@ static __always_inline void unwind_regs_of_task(struct ss_unwind_regs *r)
 #endif
 }
 
+/* FNV-1a, a shift folded in, over the frames as the walk finds them. */
+#define SS_UNWIND_HASH_SEED 0xcbf29ce484222325ull
+
+static __always_inline __u64 unwind_hash_add(__u64 h, __u64 ip)
+{
+	h = (h ^ ip) * 0x100000001b3ull;
+	return h ^ (h >> 29);
+}
+
 /*
  * One frame, as a bpf_loop() callback: checked once by the verifier,
  * where a plain loop over frames, a binary search in each, goes past its
@@ -222,6 +262,7 @@ static long unwind_frame(__u64 i, void *arg)
 	if (step != SS_STEP_OK)
 		return 1;
 	w->s.ip[n] = w->r.pc;
+	w->hash = unwind_hash_add(w->hash, w->r.pc);
 	w->n = n + 1;
 	return 0;
 }
@@ -231,6 +272,7 @@ static __always_inline void unwind_walk(struct ss_unwind_scratch *w)
 {
 	unwind_regs_of_task(&w->r);
 	w->s.ip[0] = w->r.pc;
+	w->hash = unwind_hash_add(SS_UNWIND_HASH_SEED, w->r.pc);
 	w->n = 1;
 	w->cfi_left = SS_UNWIND_CFI_FRAMES;
 	w->cut = w->deep = 0;
@@ -242,53 +284,79 @@ static __always_inline void unwind_walk(struct ss_unwind_scratch *w)
 		unwind_count(SS_UNWIND_STAT_CFI_DEPTH);
 }
 
-/*
- * The loops below stop at the depth, each reading it afresh from the map
- * value: a depth kept in a register would carry the range one loop's exit
- * narrowed it to into the next loop, and the verifier would check that
- * loop again for every exit of the one before.
- */
-static __always_inline __u32 unwind_hash(const struct ss_unwind_scratch *w)
+/* The stack id: the hash's top half, marked as the unwinder's. */
+static __always_inline __u32 unwind_id(const struct ss_unwind_scratch *w)
 {
-	__u64 h = 0xcbf29ce484222325ull;
+	return ((__u32)(w->hash >> 32) | SS_UNWIND_ID_BIT) & 0x7fffffff;
+}
 
-	for (int i = 0; i < SS_MAX_STACK_DEPTH; i++) {
-		if (i >= w->n)
-			break;
-		h = (h ^ w->s.ip[i]) * 0x100000001b3ull;
-		h ^= h >> 29;
+/* What the per-frame callbacks below work on, passed by bpf_loop(). */
+struct unwind_frames_ctx {
+	const struct ss_unwind_stack *old;	/* unwind_cmp_frame() only */
+	struct ss_unwind_scratch *w;
+	__u32 differ;
+};
+
+/*
+ * Frame i of a stored stack against the walk's: the frames and the zero
+ * after them (a longer stack differs there). A callback, as the loops
+ * over frames below: a loop the verifier walks once per frame number in
+ * every program that takes stacks was most of spinscope's load time.
+ */
+static long unwind_cmp_frame(__u64 i, void *arg)
+{
+	struct unwind_frames_ctx *c = arg;
+
+	if (i >= SS_MAX_STACK_DEPTH)
+		return 1;
+	if (c->old->ip[i] != c->w->s.ip[i]) {
+		c->differ = 1;
+		return 1;
 	}
-	return ((__u32)(h >> 32) | SS_UNWIND_ID_BIT) & 0x7fffffff;
+	return i >= c->w->n;
+}
+
+/* Clears frame i of the walk: the stack is all zero between walks. */
+static long unwind_zero_frame(__u64 i, void *arg)
+{
+	struct unwind_frames_ctx *c = arg;
+
+	if (i >= SS_MAX_STACK_DEPTH || i >= c->w->n)
+		return 1;
+	c->w->s.ip[i] = 0;
+	return 0;
 }
 
 /* Stores w's stack under its id; -EEXIST when another stack has it. */
-static __always_inline __s32 unwind_store(const struct ss_unwind_scratch *w)
+static __always_inline __s32 unwind_store(struct ss_unwind_scratch *w)
 {
-	__u32 id = unwind_hash(w);
+	__u32 id = unwind_id(w);
 	struct ss_unwind_stack *old = bpf_map_lookup_or_try_init(&unwind_stacks, &id, &w->s);
+	struct unwind_frames_ctx c = { .w = w };
 
 	if (!old) {
 		unwind_count(SS_UNWIND_STAT_MAP_FULL);
 		return -SS_UNWIND_ENOMEM;
 	}
-	/* The frames and the zero after them: a longer stack differs there. */
-	for (int i = 0; i < SS_MAX_STACK_DEPTH; i++) {
-		if (old->ip[i] != w->s.ip[i]) {
-			unwind_count(SS_UNWIND_STAT_COLLISIONS);
-			return -EEXIST;
-		}
-		if (i >= w->n)
-			break;
+	c.old = old;
+	bpf_loop(SS_MAX_STACK_DEPTH, unwind_cmp_frame, &c, 0);
+	if (c.differ) {
+		unwind_count(SS_UNWIND_STAT_COLLISIONS);
+		return -EEXIST;
 	}
 	return (__s32)id;
 }
 
-/* The current task's user stack, unwound and stored: a stack id, or a
- * negative errno as bpf_get_stackid() returns. */
-static __always_inline __s32 unwind_user_stackid(void)
+/*
+ * The current task's user stack, unwound and stored: a stack id, or a
+ * negative errno as bpf_get_stackid() returns. A global function: the
+ * verifier checks it once per program, not once per caller's state.
+ */
+__noinline __s32 unwind_user_stackid(void)
 {
 	__u32 zero = 0;
 	struct ss_unwind_scratch *w = bpf_map_lookup_elem(&unwind_scratch, &zero);
+	struct unwind_frames_ctx c = {};
 	__s32 id;
 
 	if (!w)
@@ -296,12 +364,8 @@ static __always_inline __s32 unwind_user_stackid(void)
 	unwind_count(SS_UNWIND_STAT_STACKS);
 	unwind_walk(w);
 	id = unwind_store(w);
-	for (int i = 0; i < SS_MAX_STACK_DEPTH; i++) {
-		if (i >= w->n)
-			break;
-		barrier_var(i);	/* a loop, not a memset call BPF cannot make */
-		w->s.ip[i] = 0;
-	}
+	c.w = w;
+	bpf_loop(SS_MAX_STACK_DEPTH, unwind_zero_frame, &c, 0);
 	return id;
 }
 

@@ -139,10 +139,11 @@ static const char *map_result_misread(const struct bpf_insn *insns, size_t n, si
 }
 
 /*
- * The stack unwinder's programs (NAME_unw, and its bpf_loop callback
- * unwind_frame) are loaded only where user/trace/unwind_maps.c probed
- * bpf_loop and bpf_task_pt_regs (5.17): whether insn byte offset off of
- * section scn lies in one of them.
+ * The stack unwinder's programs (NAME_unw) and its functions (unwind_*:
+ * the global unwind_user_stackid() and its bpf_loop callbacks, called only
+ * from those programs) are loaded only where user/trace/unwind_maps.c
+ * probed bpf_loop and bpf_task_pt_regs (5.17): whether insn byte offset
+ * off of section scn lies in one of them.
  */
 static bool gated_by_probe(Elf *elf, size_t scn, uint64_t off)
 {
@@ -162,7 +163,7 @@ static bool gated_by_probe(Elf *elf, size_t scn, uint64_t off)
 			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx != scn ||
 			    off < sym.st_value || off >= sym.st_value + sym.st_size)
 				continue;
-			return (n > 4 && !strcmp(name + n - 4, "_unw")) || !strcmp(name, "unwind_frame");
+			return (n > 4 && !strcmp(name + n - 4, "_unw")) || !strncmp(name, "unwind_", 7);
 		}
 	}
 	return false;
