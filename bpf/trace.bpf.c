@@ -943,8 +943,13 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	if (!current_is_target(&tid))
 		return 0;
 	t = bpf_map_lookup_elem(&threads, &tid);
-	if (t)
-		t->flags |= SS_THREAD_EXITED;
+	if (!t)
+		return 0;
+	t->flags |= SS_THREAD_EXITED;
+	/* Seeded at attach without a name (user space reads the names of
+	 * the threads still alive at the end): its last chance to have one. */
+	if (!t->comm[0])
+		bpf_get_current_comm(t->comm, sizeof(t->comm));
 	return 0;
 }
 

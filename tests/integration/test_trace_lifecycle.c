@@ -58,6 +58,20 @@ static void test_target_exit_ends_trace_json(void **state)
 	assert_true(tt_u64(doc, "duration_ns") >= EXIT_MS * 1000000ULL);
 	assert_true(tt_u64(doc, "duration_ns") < LONG_TRACE_S * 1000000000ULL);
 	assert_non_null(strstr(t.err, "target exited after"));
+	/* Seeded at attach by tid alone, gone by the end: each has its name
+	 * from its exit. */
+	{
+		json_object *threads = tt_get(doc, "threads");
+		size_t n = json_object_array_length(threads);
+
+		assert_int_equal(n, 2);
+		for (size_t i = 0; i < n; i++) {
+			json_object *th = json_object_array_get_idx(threads, i);
+
+			assert_true(json_object_get_boolean(tt_get(th, "exited")));
+			assert_string_equal(json_object_get_string(tt_get(th, "comm")), "exit_midway");
+		}
+	}
 	json_object_put(doc);
 	tt_trace_free(&t);
 	tt_assert_nothing_left(&mark);
