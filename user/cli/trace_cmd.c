@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,7 +425,6 @@ static int trace_check(struct trace_session *s)
 	return trace_exports__open(&s->ex, o, s->target.name);
 }
 
-/* Opens and loads the tracer and the sampler; nothing is attached yet. */
 /*
  * The unwind table of the target's libraries without frame pointers
  * (syms/unwind_table.h), built once for both BPF objects; empty with
@@ -457,6 +457,46 @@ static void build_unwind_table(const struct ss_opts *o, struct unwind_table *ut,
 			  ut->nmods, ut->cfi.nrows, ut->unsupported, ut->skipped);
 }
 
+/*
+ * The table is built on a second thread while the tracer opens and checks
+ * the kernel (libdw's reading of the libraries and libbpf's of the BTF
+ * are both some 20 ms of CPU, and attach time is what an SRE waits
+ * through); the tracer waits for it just before it sizes its maps.
+ */
+struct table_job {
+	const struct ss_opts *o;
+	struct unwind_table ut;
+	struct ss_unwind_table rows;
+	pthread_t thread;
+	bool running;
+};
+
+static void *table_job_run(void *arg)
+{
+	struct table_job *j = arg;
+
+	build_unwind_table(j->o, &j->ut, &j->rows);
+	return NULL;
+}
+
+static void table_job_start(struct table_job *j, const struct ss_opts *o)
+{
+	j->o = o;
+	j->running = !pthread_create(&j->thread, NULL, table_job_run, j);
+	if (!j->running)	/* no thread: built here, as before */
+		build_unwind_table(o, &j->ut, &j->rows);
+}
+
+static void table_job_wait(void *arg)
+{
+	struct table_job *j = arg;
+
+	if (j->running)
+		pthread_join(j->thread, NULL);
+	j->running = false;
+}
+
+/* Opens and loads the tracer and the sampler; nothing is attached yet. */
 static int trace_open(struct trace_session *s)
 {
 	const struct ss_opts *o = s->o;
@@ -470,20 +510,22 @@ static int trace_open(struct trace_session *s)
 	struct samples_opts sopts = {
 		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
 	};
-	struct ss_unwind_table rows;
 	struct tracer_features feat;
-	struct unwind_table ut;
+	struct table_job table = { 0 };
 	char why[1024];
 	int code, smp_err;
 
 	s->t0 = tracer_now_ns();
-	build_unwind_table(o, &ut, &rows);
-	topts.unwind = sopts.unwind = &rows;
+	table_job_start(&table, o);
+	topts.unwind = sopts.unwind = &table.rows;
+	topts.unwind_wait = table_job_wait;
+	topts.unwind_wait_arg = &table;
 	s->t = tracer__open(&topts, &code, why, sizeof(why));
+	table_job_wait(&table);	/* also where the tracer failed before it */
 	/* A missing PMU is not a failure: smp is then marked unavailable. */
 	s->smp = s->t ? samples__open(&sopts, why, sizeof(why)) : NULL;
 	smp_err = errno;
-	unwind_table__free(&ut);	/* the BPF maps hold their copies */
+	unwind_table__free(&table.ut);	/* the BPF maps hold their copies */
 	if (!s->t)
 		return ss_error(code, "%s", why);
 	if (!s->smp)

@@ -390,6 +390,8 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 		goto fail;
 	if (o->light)
 		light_disable_syscall_programs(t->skel->obj);
+	if (o->unwind_wait)
+		o->unwind_wait(o->unwind_wait_arg);
 	/* --light's programs share this object's stack map and fill it through
 	 * bpf_get_stackid: no unwinding there, the map keeps its size. */
 	unwind_maps__prepare(&t->unwind, t->skel->obj, t->skel->maps.stacks,

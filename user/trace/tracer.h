@@ -29,6 +29,10 @@ struct tracer_opts {
 	unsigned int max_stacks;
 	__u64 stack_interval_ns;	/* 0: a stack for every event */
 	const struct ss_unwind_table *unwind;	/* NULL: frame pointers only */
+	/* When set, called before *unwind is first read: the caller may still
+	 * be building the table while the tracer opens (attach time). */
+	void (*unwind_wait)(void *arg);
+	void *unwind_wait_arg;
 	int verbose;
 	bool light;			/* --light: scheduler tracepoints only */
 	enum tracer_attach attach;	/* --attach: how futex/yield calls are traced */

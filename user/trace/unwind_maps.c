@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -77,6 +78,8 @@ void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct 
 		return;
 	}
 	err = bpf_map__set_max_entries(rows, (__u32)table->nrows);
+	/* Filled by a copy into its memory (fill_rows()): 5.5 on. */
+	err = err ?: bpf_map__set_map_flags(rows, bpf_map__map_flags(rows) | BPF_F_MMAPABLE);
 	err = err ?: bpf_map__set_max_entries(stacks, max_stacks);
 	/* The kernel's stack map is not used: keep it as small as allowed. */
 	err = err ?: bpf_map__set_max_entries(kernel_stacks, 1);
@@ -88,12 +91,27 @@ void unwind_maps__prepare(struct unwind_maps *u, struct bpf_object *obj, struct 
 	u->on = true;
 }
 
+/*
+ * One copy into the array's memory, mapped: a batch update copies each of
+ * some 30,000 rows apart, 10 ms of every attach. The rows are 16 bytes, the
+ * array's element size, so the layouts agree. Where the mapping fails, the
+ * batch, then one row at a time.
+ */
 static int fill_rows(int fd, const struct ss_unwind_row *rows, __u32 n)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	__u32 *keys = malloc((n ? n : 1) * sizeof(*keys)), count = n;
+	size_t len = (size_t)n * sizeof(*rows);
+	void *mem = n ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	__u32 *keys, count = n;
 	int err = 0;
 
+	_Static_assert(sizeof(*rows) % 8 == 0, "an array element is rounded up to 8 bytes");
+	if (mem != MAP_FAILED) {
+		memcpy(mem, rows, len);
+		munmap(mem, len);
+		return 0;
+	}
+	keys = malloc((n ? n : 1) * sizeof(*keys));
 	if (!keys)
 		return -ENOMEM;
 	for (__u32 i = 0; i < n; i++)
