@@ -27,6 +27,7 @@
 #include "map_read.h"
 #include "syscall_layout.h"
 #include "tracer.h"
+#include "shared_progs.h"
 #include "unwind_maps.h"
 #include "trace.skel.h"
 
@@ -38,6 +39,7 @@ struct tracer {
 	struct bpf_link *links[MAX_LINKS];	/* fd-based: die with the process */
 	int nlinks;
 	struct tracer_features features;
+	struct shared_progs shared;	/* programs attached to two tracepoints */
 	struct unwind_maps unwind;
 	int verbose;
 	int pid, tid;
@@ -398,6 +400,7 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->light ? NULL : o->unwind,
 			     o->max_stacks, o->verbose);
 
+	shared_progs__choose(&t->shared, t->skel->obj);
 	*code = load_programs(t, why, whylen);
 	*fentry_refused = *code && t->features.fentry;
 	if (*code)
@@ -517,6 +520,7 @@ int tracer_attach_error(const char *prog, const char *section, int err, int verb
 int tracer__attach(struct tracer *t, char *why, size_t whylen)
 {
 	struct bpf_program *prog;
+	int err, failed = 0;
 
 	/* Time zero: threads already running when we attach start here. */
 	t->skel->bss->start_ns = tracer_now_ns();
@@ -536,6 +540,19 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen)
 						   bpf_program__section_name(prog), errno,
 						   t->verbose, why, whylen);
 		t->links[t->nlinks++] = link;
+	}
+	err = shared_progs__attach(&t->shared, t->links, &t->nlinks, MAX_LINKS, &failed);
+	if (err == -E2BIG) {
+		snprintf(why, whylen, "internal error: more than %d programs", MAX_LINKS);
+		return SS_EXIT_ERROR;
+	}
+	if (err) {
+		char section[128];
+
+		snprintf(section, sizeof(section), "tracepoint/syscalls/%s",
+			 t->shared.extra[failed].tracepoint);
+		return tracer_attach_error(bpf_program__name(t->shared.extra[failed].prog), section,
+					   err, t->verbose, why, whylen);
 	}
 	return t->light ? light_tracer__attach(t->light, why, whylen) : 0;
 }
