@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel feature probes: each loads (and where attaching is what a kernel
- * may refuse, attaches and at once detaches) the smallest program that
- * needs the feature, so the answer is this kernel's, not its version's:
- * arm64 6.1 loads fentry but cannot attach it, this host refuses fentry
- * loads outright, distributions backport.
+ * Kernel feature probes: each loads (and for fentry/fexit, where attaching
+ * is what a kernel may refuse, attaches and at once detaches) the smallest
+ * program that needs the feature, so the answer is this kernel's, not its
+ * version's: arm64 6.1 loads fentry but cannot attach it, this host
+ * refuses fentry loads outright, distributions backport.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,10 +43,17 @@ static struct kfeature result(int err)
 	return (struct kfeature){ .ok = err == 0, .err = err < 0 ? -err : err };
 }
 
-/* Loads ret0 as prog type/attach type, attaches it to a raw tracepoint or
- * BTF target (tp_name for raw_tp, NULL for BTF-typed ones), detaches. */
+/*
+ * Loads ret0 as prog type/attach type and, where attach is set, attaches
+ * it to a raw tracepoint or BTF target (tp_name for raw_tp, NULL for
+ * BTF-typed ones) and detaches. Programs on a tracepoint are only loaded:
+ * attaching one to sched_switch and detaching it made the tracer's own
+ * attach there wait for an RCU grace period (the tracepoint's probe list
+ * changed twice in a row), 10-20 ms of every attach; a kernel that loads
+ * them attaches them.
+ */
 static struct kfeature probe_attach(enum bpf_prog_type type, enum bpf_attach_type attach,
-				    int btf_id, const char *tp_name)
+				    int btf_id, const char *tp_name, bool do_attach)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = attach,
 		    .attach_btf_id = btf_id > 0 ? btf_id : 0);
@@ -55,6 +62,10 @@ static struct kfeature probe_attach(enum bpf_prog_type type, enum bpf_attach_typ
 	prog = bpf_prog_load(type, NULL, "GPL", ret0, sizeof(ret0) / sizeof(ret0[0]), &o);
 	if (prog < 0)
 		return result(-errno);
+	if (!do_attach) {
+		close(prog);
+		return result(0);
+	}
 	link = bpf_raw_tracepoint_open(tp_name, prog);
 	if (link < 0)
 		err = -errno;
@@ -75,7 +86,7 @@ static struct kfeature probe_btf_target(const struct btf *btf, const char *name,
 	id = btf__find_by_name_kind(btf, name, kind);
 	if (id < 0)
 		return result(ENOENT);
-	return probe_attach(BPF_PROG_TYPE_TRACING, attach, id, NULL);
+	return probe_attach(BPF_PROG_TYPE_TRACING, attach, id, NULL, attach != BPF_TRACE_RAW_TP);
 }
 
 /* The 5.12 atomics: a cmpxchg on a stack slot, as the verifier sees it. */
@@ -116,7 +127,7 @@ void kernel_features_probe(struct kernel_features *f, const struct btf *kernel_b
 	f->fexit = probe_btf_target(kernel_btf, "do_sched_yield", BTF_KIND_FUNC, BPF_TRACE_FEXIT);
 	f->tp_btf = probe_btf_target(kernel_btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF,
 				     BPF_TRACE_RAW_TP);
-	f->raw_tp = probe_attach(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, "sched_switch");
+	f->raw_tp = probe_attach(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, "sched_switch", false);
 	f->syscall_tracepoints = result(has == 1 ? 0 : has == -2 ? EACCES : ENOENT);
 	f->task_storage = probe_map(BPF_MAP_TYPE_TASK_STORAGE);
 	f->bpf_cmpxchg = probe_cmpxchg();
