@@ -159,7 +159,10 @@ int attach_choose(enum tracer_attach want, bool light, const struct attach_kerne
 		  struct bpf_object *obj, bool *fentry, char *why, size_t whylen)
 {
 	const struct kernel_features *k = kern->features;
-	const char *missing = fentry_missing(obj, kern->btf);
+	bool asked = want == TRACER_ATTACH_FENTRY && !light;
+	/* Looked for only when asked: each name is a walk through the
+	 * kernel's whole BTF, some 10 ms of every attach in all. */
+	const char *missing = asked ? fentry_missing(obj, kern->btf) : NULL;
 	bool can = k->fentry.ok && k->fexit.ok && !missing;
 	int err;
 
@@ -176,8 +179,8 @@ int attach_choose(enum tracer_attach want, bool light, const struct attach_kerne
 	 * kern->preempt_rt stays in the interface for when auto takes
 	 * fentry again.
 	 */
-	*fentry = !light && can && want == TRACER_ATTACH_FENTRY;
-	if (want == TRACER_ATTACH_FENTRY && !light && !*fentry) {
+	*fentry = asked && can;
+	if (asked && !*fentry) {
 		if (!k->fentry.ok || !k->fexit.ok)
 			snprintf(why, whylen, "--attach=fentry: this kernel cannot attach BPF fentry/fexit programs (%s): use --attach=tracepoint or --attach=auto",
 				 kernel_feature_strerror(k->fentry.ok ? k->fexit.err : k->fentry.err));

@@ -25,9 +25,9 @@
 #include "model/counters.h"
 #include "light.h"
 #include "map_read.h"
+#include "shared_progs.h"
 #include "syscall_layout.h"
 #include "tracer.h"
-#include "shared_progs.h"
 #include "unwind_maps.h"
 #include "trace.skel.h"
 
