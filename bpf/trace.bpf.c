@@ -135,25 +135,35 @@ static __always_inline __u8 stack_backoff(__u8 backoff, bool again, __s32 id, __
 	return backoff < SS_STACK_BACKOFF ? backoff + 1 : SS_STACK_BACKOFF;
 }
 
+/* Walks the current user stack for a call site whose last stack no longer
+ * serves (same_stack_sample()) and makes it the site's last; last_site
+ * NULL: the site is its stack pointer alone (yields). */
+static __always_inline __s32 walk_stack(void *ctx, __u64 now, __u64 site, __u64 sp,
+					__u64 *last_ns, __u64 *last_site, __u64 *last_sp,
+					__s32 *last_id, __u8 *backoff, bool unwind)
+{
+	/* Only the interval ran out: the same call site again. */
+	bool again = *last_ns && (!last_site || *last_site == site) && *last_sp == sp;
+	__s32 id = ss_user_stackid(ctx, &stacks, unwind);
+
+	*backoff = stack_backoff(*backoff, again, id, *last_id);
+	*last_ns = now;
+	if (last_site)
+		*last_site = site;
+	*last_sp = sp;
+	*last_id = id;
+	return id;
+}
+
 static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u64 sp,
 					   __u64 *last_ns, __u64 *last_site, __u64 *last_sp,
 					   __s32 *last_id, __u8 *backoff, bool unwind)
 {
-	bool again;
-	__s32 id;
+	__s32 id = same_stack_sample(now, site, sp, *last_ns, *last_site, *last_sp, *backoff) ?
+			   *last_id :
+			   walk_stack(ctx, now, site, sp, last_ns, last_site, last_sp, last_id,
+				      backoff, unwind);
 
-	if (same_stack_sample(now, site, sp, *last_ns, *last_site, *last_sp, *backoff)) {
-		id = *last_id;
-	} else {
-		/* Only the interval ran out: the same call site again. */
-		again = *last_ns && *last_site == site && *last_sp == sp;
-		id = ss_user_stackid(ctx, &stacks, unwind);
-		*backoff = stack_backoff(*backoff, again, id, *last_id);
-		*last_ns = now;
-		*last_site = site;
-		*last_sp = sp;
-		*last_id = id;
-	}
 	if (id < 0)
 		count_drop(SS_DROP_STACK_FAIL);
 	return id;
@@ -337,15 +347,15 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 	if (SS_NO_RELEASE_SITES || !woken)
 		return;
 	sp = call_site_sp(t, unwind);
-	if (same_stack_sample(now, in->uaddr, sp, t->wake_stack_ns, t->wake_stack_site,
-			      t->wake_stack_sp, t->wake_stack_backoff)) {
-		if (t->wake_stack_id < 0)
-			count_drop(SS_DROP_STACK_FAIL);
-	} else {
+	/* A new stack first moves the counts kept for the last one. */
+	if (!same_stack_sample(now, in->uaddr, sp, t->wake_stack_ns, t->wake_stack_site,
+			       t->wake_stack_sp, t->wake_stack_backoff)) {
 		flush_release(t, tid);
-		sampled_stack(ctx, now, in->uaddr, sp, &t->wake_stack_ns, &t->wake_stack_site,
-			      &t->wake_stack_sp, &t->wake_stack_id, &t->wake_stack_backoff, unwind);
+		walk_stack(ctx, now, in->uaddr, sp, &t->wake_stack_ns, &t->wake_stack_site,
+			   &t->wake_stack_sp, &t->wake_stack_id, &t->wake_stack_backoff, unwind);
 	}
+	if (t->wake_stack_id < 0)
+		count_drop(SS_DROP_STACK_FAIL);
 	p->wakes++;
 	p->woken += woken;
 	if (!held)
@@ -735,7 +745,6 @@ static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind
 	struct ss_thread *t;
 	__u64 now, sp;
 	__u32 tid;
-	__s32 id;
 
 	if (!current_is_target(&tid))
 		return 0;
@@ -751,13 +760,8 @@ static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind
 		return 0;
 	}
 	add_yields(t->yield_stack_id, t->yield_pending);
-	id = ss_user_stackid(ctx, &stacks, unwind);
-	t->yield_stack_backoff = stack_backoff(t->yield_stack_backoff,
-					       t->yield_stack_ns && t->yield_stack_sp == sp, id,
-					       t->yield_stack_id);
-	t->yield_stack_id = id;
-	t->yield_stack_ns = now;
-	t->yield_stack_sp = sp;
+	walk_stack(ctx, now, 0, sp, &t->yield_stack_ns, NULL, &t->yield_stack_sp,
+		   &t->yield_stack_id, &t->yield_stack_backoff, unwind);
 	t->yield_pending = 1;
 	return 0;
 }

@@ -126,26 +126,16 @@ static long unwind_search_step(__u64 i, void *arg)
 	return 0;
 }
 
-/* The index of the last row with row->pc <= pc (as cfi_table__find()), or
- * -1. */
-static __always_inline __s64 unwind_row_index(__u64 pc, __u32 nrows)
+/* The last row with row->pc <= pc (as cfi_table__find()), or NULL. */
+static __always_inline const struct ss_unwind_row *unwind_row_of(__u64 pc, __u32 nrows)
 {
 	struct unwind_search s = { .pc = pc, .lo = 0, .hi = nrows };
+	__u32 idx;
 
 	bpf_loop(SS_UNWIND_SEARCH_STEPS, unwind_search_step, &s, 0);
 	if (s.lo < s.hi || !s.lo)
-		return -1;
-	return s.lo - 1;
-}
-
-/* The last row with row->pc <= pc, or NULL. */
-static __always_inline const struct ss_unwind_row *unwind_row_of(__u64 pc, __u32 nrows)
-{
-	__s64 i = unwind_row_index(pc, nrows);
-	__u32 idx = (__u32)i;
-
-	if (i < 0)
 		return NULL;
+	idx = s.lo - 1;
 	return bpf_map_lookup_elem(&unwind_rows, &idx);
 }
 
@@ -224,6 +214,13 @@ static __always_inline __u64 unwind_hash_add(__u64 h, __u64 ip)
 	return h ^ (h >> 29);
 }
 
+/* What the per-frame callbacks work on, passed by bpf_loop(). */
+struct unwind_frames_ctx {
+	const struct ss_unwind_stack *old;	/* unwind_cmp_frame() only */
+	struct ss_unwind_scratch *w;
+	__u32 differ;
+};
+
 /*
  * One frame, as a bpf_loop() callback: checked once by the verifier,
  * where a plain loop over frames, a binary search in each, goes past its
@@ -231,14 +228,11 @@ static __always_inline __u64 unwind_hash_add(__u64 h, __u64 ip)
  */
 static long unwind_frame(__u64 i, void *arg)
 {
-	__u32 zero = 0, n;
-	struct ss_unwind_scratch *w = bpf_map_lookup_elem(&unwind_scratch, &zero);
+	struct ss_unwind_scratch *w = ((struct unwind_frames_ctx *)arg)->w;
 	const struct ss_unwind_row *row;
 	enum ss_unwind_step step;
+	__u32 n = w->n;
 
-	if (!w)
-		return 1;
-	n = w->n;
 	if (n < 1 || n >= SS_MAX_STACK_DEPTH)
 		return 1;
 	row = unwind_row_of(n == 1 ? w->r.pc : w->r.pc - 1, w->nrows);
@@ -277,7 +271,7 @@ static __always_inline void unwind_walk(struct ss_unwind_scratch *w)
 	w->cfi_left = SS_UNWIND_CFI_FRAMES;
 	w->cut = w->deep = 0;
 	w->nrows = targ_unwind_rows;
-	bpf_loop(SS_MAX_STACK_DEPTH - 1, unwind_frame, NULL, 0);
+	bpf_loop(SS_MAX_STACK_DEPTH - 1, unwind_frame, &(struct unwind_frames_ctx){ .w = w }, 0);
 	if (w->cut)
 		unwind_count(SS_UNWIND_STAT_CUT_SHORT);
 	if (w->deep)
@@ -289,13 +283,6 @@ static __always_inline __u32 unwind_id(const struct ss_unwind_scratch *w)
 {
 	return ((__u32)(w->hash >> 32) | SS_UNWIND_ID_BIT) & 0x7fffffff;
 }
-
-/* What the per-frame callbacks below work on, passed by bpf_loop(). */
-struct unwind_frames_ctx {
-	const struct ss_unwind_stack *old;	/* unwind_cmp_frame() only */
-	struct ss_unwind_scratch *w;
-	__u32 differ;
-};
 
 /*
  * Frame i of a stored stack against the walk's: the frames and the zero
