@@ -43,50 +43,58 @@ static struct kfeature result(int err)
 	return (struct kfeature){ .ok = err == 0, .err = err < 0 ? -err : err };
 }
 
-/*
- * Loads ret0 as prog type/attach type and, where attach is set, attaches
- * it to a raw tracepoint or BTF target (tp_name for raw_tp, NULL for
- * BTF-typed ones) and detaches. Programs on a tracepoint are only loaded:
- * attaching one to sched_switch and detaching it made the tracer's own
- * attach there wait for an RCU grace period (the tracepoint's probe list
- * changed twice in a row), 10-20 ms of every attach; a kernel that loads
- * them attaches them.
- */
-static struct kfeature probe_attach(enum bpf_prog_type type, enum bpf_attach_type attach,
-				    int btf_id, const char *tp_name, bool do_attach)
+/* Loads ret0 as prog type/attach type (on a BTF target where btf_id > 0). */
+static int probe_load(enum bpf_prog_type type, enum bpf_attach_type attach, int btf_id)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = attach,
 		    .attach_btf_id = btf_id > 0 ? btf_id : 0);
-	int prog, link, err = 0;
 
-	prog = bpf_prog_load(type, NULL, "GPL", ret0, sizeof(ret0) / sizeof(ret0[0]), &o);
-	if (prog < 0)
-		return result(-errno);
-	if (!do_attach) {
-		close(prog);
-		return result(0);
-	}
-	link = bpf_raw_tracepoint_open(tp_name, prog);
-	if (link < 0)
-		err = -errno;
-	else
-		close(link);
-	close(prog);
-	return result(err);
+	return bpf_prog_load(type, NULL, "GPL", ret0, sizeof(ret0) / sizeof(ret0[0]), &o);
 }
 
-/* A BTF-typed program type on a kernel function or tracepoint typedef. */
+/*
+ * A BTF-typed program type on a kernel function or tracepoint typedef:
+ * loaded, and where do_attach, attached and at once detached (fentry and
+ * fexit, which a kernel may load and still refuse to attach). The
+ * scheduler's tracepoint programs are only loaded: attaching one to
+ * sched_switch and detaching it made the tracer's own attach there wait
+ * for an RCU grace period (the tracepoint's probe list changed twice in a
+ * row), 10-20 ms of every attach; a kernel that loads them attaches them.
+ */
 static struct kfeature probe_btf_target(const struct btf *btf, const char *name, __u32 kind,
-					enum bpf_attach_type attach)
+					enum bpf_attach_type attach, bool do_attach)
 {
-	int id;
+	int id, prog, link, err = 0;
 
 	if (!btf)
 		return result(ENOENT);	/* no kernel BTF: nothing to attach to */
 	id = btf__find_by_name_kind(btf, name, kind);
 	if (id < 0)
 		return result(ENOENT);
-	return probe_attach(BPF_PROG_TYPE_TRACING, attach, id, NULL, attach != BPF_TRACE_RAW_TP);
+	prog = probe_load(BPF_PROG_TYPE_TRACING, attach, id);
+	if (prog < 0)
+		return result(-errno);
+	if (do_attach) {
+		link = bpf_raw_tracepoint_open(NULL, prog);
+		if (link < 0)
+			err = -errno;
+		else
+			close(link);
+	}
+	close(prog);
+	return result(err);
+}
+
+/* The raw tracepoint program type (the tracepoint is named only at
+ * attach: loaded only, as tp_btf's probe). */
+static struct kfeature probe_raw_tp(void)
+{
+	int prog = probe_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0);
+
+	if (prog < 0)
+		return result(-errno);
+	close(prog);
+	return result(0);
 }
 
 /* The 5.12 atomics: a cmpxchg on a stack slot, as the verifier sees it. */
@@ -123,11 +131,13 @@ void kernel_features_probe(struct kernel_features *f, const struct btf *kernel_b
 	int has = tracefs_has_event(roots, "syscalls/sys_enter_futex");
 
 	memset(f, 0, sizeof(*f));
-	f->fentry = probe_btf_target(kernel_btf, "do_sched_yield", BTF_KIND_FUNC, BPF_TRACE_FENTRY);
-	f->fexit = probe_btf_target(kernel_btf, "do_sched_yield", BTF_KIND_FUNC, BPF_TRACE_FEXIT);
+	f->fentry = probe_btf_target(kernel_btf, "do_sched_yield", BTF_KIND_FUNC, BPF_TRACE_FENTRY,
+				     true);
+	f->fexit = probe_btf_target(kernel_btf, "do_sched_yield", BTF_KIND_FUNC, BPF_TRACE_FEXIT,
+				    true);
 	f->tp_btf = probe_btf_target(kernel_btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF,
-				     BPF_TRACE_RAW_TP);
-	f->raw_tp = probe_attach(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, "sched_switch", false);
+				     BPF_TRACE_RAW_TP, false);
+	f->raw_tp = probe_raw_tp();
 	f->syscall_tracepoints = result(has == 1 ? 0 : has == -2 ? EACCES : ENOENT);
 	f->task_storage = probe_map(BPF_MAP_TYPE_TASK_STORAGE);
 	f->bpf_cmpxchg = probe_cmpxchg();
