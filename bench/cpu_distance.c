@@ -28,9 +28,6 @@
 
 #define ROUND_TRIPS 20000
 #define LOCK_MS 30
-/* spin_threshold's work units inside and outside the lock. */
-#define CS_WORK 20
-#define OUTSIDE_WORK 60
 
 /* A whole number from lo to hi, or exit 2 naming the option. */
 static int number(const char *arg, char opt, long lo, long hi)
@@ -51,7 +48,8 @@ static int number(const char *arg, char opt, long lo, long hi)
 int main(int argc, char **argv)
 {
 	int a = 0, b = 1, iterations = 40, spins = 63, opt, err;
-	struct swbench_cfg cfg = { .nthreads = 2, .cs_work = CS_WORK, .outside_work = OUTSIDE_WORK };
+	struct swbench_cfg cfg = { .nthreads = 2, .cs_work = SWBENCH_CS_WORK,
+				   .outside_work = SWBENCH_OUTSIDE_WORK };
 	struct swbench_sample *s = malloc(sizeof(*s));
 	struct swbench *bench;
 

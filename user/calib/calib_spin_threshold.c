@@ -25,12 +25,6 @@ static const uint32_t sweep_spins[] = { 0x0, 0x1, 0x7, 0xF, 0x1F, 0x3F, 0x7F, 0x
 /* Pure spin and pthread_mutex once, the three spin-count strategies per N. */
 #define NCONFIGS (2 + 3 * NSPINS)
 
-/* Work inside and between critical sections, in units of burn() (a few
- * ns each): a short section and a little more work outside, so that light
- * contention hands the lock over often but not on every instruction. */
-#define CS_WORK		20
-#define OUTSIDE_WORK	60
-
 struct st_config {
 	enum swlock_strategy strategy;
 	uint32_t spins;
@@ -526,8 +520,8 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	struct swbench_cfg cfg = {
 		.nthreads = ctx->ncpus * plan->per_cpu,
 		.cpus = ctx->cpus,
-		.cs_work = CS_WORK,
-		.outside_work = OUTSIDE_WORK,
+		.cs_work = SWBENCH_CS_WORK,
+		.outside_work = SWBENCH_OUTSIDE_WORK,
 	};
 	struct st_samples *samples = calloc((size_t)nconfigs, sizeof(*samples));
 	struct calib_busy_sample busy0, busy1;
@@ -753,8 +747,8 @@ static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 	int err = 0;
 
 	json_object_object_add(result, "spin_hint", json_object_new_string(spin_hint_name()));
-	json_object_object_add(result, "cs_work", json_object_new_int(CS_WORK));
-	json_object_object_add(result, "outside_work", json_object_new_int(OUTSIDE_WORK));
+	json_object_object_add(result, "cs_work", json_object_new_int(SWBENCH_CS_WORK));
+	json_object_object_add(result, "outside_work", json_object_new_int(SWBENCH_OUTSIDE_WORK));
 	json_object_object_add(result, "contention", levels);
 	for (int i = 0; i < 2 && !err && !calib__stopped(ctx); i++) {
 		json_object *level = json_object_new_object();

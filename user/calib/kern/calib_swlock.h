@@ -62,6 +62,13 @@ void swhist__merge(struct swhist *into, const struct swhist *from);
 /* The value below which a fraction q (0..1) of the samples lie. */
 uint64_t swhist__quantile(const struct swhist *h, double q);
 
+/* spin_threshold's work inside and between critical sections, in units of
+ * burn() (a few ns each): a short section and a little more work outside,
+ * so that light contention hands the lock over often but not on every
+ * instruction. bench/cpu_distance.c runs the same. */
+#define SWBENCH_CS_WORK		20
+#define SWBENCH_OUTSIDE_WORK	60
+
 struct swbench_cfg {
 	int nthreads;
 	cpu_set_t cpus;			/* threads are pinned round-robin here */
