@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "tracetest.h"
 
@@ -99,14 +98,6 @@ struct cpu_watch {
 	double cpus;
 };
 
-static long long wall_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Starts a workload, attaches spinscope for SECONDS, then tells the
  * workload to go, so that all it does is traced; ends it. event: --event
  * or NULL; watch: a process whose CPU use to measure meanwhile, or NULL. */
@@ -139,12 +130,12 @@ static json_object *trace_workload_watching(const char *name, const char *const 
 	tt_workload_go(&w);
 	if (watch) {
 		cpu0 = tt_cpu_ms(watch->pid);
-		wall0 = wall_ms();
+		wall0 = tt_now_ms();
 	}
 	tt_trace_end(&t, 0, RUN_TIMEOUT_MS);
 	if (watch)
 		watch->cpus = (double)(tt_cpu_ms(watch->pid) - cpu0) /
-			      (double)(wall_ms() - wall0 + 1);
+			      (double)(tt_now_ms() - wall0 + 1);
 	tt_workload_end(&w);
 	if (t.rc != 0)
 		fail_msg("spinscope -p %d exited with %d: %s", w.proc.pid, t.rc, t.err);

@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "tracetest.h"
 
 #define WORK_TIMEOUT_MS 60000
@@ -53,14 +52,6 @@ static uint64_t hist_quantile_slot(json_object *hist, double q, uint64_t *total)
 			return i;
 	}
 	return 0;
-}
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static json_object *member(json_object *o, const char *key)
@@ -126,9 +117,9 @@ static void test_long_section_is_named(void **state)
 			  TT_ARGS(tt_num(SHORT_THREADS), tt_num(ROUNDS), tt_num(SHORT_US),
 				  tt_num(LONG_US), tt_num(OUT_US)));
 	section_funcs(&w, long_fns, short_fns);
-	traced_ms = mono_ms();
+	traced_ms = (uint64_t)tt_now_ms();
 	doc = tt_trace_until_done(&w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
-	traced_ms = mono_ms() - traced_ms;
+	traced_ms = (uint64_t)tt_now_ms() - traced_ms;
 
 	fx = tt_futex(doc, tt_field(w.ready, "mutex"));
 	assert_non_null(fx);

@@ -71,7 +71,7 @@ const char *tt_num(long long v)
 	return b;
 }
 
-static long long now_ms(void)
+long long tt_now_ms(void)
 {
 	struct timespec ts;
 
@@ -81,7 +81,7 @@ static long long now_ms(void)
 
 static int ms_left(long long deadline)
 {
-	long long left = deadline - now_ms();
+	long long left = deadline - tt_now_ms();
 
 	return left > 0 ? (int)left : 0;
 }
@@ -131,7 +131,7 @@ static void wait_begin(struct tt_wait *w, pid_t pid, int budget_ms)
 	w->pid = pid;
 	w->budget_ms = budget_ms;
 	w->cpu0_ms = cpu < 0 ? 0 : cpu;
-	w->wall_end = now_ms() + (long long)budget_ms * TT_WALL_FACTOR;
+	w->wall_end = tt_now_ms() + (long long)budget_ms * TT_WALL_FACTOR;
 }
 
 /* How long to poll now: at most 100 ms, 0 when the wait is over. */
@@ -850,7 +850,7 @@ static int orphans(int (*next)(__u32, __u32 *), uint32_t after, const char *key,
 
 void tt_assert_nothing_left(const struct tt_bpf_mark *m)
 {
-	long long deadline = now_ms() + TT_LEAK_POLL_MS;
+	long long deadline = tt_now_ms() + TT_LEAK_POLL_MS;
 	char msg[2048];
 
 	for (;;) {

@@ -28,6 +28,9 @@ const char *tt_num(long long v);
  * once it is gone. */
 long long tt_cpu_ms(pid_t pid);
 
+/* The monotonic clock in ms: for wall-time bounds a test derives. */
+long long tt_now_ms(void);
+
 /* cmocka teardown: kills and reaps whatever the test started and left. */
 int tt_teardown(void **state);
 
