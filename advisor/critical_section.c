@@ -93,11 +93,11 @@ static void held_line(const struct adv_release_site *s, char *buf, size_t size)
 
 	site_words(s, fn, sizeof(fn));
 	if (!s->held_contended) {
-		snprintf(buf, size, "%.60s: not measured (no wait began during its holds)", fn);
+		snprintf(buf, size, "%.60s: not measured (no waiter it woke began waiting during its holds)", fn);
 		return;
 	}
 	/* No quantile above the largest bound measured. */
-	snprintf(buf, size, "%.60s: median %s, p90 %s, max %s over %s holds sampled", fn,
+	snprintf(buf, size, "%.60s: median %s, p90 %s, max %s over %s holds measured", fn,
 		 adv_fmt_ns(fmin(max, adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.5))).s,
 		 adv_fmt_ns(fmin(max, adv_hist_quantile(s->held_contended_hist, SS_HIST_SLOTS, 0.9))).s,
 		 adv_fmt_ns(max).s,
@@ -184,8 +184,8 @@ void adv_critical_section_evidence(const struct adv_futex *fx, struct adv_findin
 		adv_finding__evidence(f, ADV_SRC_TARGET, "critical section",
 				      "not named: the release stack does not reach the user's code (%.60s, %s of contended releases)",
 				      top->name, adv_fmt_pct(wakes > 0 ? (double)top->wakes / wakes : 0).s);
-	/* The label says what the figure is: from the first wait that began
-	 * during a hold to its release (bpf/trace.h). */
+	/* The label says what the figure is: from the earliest wait a
+	 * release woke, begun during the hold, to that release (bpf/trace.h). */
 	held_line(top, line, sizeof(line));
 	next = runner_up(fx, top);
 	other[0] = 0;

@@ -188,117 +188,110 @@ struct {
 } release_sites SEC(".maps");
 
 /*
- * The held-while-contended bookkeeping (struct ss_release_val) per word,
- * on a sample of its holds: at most one measured per word per stack
- * interval (targ_stack_interval_ns), every hold where releases are rarer.
- * Measuring every hold cost 11-15% of spinscope's BPF time on a contended
- * mutex (docs/BENCHMARKS.md): the state is per word, so each wait start
- * and each release wrote a line that then crossed to the other CPU at
- * every handover. Now a release arms the word's slot once an interval has
- * passed since its last sample; the measured hold's first wait and its
- * release write it (and each release before it whose hold no wait began
- * during), and every other wait and release only reads it, which keeps
- * the line shared in every CPU's cache.
+ * The held-while-contended bound (struct ss_release_val) of a release: its
+ * wake call's entry minus the wait start of the earliest waiter it woke on
+ * its word (the kernel wakes a futex's waiters in queue order, so the
+ * earliest still waiting), provided that wait began after the word's
+ * previous release. A wait that blocks found the word held when it
+ * queued, and every release after that is a wake call (glibc's unlock of
+ * a word marked contended always wakes) that wakes a queued waiter, so if
+ * this is the first release to wake anyone since the wait began, the
+ * holder the wait found kept the lock from before that start until this
+ * release. A release that woke nobody since the start came before the
+ * waiter queued: the holder may have taken the lock after the start, but
+ * before the waiter blocked (its switch out), which the bound then starts
+ * from. A waiter that another release passed over (a queue several deep)
+ * bounds nothing: the holder took the lock after it began waiting. The
+ * release's time is its wake call's entry, just after the unlock: a
+ * waker kept off its CPU between the two stretches its bound by as much.
  *
- * The slot is in a direct-mapped global array, indexed by a hash of the
- * address: a plain load, no helper call (a hash lookup at every entry cost
- * about 9% on a futex ping-pong). A word takes over another's slot only
- * when that one's sample is an interval old, so two hot words that share
- * a slot take turns and lose samples, never make one up. Plain stores, no
- * cmpxchg (5.12+): two CPUs racing here can lose a start (a hold
- * unmeasured) or store one from before the release that armed the slot,
- * which note_release() rejects.
+ * The woken waits are seen at sched_waking, which runs in the waker's
+ * context on its CPU during the wake call: it notes the earliest start in
+ * that CPU's entry here, and the wake's exit on the same CPU takes it.
+ * The previous release is the word's futexes record's last_release_ns,
+ * which the exits update anyway. Every hold is measured, and nothing is
+ * written at the wait and wake entries: per-word state written there
+ * crossed between the CPUs at every hand-over (docs/BENCHMARKS.md).
+ * A waker that moved CPU during its call loses its bound; an entry left by
+ * such a call is told by its tid and time and never taken for another.
  */
-struct ss_hold_slot {
-	__u64 uaddr;
-	__u64 sample_ns;	/* when the word was last armed */
-	__u64 release_ns;	/* armed: the release the measured hold follows; 0: not armed */
-	__u64 first_wait_ns;	/* the first wait since release_ns; 0: none yet */
-	__u64 pad[4];		/* a line each: a slot's writes do not evict its neighbours' */
+struct ss_woken_wait {
+	__u64 uaddr;		/* the word the waits were on */
+	__u64 first_start_ns;	/* the earliest start among them */
+	__u64 first_blocked_ns;	/* when that wait blocked (switched out); 0: unknown */
+	__u64 waking_ns;	/* when the first of them was woken */
+	__u32 tid;		/* the waker; 0: taken */
+	__u32 pad;
 };
 
-#define SS_HOLD_SLOT_BITS 10
-/* Line-aligned in .bss, whose values libbpf maps page-aligned. */
-static struct ss_hold_slot hold_slots[1 << SS_HOLD_SLOT_BITS] __attribute__((aligned(64)));
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ss_woken_wait);
+} woken_waits SEC(".maps");
 
-static __always_inline struct ss_hold_slot *hold_slot(__u64 uaddr)
+/* sched_waking woke a thread in a futex wait on uaddr begun at start and
+ * blocked at blocked (0: not seen): note it for the waker's wake exit, if
+ * the waker is traced. */
+static __always_inline void note_woken_wait(__u64 uaddr, __u64 start, __u64 blocked, __u64 now)
 {
-	/* Fibonacci hashing of the word index: neighbouring words (a lock
-	 * array) land far apart. */
-	__u32 i = ((uaddr >> 2) * 0x9E3779B97F4A7C15ULL) >> (64 - SS_HOLD_SLOT_BITS);
+	struct ss_woken_wait *w;
+	__u32 tid, zero = 0;
 
-	return &hold_slots[i & ((1 << SS_HOLD_SLOT_BITS) - 1)];
-}
-
-/* A wait begins: the first since the armed release starts the bound of the
- * hold that the next release ends. Reads only, unless it is that wait. */
-static __always_inline void note_wait_start(__u64 uaddr, __u64 now)
-{
-	struct ss_hold_slot *h = hold_slot(uaddr);
-
-	if (SS_NO_RELEASE_SITES)
+	if (SS_NO_RELEASE_SITES || !current_is_target(&tid))
 		return;
-	if (h->uaddr == uaddr && h->release_ns && !h->first_wait_ns)
-		h->first_wait_ns = now;
-}
-
-/* A wait that returned at once (EAGAIN) found the word released: its start
- * bounds no hold. */
-static __always_inline void note_wait_end(const struct ss_inflight *in, bool blocked)
-{
-	struct ss_hold_slot *h;
-
-	if (SS_NO_RELEASE_SITES || blocked)
+	w = bpf_map_lookup_elem(&woken_waits, &zero);
+	if (!w)
 		return;
-	h = hold_slot(in->uaddr);
-	if (h->uaddr == in->uaddr && h->first_wait_ns && h->first_wait_ns == in->start_ns)
-		h->first_wait_ns = 0;
-}
-
-/* Arms the word's slot at a release (now): the hold after it is measured. */
-static __always_inline void arm_hold(struct ss_hold_slot *h, __u64 uaddr, __u64 now)
-{
-	h->uaddr = uaddr;
-	h->sample_ns = now;
-	h->release_ns = now;
-	h->first_wait_ns = 0;
+	if (w->tid == tid && w->uaddr == uaddr) {
+		if (start < w->first_start_ns) {
+			w->first_start_ns = start;
+			w->first_blocked_ns = blocked;
+		}
+		return;
+	}
+	w->tid = tid;
+	w->uaddr = uaddr;
+	w->first_start_ns = start;
+	w->first_blocked_ns = blocked;
+	w->waking_ns = now;
 }
 
 /*
- * A wake call enters, just after its thread's unlock: every wake on a word
- * is a release (a lock word's unlock calls it only once the word was
- * marked contended). An armed hold that had a wait begin during it ends
- * here: now minus that start is the bound, kept with the call until its
- * exit says whether it woke anyone. Done at the entry, before the woken
- * waiter runs, so that the next hold's first wait is not lost. The slot
- * is then armed again if the word's interval has passed (so every hold is
- * measured where releases are rarer than that), else disarmed. An armed
- * hold that no wait began during passes the arming on to the next hold:
- * on a lock whose contended holds come between uncontended ones, the
- * sample is the next contended hold, not none.
+ * A wake call on f's word that woke woken waiters returned: the bound of
+ * the hold it ended (0: none), from the waits it woke (note_woken_wait())
+ * and the word's previous releases, which this one then joins. Two
+ * releases' exits racing (a waker preempted in its call) can keep an
+ * older previous release: the bound then starts from a wait begun before
+ * the newer one.
  */
-static __always_inline __u64 note_release(__u64 uaddr, __u64 now)
+static __always_inline __u64 held_bound(struct ss_futex *f, const struct ss_inflight *in,
+					__u64 woken, __u32 tid)
 {
-	struct ss_hold_slot *h = hold_slot(uaddr);
-	__u64 first, prev, held = 0;
-	bool due;
+	__u64 release = in->start_ns, prev = f->last_release_ns, prev_woke = f->last_handover_ns;
+	__u64 first = 0, blocked = 0, from;
+	struct ss_woken_wait *w;
+	__u32 zero = 0;
 
 	if (SS_NO_RELEASE_SITES)
 		return 0;
-	due = now - h->sample_ns >= targ_stack_interval_ns;
-	prev = h->uaddr == uaddr ? h->release_ns : 0;
-	if (prev) {
-		first = h->first_wait_ns;
-		if (first && first > prev && first < now)
-			held = now - first;
+	if (release > prev)
+		f->last_release_ns = release;
+	if (woken && release > prev_woke)
+		f->last_handover_ns = release;
+	w = bpf_map_lookup_elem(&woken_waits, &zero);
+	if (!w || w->tid != tid)
+		return 0;
+	if (w->uaddr == in->uaddr && w->waking_ns >= release) {
+		first = w->first_start_ns;
+		blocked = w->first_blocked_ns;
 	}
-	if (due) {
-		arm_hold(h, uaddr, now);
-	} else if (prev) {
-		h->release_ns = held ? 0 : now;	/* disarm, or pass the arming on */
-		h->first_wait_ns = 0;
-	}
-	return held;
+	w->tid = 0;
+	if (!first || first <= prev_woke)
+		return 0;	/* none, or passed over by a release that woke another */
+	from = first > prev ? first : blocked;
+	return from > prev && from < release ? release - from : 0;
 }
 
 /* Moves a thread's pending release counts (struct ss_thread's
@@ -332,16 +325,17 @@ static __always_inline void flush_release(struct ss_thread *t, __u32 tid)
  * A wake call that found waiters returned: add it to its release site
  * (stack sampled per thread and word as the waiters' are). The counts wait
  * in the thread's record until the next wake stack is taken, so a wake
- * that reuses the stack touches no map. unwind: a constant, see
- * ss_user_stackid().
+ * that reuses the stack touches no map. held: see held_bound(). unwind: a
+ * constant, see ss_user_stackid().
  */
 static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32 tid,
-					   const struct ss_inflight *in, __u64 woken, bool unwind)
+					   const struct ss_inflight *in, __u64 woken, __u64 held,
+					   bool unwind)
 {
 	struct ss_release_val *p = &t->wake_pending;
 	/* The sampling interval is told by the call's entry: no clock read
 	 * at the exit (microseconds apart, against a millisecond interval). */
-	__u64 held = in->held_ns, now = in->start_ns, sp;
+	__u64 now = in->start_ns, sp;
 	__u32 slot;
 
 	if (SS_NO_RELEASE_SITES || !woken)
@@ -386,16 +380,11 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	t->cur.stack_id = -1;
 	/* Waiters' stacks name the lock, taken here; a wake's (its release
 	 * site) only at its exit, once it is known to have woken someone. */
-	t->cur.held_ns = 0;
-	if (class == SS_FUTEX_CLASS_WAIT) {
+	if (class == SS_FUTEX_CLASS_WAIT)
 		t->cur.stack_id = sampled_stack(ctx, now, uaddr, call_site_sp(t, unwind),
 						&t->wait_stack_ns, &t->wait_stack_site,
 						&t->wait_stack_sp, &t->wait_stack_id,
 						&t->wait_stack_backoff, unwind);
-		note_wait_start(uaddr, now);
-	} else if (class == SS_FUTEX_CLASS_WAKE) {
-		t->cur.held_ns = note_release(uaddr, now);
-	}
 	t->cur.start_ns = now;
 	return 0;
 }
@@ -582,7 +571,6 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 			__sync_fetch_and_add(&f->at_once_ns, dur);
 		}
 	}
-	note_wait_end(in, blocked);
 
 	{
 		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id, .tid = tid };
@@ -631,7 +619,7 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
 			__sync_fetch_and_add(&f->holder_wakes, 1);
 			t->last_wait_uaddr = 0;
 		}
-		record_release(ctx, t, tid, in, woken, unwind);
+		record_release(ctx, t, tid, in, woken, held_bound(f, in, woken, tid), unwind);
 	}
 }
 
@@ -787,6 +775,12 @@ int yield_enter_unw(struct syscall_trace_enter *ctx)
  * space loads the tp_btf set when the kernel has BTF, raw_tp otherwise.
  * The bodies below take the ids already read.
  */
+/*
+ * A thread becomes runnable: at sched_waking, in its waker's context (so a
+ * futex wake's woken waits reach its exit: held_bound()), its run-queue
+ * wait timed from there, as the kernel's own wakeup latency is; at
+ * sched_wakeup_new, a new thread.
+ */
 static __always_inline void on_wakeup(struct task_struct *p, __u32 tid, bool is_new)
 {
 	__u64 now = bpf_ktime_get_ns();
@@ -796,8 +790,14 @@ static __always_inline void on_wakeup(struct task_struct *p, __u32 tid, bool is_
 	if (!t)
 		return;
 	t->enqueue_ns = now;
-	if (!is_new)
+	if (!is_new) {
+		/* Off CPU since it blocked in the wait: that switch out. */
+		if (t->cur.start_ns && t->cur.class == SS_FUTEX_CLASS_WAIT)
+			note_woken_wait(t->cur.uaddr, t->cur.start_ns,
+					!t->last_in_ns && t->last_out_ns > t->cur.start_ns ?
+						t->last_out_ns : 0, now);
 		return;
+	}
 	/* A tid reused during the trace: the new thread takes over the
 	 * record (its counts add to the old one's), alive again. */
 	if (t->flags & SS_THREAD_EXITED) {
@@ -902,16 +902,16 @@ int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct ta
 	return 0;
 }
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(sched_wakeup_btf, struct task_struct *p)
+SEC("tp_btf/sched_waking")
+int BPF_PROG(sched_waking_btf, struct task_struct *p)
 {
 	if (is_target(p->tgid, p->pid))
 		on_wakeup(p, p->pid, false);
 	return 0;
 }
 
-SEC("raw_tp/sched_wakeup")
-int BPF_PROG(sched_wakeup_raw, struct task_struct *p)
+SEC("raw_tp/sched_waking")
+int BPF_PROG(sched_waking_raw, struct task_struct *p)
 {
 	__u32 tid = BPF_CORE_READ(p, pid);
 

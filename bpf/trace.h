@@ -61,9 +61,6 @@ struct ss_inflight {
 	__s32 stack_id;
 	__u16 class;			/* enum ss_futex_class */
 	__u16 flags;			/* SS_INFLIGHT_* */
-	/* A wake: the held-while-contended bound of the hold it ends (struct
-	 * ss_release_val), taken at its entry; 0: none. */
-	__u64 held_ns;
 };
 
 /* The wait is FUTEX_WAIT_BITSET (glibc's condvar, semaphore, join). */
@@ -152,14 +149,14 @@ struct ss_inflight {
  * held_contended*: how long the holder kept the lock while others waited,
  * a lower bound. A wait that blocks on a lock word found it held, and a
  * held lock word is released with a wake call (glibc: the unlock of a
- * word marked contended always wakes). So the first release after a
- * blocked wait began ends the hold that the wait found: release - (start
- * of the first blocked wait since the previous release) bounds that hold
- * from below. Measured only for releases that had a wait begin since the
- * previous one; not total hold time (before the first waiter came, the
- * hold is not seen). Measured on a sample of the holds, at most one per
- * word per stack interval (every one where releases are rarer): see
- * struct ss_hold_slot in trace.bpf.c. wakes and woken are exact.
+ * word marked contended always wakes). So the release that wakes a
+ * waiter ends the hold that its wait found, if no release came between:
+ * release - (start of the earliest wait it woke) bounds that hold from
+ * below when that wait began after the previous release. Measured for
+ * every such release; not total hold time (before the first waiter came,
+ * the hold is not seen), and not for a hold whose earliest waiter queued
+ * during an earlier one: see held_bound() in trace.bpf.c. wakes and woken
+ * are exact.
  */
 struct ss_release_key {
 	__u64 uaddr;
@@ -239,6 +236,12 @@ struct ss_thread {
  * here by BPF but merged by user space from the waiters map (see
  * ss_waiter_val), except for waits whose waiter record found no room. */
 struct ss_futex {
+	/* The entry of the word's latest wake call to return, and of the
+	 * latest that woke someone: the releases before the next one's
+	 * (held_bound() in trace.bpf.c). First: in the cache line of wakes,
+	 * which the same exits write. Not counters. */
+	__u64 last_release_ns;
+	__u64 last_handover_ns;
 	SS_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 };
 
@@ -266,17 +269,17 @@ struct ss_waiter_val {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (28 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 32 + 8 + SS_COMM_LEN + 32 +
+	       8 * (28 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32 +
 		       sizeof(struct ss_release_val),
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
-	       8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
+	       8 * (12 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_release_key) == 16, "struct ss_release_key layout");
 _Static_assert(sizeof(struct ss_release_val) == 8 * (5 + SS_HIST_SLOTS),
 	       "struct ss_release_val layout");
 _Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
 _Static_assert(sizeof(struct ss_waiter_val) == 32, "struct ss_waiter_val layout");
-_Static_assert(sizeof(struct ss_inflight) == 32, "struct ss_inflight layout");
+_Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");
 #endif
 
 #endif /* SPINSCOPE_TRACE_H */

@@ -23,10 +23,11 @@
  * its holder was preempted under the lock, which would have to happen in
  * three quarters of its contended holds to reach the long one's quartile.
  *
- * The bounds are measured on a sample of the holds, at most one per word
- * per --stack-interval (bpf/trace.bpf.c, struct ss_hold_slot): the first
- * test holds the sample to that; with --stack-interval 0 every long hold
- * is measured, as every one had a wait begin during it.
+ * Every hold whose earliest woken waiter began waiting during it is
+ * measured (bpf/trace.bpf.c, held_bound()): every long hold had a short
+ * thread's wait begin during it, and nearly every long release has a
+ * bound. Nearly: a waiter that marked the word and was then kept off its
+ * CPU past the hold's LONG_US began its wait after the release.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,7 @@ static void test_long_section_is_named(void **state)
 	enum { SHORT_THREADS = 2, ROUNDS = 1000, SHORT_US = 5, LONG_US = 200, OUT_US = 20 };
 	struct tt_func long_fns[2], short_fns[2];
 	json_object *doc, *fx, *sites, *holders, *finding;
-	uint64_t long_q1, short_q1, long_n, short_n, traced_ms;
+	uint64_t long_q1, short_q1, long_n, short_n, long_wakes;
 	const char *critical;
 	struct tt_workload w;
 	int lo, sh;
@@ -117,9 +118,7 @@ static void test_long_section_is_named(void **state)
 			  TT_ARGS(tt_num(SHORT_THREADS), tt_num(ROUNDS), tt_num(SHORT_US),
 				  tt_num(LONG_US), tt_num(OUT_US)));
 	section_funcs(&w, long_fns, short_fns);
-	traced_ms = (uint64_t)tt_now_ms();
 	doc = tt_trace_until_done(&w, NULL, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
-	traced_ms = (uint64_t)tt_now_ms() - traced_ms;
 
 	fx = tt_futex(doc, tt_field(w.ready, "mutex"));
 	assert_non_null(fx);
@@ -159,12 +158,15 @@ static void test_long_section_is_named(void **state)
 	assert_int_equal(long_n, tt_u64(json_object_array_get_idx(sites, lo), "held_contended"));
 	assert_true(long_n > 0 && short_n > 0);
 	assert_true(long_q1 > short_q1);
-	/* A sample: at most one hold per millisecond (the default interval)
-	 * of the test's wall time, which contains the trace. */
-	print_message("# holds measured: %llu of %llu contended releases in %llu ms\n",
+	/* Every hold measured, not a sample: each long one had a waiter
+	 * come during it. */
+	long_wakes = tt_u64(json_object_array_get_idx(sites, lo), "wakes");
+	print_message("# holds measured: %llu of %llu contended releases, the long site's %llu of %llu\n",
 		      (unsigned long long)sum_of(sites, "held_contended"),
-		      (unsigned long long)sum_of(sites, "wakes"), (unsigned long long)traced_ms);
-	assert_true(sum_of(sites, "held_contended") <= traced_ms + 1);
+		      (unsigned long long)sum_of(sites, "wakes"), (unsigned long long)long_n,
+		      (unsigned long long)long_wakes);
+	assert_true(sum_of(sites, "held_contended") <= sum_of(sites, "wakes"));
+	assert_true(long_n <= long_wakes && 20 * long_n >= 19 * long_wakes);
 
 	finding = tt_finding(doc, "futex-contention");
 	if (!finding)
@@ -181,46 +183,6 @@ static void test_long_section_is_named(void **state)
 		assert_true(strstr(critical, "section_long") || strstr(critical, "long_holder"));
 	assert_non_null(strstr(json_object_get_string(tt_get(finding, "recommendation")),
 			       strstr(critical, "section_long") ? "section_long" : "long_holder"));
-	json_object_put(doc);
-	tt_workload_end(&w);
-}
-
-/* With --stack-interval 0 every hold is measured: each long hold had a
- * short thread's wait begin during it (the workload waits for one), so
- * nearly every long release has a bound. Nearly: a waiter that marked
- * the word and was then kept off its CPU past the hold's LONG_US began
- * its wait after the release. */
-static void test_every_hold_measured_without_sampling(void **state)
-{
-	enum { SHORT_THREADS = 2, ROUNDS = 300, SHORT_US = 5, LONG_US = 200, OUT_US = 20 };
-	static const char *const every[] = { "--stack-interval", "0", NULL };
-	struct tt_func long_fns[2], short_fns[2];
-	json_object *doc, *fx, *sites, *site;
-	uint64_t held, wakes;
-	struct tt_workload w;
-	int lo;
-
-	TL_REQUIRE_BPF();
-	tt_workload_start(&w, "mutex_sections",
-			  TT_ARGS(tt_num(SHORT_THREADS), tt_num(ROUNDS), tt_num(SHORT_US),
-				  tt_num(LONG_US), tt_num(OUT_US)));
-	section_funcs(&w, long_fns, short_fns);
-	doc = tt_trace_until_done(&w, every, WORK_TIMEOUT_MS, END_TIMEOUT_MS);
-	fx = tt_futex(doc, tt_field(w.ready, "mutex"));
-	assert_non_null(fx);
-	sites = member(fx, "release_sites");
-	if (!sites)
-		fail_msg("the mutex has no release sites: %s", json_object_to_json_string(fx));
-	lo = site_in(sites, long_fns, 2);
-	assert_true(lo >= 0);
-	site = json_object_array_get_idx(sites, lo);
-	held = tt_u64(site, "held_contended");
-	wakes = tt_u64(site, "wakes");
-	print_message("# every hold: the long site's %llu wakes, %llu with a bound\n",
-		      (unsigned long long)wakes, (unsigned long long)held);
-	assert_true(wakes > 0);
-	assert_true(held <= wakes);
-	assert_true(20 * held >= 19 * wakes);
 	json_object_put(doc);
 	tt_workload_end(&w);
 }
@@ -347,7 +309,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_long_section_is_named, tt_teardown),
-		cmocka_unit_test_teardown(test_every_hold_measured_without_sampling, tt_teardown),
 		cmocka_unit_test_teardown(test_pi_mutex_has_release_sites, tt_teardown),
 		cmocka_unit_test_teardown(test_condvar_signaller_is_no_holder, tt_teardown),
 		cmocka_unit_test_teardown(test_wakes_without_waiters_have_no_release_site, tt_teardown),

@@ -169,10 +169,9 @@ static int releases(struct mt *m)
 		  "none under --light, which does not see who holds a lock.",
 		  REL_WAKES },
 		{ "spinscope_futex_held_contended_seconds_total",
-		  "Sum over a sample of this lock's holds (at most one per lock per --stack-interval, "
-		  "every one where releases are rarer), by release site, of the time from the first wait "
-		  "begun during the hold to its release: a lower bound of hold time under contention, "
-		  "not total hold time.",
+		  "Sum over this lock's contended holds, by release site, of the time from the start "
+		  "of the earliest wait the release woke, begun during the hold, to the release: a "
+		  "lower bound of hold time under contention, not total hold time.",
 		  REL_HELD_NS },
 	};
 	const struct ss_profile *p = m->r->profile;

@@ -344,7 +344,7 @@ static void print_releases(const struct ss_report *r, const struct ss_futex_rec 
 	char a[32], b[32];
 
 	for (long i = 0; i < ns && i < SS_REPORT_TOP_STACKS; i++) {
-		fprintf(out, "     release site %ld: %llu wakes (%.0f%%) woke %llu, %u thread%s; held while contended (a lower bound of the hold, not its total): avg %s, max %s over %llu holds sampled\n",
+		fprintf(out, "     release site %ld: %llu wakes (%.0f%%) woke %llu, %u thread%s; held while contended (a lower bound of the hold, not its total): avg %s, max %s over %llu holds measured\n",
 			i + 1, (unsigned long long)s[i].v.wakes, 100.0 * s[i].v.wakes / wakes,
 			(unsigned long long)s[i].v.woken, s[i].threads, s[i].threads == 1 ? "" : "s",
 			fmt_ns(s[i].v.held_contended ? s[i].v.held_contended_ns / s[i].v.held_contended : 0,

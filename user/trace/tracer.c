@@ -208,8 +208,8 @@ static void disable_missing(struct tracer *t, const char *const *roots,
 	t->features.sched_btf = !o->btf_custom_path && t->features.kernel.tp_btf.ok;
 	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_switch_raw
 							: s->progs.sched_switch_btf, false);
-	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_raw
-							: s->progs.sched_wakeup_btf, false);
+	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_waking_raw
+							: s->progs.sched_waking_btf, false);
 	bpf_program__set_autoload(t->features.sched_btf ? s->progs.sched_wakeup_new_raw
 							: s->progs.sched_wakeup_new_btf, false);
 	if (!t->features.futex2) {

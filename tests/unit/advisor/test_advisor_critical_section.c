@@ -57,7 +57,7 @@ static void test_dominant_section_is_named_and_to_be_shortened(void **state)
 			    "held in flush_queue (release at flush_queue+0x84 (demo), 78% of contended releases)");
 	/* Its distribution and the next site's, labelled a lower bound. */
 	assert_non_null(strstr(fx_evidence(f, "held while contended (lower bound)"),
-			       "flush_queue: median 197 us, p90 200 us, max 200 us over 700 holds sampled"));
+			       "flush_queue: median 197 us, p90 200 us, max 200 us over 700 holds measured"));
 	assert_non_null(strstr(fx_evidence(f, "held while contended (lower bound)"),
 			       "; stats_bump: median"));
 	assert_non_null(strstr(fx_evidence(f, "holders"), "2 threads: 11 flusher 78%, 12 stats 22%"));
