@@ -61,7 +61,9 @@ ALL_CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lnuma -lpthread -lm
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
-BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
+# trace.bpf.c is built a second time without kfunc calls (SS_KFUNCS=0), for
+# kernels before 6.2 or without their own BTF (bpf/unwind.bpf.h).
+BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS)) trace_nokfunc
 SKELS := $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_NAMES))
 BPF_OBJS := $(patsubst %,$(OUTPUT)/bpf/%.bpf.o,$(BPF_NAMES))
 
@@ -113,6 +115,12 @@ $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c Makefile | $(OUTPUT)/bpf check-deps
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) -Ibpf -Wall -Werror \
 		$(BPF_CFLAGS) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.tmp.o
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+
+$(OUTPUT)/bpf/trace_nokfunc.bpf.o: bpf/trace.bpf.c Makefile | $(OUTPUT)/bpf check-deps
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) -Ibpf -Wall -Werror \
+		-DSS_KFUNCS=0 $(BPF_CFLAGS) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.tmp.o
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o

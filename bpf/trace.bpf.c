@@ -111,7 +111,7 @@ static __always_inline __u64 call_site_sp(struct ss_thread *t, bool unwind)
 	__u64 sp, task;
 
 	if (unwind) {
-		sp = ss_user_sp();
+		sp = ss_user_sp(&t->user_regs);
 	} else {
 		task = bpf_get_current_task();
 		if (t->kstack_task != task) {
@@ -950,6 +950,9 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	if (!t)
 		return 0;
 	t->flags |= SS_THREAD_EXITED;
+	/* A task that takes over its tid has its registers elsewhere. */
+	t->user_regs = 0;
+	t->kstack_task = 0;
 	/* Seeded at attach without a name (user space reads the names of
 	 * the threads still alive at the end): its last chance to have one. */
 	if (!t->comm[0])

@@ -205,6 +205,9 @@ struct ss_thread {
 	 * it was found for. */
 	__u64 kstack_task;
 	__u64 kstack_regs;
+	/* The unwinding programs' copy of where its user registers lie
+	 * (ss_user_sp()); 0: not yet found, or the thread exited. */
+	__u64 user_regs;
 	/* The same for the stacks of wakes that found waiters (release
 	 * sites), per word and call site as the waits'. */
 	__u64 wake_stack_ns;
@@ -269,7 +272,7 @@ struct ss_waiter_val {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (28 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32 +
+	       8 * (29 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32 +
 		       sizeof(struct ss_release_val),
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==

@@ -231,6 +231,38 @@ static void test_corrupt_kernel_btf(void **state)
 		     TT_ARGS("/sys/kernel/btf/vmlinux", "corrupt", "--btf"));
 }
 
+/* A kernel without BTF of its own, where --btf stands in: the build of
+ * trace.bpf.c without kfuncs loads (libbpf needs the kernel's own BTF to
+ * resolve one) and traces, with the raw_tp scheduler set. */
+static void test_btf_file_without_kernel_btf(void **state)
+{
+	const char *script = "f=$(mktemp); e=$(mktemp); cat /sys/kernel/btf/vmlinux > $f;"
+			     " mount --bind $e /sys/kernel/btf/vmlinux; rm -f $e;"
+			     " \"$0\" --btf $f \"$@\"; rc=$?; rm -f $f; exit $rc";
+	const char *argv[17] = { "/usr/bin/unshare", "-m", "--propagation", "private", "--",
+				 "/bin/sh", "-ec", script, tl_path("spinscope"), "-p", NULL,
+				 "-d", "1", "--json", "-v", "--no-calibrate" };
+	struct tt_workload w;
+	json_object *doc;
+	char *out, *err;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	argv[10] = tt_num(w.proc.pid);
+	rc = tt_run(argv, &out, &err, RUN_TIMEOUT_MS);
+	if (rc != 0)
+		fail_msg("exit code %d, expected 0; stderr: %s", rc, err);
+	assert_non_null(strstr(err, "spinscope: BPF object: trace.bpf.c without kfuncs"));
+	doc = tt_parse_report(out);
+	assert_string_equal(json_object_get_string(tt_get(doc, "traced.sched")), "raw_tp");
+	assert_int_equal(tt_u64(doc, "target.pid"), w.proc.pid);
+	json_object_put(doc);
+	free(out);
+	free(err);
+	tt_workload_end(&w);
+}
+
 /* A --btf of the other layout (RT on a plain host, plain on an RT one) is
  * refused before anything is loaded. */
 static void test_btf_of_other_layout(void **state)
@@ -327,6 +359,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_refused_attach_named, tt_teardown),
 		cmocka_unit_test_teardown(test_empty_kernel_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_corrupt_kernel_btf, tt_teardown),
+		cmocka_unit_test_teardown(test_btf_file_without_kernel_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_btf_of_other_layout, tt_teardown),
 		cmocka_unit_test_teardown(test_old_kernel_one_line, tt_teardown),
 		cmocka_unit_test_teardown(test_kernel_features_reported, tt_teardown),

@@ -27,9 +27,9 @@
 #include "map_read.h"
 #include "shared_progs.h"
 #include "syscall_layout.h"
+#include "trace_object.h"
 #include "tracer.h"
 #include "unwind_maps.h"
-#include "trace.skel.h"
 
 #define MAX_LINKS 32
 
@@ -264,11 +264,15 @@ static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *
 		return code;
 	}
 	kernel_features_probe(&t->features.kernel, kernel, roots);
+	t->features.kfuncs = trace_object_kfuncs(kernel);
 	if (o->verbose) {
 		char line[512];
 
 		kernel_features_describe(&t->features.kernel, line, sizeof(line));
 		fprintf(stderr, "spinscope: kernel features: %s\n", line);
+		fprintf(stderr, "spinscope: BPF object: trace.bpf.c %s\n",
+			t->features.kfuncs ? "with kfuncs (bpf_rdonly_cast)"
+					   : "without kfuncs (the kernel's own BTF has none)");
 	}
 	/* The caller keeps the kernel's own: it names fentry's targets. */
 	*kernel_btf = kernel;
@@ -360,7 +364,10 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 	t->verbose = o->verbose;
 	t->pid = o->pid;
 	t->tid = o->tid;
-	t->skel = trace__open_opts(&open_opts);
+	*code = check_btf(t, o, roots, &kernel_btf, why, whylen);
+	if (*code)
+		goto fail;
+	t->skel = trace_object_open(&open_opts, t->features.kfuncs);
 	if (!t->skel) {
 		err = -errno;
 		*code = SS_EXIT_BPF;
@@ -376,9 +383,6 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 		snprintf(why, whylen, "cannot size the BPF maps: %s", strerror(-err));
 		goto fail;
 	}
-	*code = check_btf(t, o, roots, &kernel_btf, why, whylen);
-	if (*code)
-		goto fail;
 	disable_missing(t, roots, o);
 	*code = attach_choose(o->attach, o->light,
 			      &(struct attach_kernel){ .features = &t->features.kernel,

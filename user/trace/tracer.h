@@ -50,6 +50,8 @@ struct tracer_features {
 				 * syscall tracepoints (user/trace/attach.h) */
 	bool maps_grow;		/* hash maps allocated as entries are made
 				 * (BPF_F_NO_PREALLOC: 6.1, not PREEMPT_RT) */
+	bool kfuncs;		/* the kfunc build of trace.bpf.c (6.2+ with
+				 * its own BTF: user/trace/trace_object.h) */
 	struct kernel_features kernel;	/* probed at open */
 };
 
