@@ -14,10 +14,11 @@
  * The lengths are busy loops on the clock: a preempted holder holds
  * longer, never shorter, so the assertions compare the two sections and
  * never time either. What the held-while-contended bound measures is
- * release minus the first wait begun during the hold: the workload's long
- * section waits for a short thread to come and mark the word contended
- * before its LONG_US, so its bound is LONG_US or more whenever the waiter
- * comes (a loaded host that keeps the short threads off CPU made waiters
+ * release minus the start of the earliest wait it woke, when that wait
+ * began during the hold (here nearly always the wait that the long
+ * section waits for): the workload's long section waits for a short
+ * thread to come and mark the word contended before its LONG_US, so its
+ * bound is LONG_US or more whenever the waiter comes (a loaded host that keeps the short threads off CPU made waiters
  * arrive late in long holds, and the long bound's lower quartile fell to
  * the short one's); a short section's bound exceeds SHORT_US only when
  * its holder was preempted under the lock, which would have to happen in
