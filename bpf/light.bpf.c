@@ -61,23 +61,27 @@ struct syscall_regs {
 	bool in_call;
 };
 
+/* bpf_task_pt_regs() returns a BTF-typed pointer: its fields are plain
+ * (CO-RE relocated) loads, which the verifier guards as it does any
+ * tp_btf argument. BPF_CORE_READ would make each a bpf_probe_read_kernel
+ * call, four per switch out and up to eight per wake-up. */
 static __always_inline void syscall_of(struct task_struct *task, struct syscall_regs *s)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 
 #if defined(__TARGET_ARCH_arm64)
-	s->nr = (long)BPF_CORE_READ(regs, regs[8]);
-	s->arg0 = BPF_CORE_READ(regs, orig_x0);	/* x0 becomes the return value */
-	s->arg1 = BPF_CORE_READ(regs, regs[1]);
+	s->nr = (long)regs->regs[8];
+	s->arg0 = regs->orig_x0;	/* x0 becomes the return value */
+	s->arg1 = regs->regs[1];
 	/* arm64 keeps no "not returned yet" mark in pt_regs: x0 holds the
 	 * first argument until the handler returns, then the result. */
 	s->in_call = true;
 #else
-	s->nr = (long)BPF_CORE_READ(regs, orig_ax);
-	s->arg0 = BPF_CORE_READ(regs, di);
-	s->arg1 = BPF_CORE_READ(regs, si);
+	s->nr = (long)regs->orig_ax;
+	s->arg0 = regs->di;
+	s->arg1 = regs->si;
 	/* The entry code stores -ENOSYS in ax; the handler's return replaces it. */
-	s->in_call = (long)BPF_CORE_READ(regs, ax) == -38;
+	s->in_call = (long)regs->ax == -38;
 #endif
 }
 
