@@ -778,7 +778,8 @@ int yield_enter_unw(struct syscall_trace_enter *ctx)
 /*
  * A thread becomes runnable: at sched_waking, in its waker's context (so a
  * futex wake's woken waits reach its exit: held_bound()), its run-queue
- * wait timed from there, as the kernel's own wakeup latency is; at
+ * wait timed from there (where the wake-up is queued to another CPU, a
+ * few microseconds before sched_wakeup, which fires there); at
  * sched_wakeup_new, a new thread.
  */
 static __always_inline void on_wakeup(struct task_struct *p, __u32 tid, bool is_new)
