@@ -487,7 +487,9 @@ static __always_inline __u64 ss_user_sp(__u64 *regs_addr)
 	}
 #endif
 	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	*regs_addr = (__u64)regs;
+#if SS_KFUNCS
+	*regs_addr = (__u64)regs;	/* without the kfunc nothing reads it */
+#endif
 	return regs->sp;
 }
 

@@ -236,9 +236,10 @@ static void test_corrupt_kernel_btf(void **state)
  * resolve one) and traces, with the raw_tp scheduler set. */
 static void test_btf_file_without_kernel_btf(void **state)
 {
-	const char *script = "f=$(mktemp); e=$(mktemp); cat /sys/kernel/btf/vmlinux > $f;"
+	const char *script = "f=$(mktemp); trap 'rm -f $f' EXIT; e=$(mktemp);"
+			     " cat /sys/kernel/btf/vmlinux > $f;"
 			     " mount --bind $e /sys/kernel/btf/vmlinux; rm -f $e;"
-			     " \"$0\" --btf $f \"$@\"; rc=$?; rm -f $f; exit $rc";
+			     " \"$0\" --btf $f \"$@\"";
 	const char *argv[17] = { "/usr/bin/unshare", "-m", "--propagation", "private", "--",
 				 "/bin/sh", "-ec", script, tl_path("spinscope"), "-p", NULL,
 				 "-d", "1", "--json", "-v", "--no-calibrate" };
