@@ -47,8 +47,9 @@ const volatile __u64 targ_stack_interval_ns = 1000000;
 /* The maps of trace.bpf.c (one definition, profile_maps.bpf.h): user space
  * replaces them with that object's before load. */
 #include "profile_maps.bpf.h"
-
-static const struct ss_thread zero_thread;
+/* The on/off-CPU accounting, done here with this object's own work in one
+ * program per event (trace.bpf.c's scheduler twins are not loaded). */
+#include "sched_account.bpf.h"
 
 /* The system call a task is in, as its saved user registers say. */
 struct syscall_regs {
@@ -106,23 +107,6 @@ static __always_inline __u32 futex_call(const struct syscall_regs *s, __u64 *uad
 	}
 }
 
-/* The thread's record; trace.bpf.c's programs on the same events create
- * it too, whichever runs first. */
-static __always_inline struct ss_thread *light_thread(__u32 tid)
-{
-	struct ss_thread *t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
-
-	if (!t) {
-		count_drop(SS_DROP_THREADS_FULL);
-		return NULL;
-	}
-	if (!t->tid) {	/* just created: named as trace.bpf.c's thread_get does */
-		t->tid = tid;
-		bpf_get_current_comm(t->comm, sizeof(t->comm));
-	}
-	return t;
-}
-
 /* As trace.bpf.c's sampled stacks: one walk per thread per interval. */
 static __always_inline __s32 light_stack(void *ctx, __u64 now, __u64 *last_ns, __s32 *last_id)
 {
@@ -161,30 +145,23 @@ static __always_inline void yield_switched(void *ctx, struct ss_thread *t, __u64
 	t->yield_pending = 1;
 }
 
-/* Switch-out of a target thread (current is prev at sched_switch). */
-static __always_inline void light_switch_out(void *ctx, bool preempt, struct task_struct *prev,
-					     __u32 tid, __u64 now)
+/* Switch-out of a target thread (current is prev at sched_switch), its
+ * record t, state its task state. */
+static __always_inline void light_switch_out(void *ctx, bool preempt, __u32 state, struct ss_thread *t,
+					     __u64 now)
 {
-	__u32 state = get_task_state(prev);
 	struct syscall_regs s;
-	struct ss_thread *t;
 	__u64 uaddr;
 
 	if (preempt || (state != TASK_RUNNING && !(state & TASK_INTERRUPTIBLE)))
 		return;
 	syscall_of(bpf_get_current_task_btf(), &s);
 	if (state == TASK_RUNNING) {
-		if (s.nr != NR_sched_yield || !s.in_call)
-			return;
-		t = light_thread(tid);
-		if (t)
+		if (s.nr == NR_sched_yield && s.in_call)
 			yield_switched(ctx, t, now);
 		return;
 	}
 	if (futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAIT)
-		return;
-	t = light_thread(tid);
-	if (!t)
 		return;
 	t->cur.uaddr = uaddr;
 	t->cur.class = SS_FUTEX_CLASS_WAIT;
@@ -213,13 +190,12 @@ static __always_inline void add_waiter_time(struct ss_futex *f, __u32 tid,
 
 /* Switch-in: a blocked futex wait ends; its time is the time off CPU. The
  * outcome (woken, timed out) is the return value, not yet written: unseen. */
-static __always_inline void light_switch_in(__u32 tid, __u64 now)
+static __always_inline void light_switch_in(struct ss_thread *t, __u32 tid, __u64 now)
 {
-	struct ss_thread *t = bpf_map_lookup_elem(&threads, &tid);
 	struct ss_futex *f;
 	__u64 dur;
 
-	if (!t || !t->cur.start_ns)
+	if (!t->cur.start_ns)
 		return;
 	dur = now - t->cur.start_ns;
 	t->cur.start_ns = 0;
@@ -243,33 +219,44 @@ static __always_inline void light_switch_in(__u32 tid, __u64 now)
 	add_waiter_time(f, tid, &t->cur, dur);
 }
 
+/* One program for both: the scheduler's accounting of the thread
+ * (sched_account.bpf.h) with the futex waits and yields it shows. */
 static __always_inline void light_switch(void *ctx, bool preempt, struct task_struct *prev,
-					 __u32 prev_tgid, __u32 prev_tid, __u32 next_tgid,
-					 __u32 next_tid)
+					 __u32 prev_tgid, __u32 prev_tid, struct task_struct *next,
+					 __u32 next_tgid, __u32 next_tid)
 {
 	bool prev_is = is_target(prev_tgid, prev_tid), next_is = is_target(next_tgid, next_tid);
+	struct ss_thread *t;
+	__u32 state;
 	__u64 now;
 
 	if (!prev_is && !next_is)
 		return;
 	now = bpf_ktime_get_ns();
-	if (prev_is)
-		light_switch_out(ctx, preempt, prev, prev_tid, now);
-	if (next_is)
-		light_switch_in(next_tid, now);
+	if (prev_is) {
+		state = get_task_state(prev);
+		t = switch_out(prev, prev_tid, preempt, state, now);
+		if (t)
+			light_switch_out(ctx, preempt, state, t, now);
+	}
+	if (next_is) {
+		t = switch_in(next, next_tid, now);
+		if (t)
+			light_switch_in(t, next_tid, now);
+	}
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(light_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	light_switch(ctx, preempt, prev, prev->tgid, prev->pid, next->tgid, next->pid);
+	light_switch(ctx, preempt, prev, prev->tgid, prev->pid, next, next->tgid, next->pid);
 	return 0;
 }
 
 SEC("raw_tp/sched_switch")
 int BPF_PROG(light_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	light_switch(ctx, preempt, prev, BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid),
+	light_switch(ctx, preempt, prev, BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid), next,
 		     BPF_CORE_READ(next, tgid), BPF_CORE_READ(next, pid));
 	return 0;
 }
@@ -322,7 +309,7 @@ static __always_inline void light_waking(struct task_struct *p)
 		return;
 	if (p && !woken_by_futex(p, &s, uaddr))
 		return;
-	t = light_thread(tid);
+	t = thread_get(tid, NULL);
 	if (!t)
 		return;
 	t->futex_wake++;
@@ -334,9 +321,13 @@ static __always_inline void light_waking(struct task_struct *p)
 	}
 }
 
+/* One program for both: the woken thread's run-queue wait starts
+ * (sched_account.bpf.h), and the waker's futex wake is counted. */
 SEC("tp_btf/sched_waking")
 int BPF_PROG(light_waking_btf, struct task_struct *p)
 {
+	if (is_target(p->tgid, p->pid))
+		sched_runnable(p, p->pid, false, bpf_ktime_get_ns());
 	light_waking(p);
 	return 0;
 }
@@ -344,6 +335,10 @@ int BPF_PROG(light_waking_btf, struct task_struct *p)
 SEC("raw_tp/sched_waking")
 int BPF_PROG(light_waking_raw, struct task_struct *p)
 {
+	__u32 tid = BPF_CORE_READ(p, pid);
+
+	if (is_target(BPF_CORE_READ(p, tgid), tid))
+		sched_runnable(p, tid, false, bpf_ktime_get_ns());
 	light_waking(NULL);
 	return 0;
 }

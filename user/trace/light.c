@@ -25,12 +25,29 @@ struct light_tracer {
 	int verbose;
 };
 
-void light_disable_syscall_programs(struct bpf_object *obj)
+/* Whether trace.bpf.c's program in section sec gives way to --light:
+ * its syscall programs, and its scheduler programs on the two events
+ * light.bpf.c's own programs take over (they do the same accounting,
+ * bpf/sched_account.bpf.h, in the same run). */
+static bool light_replaces(const char *sec)
+{
+	static const char *const sched[] = { "tp_btf/sched_switch", "raw_tp/sched_switch",
+					     "tp_btf/sched_waking", "raw_tp/sched_waking" };
+
+	if (!strncmp(sec, "tracepoint/syscalls/", 20))
+		return true;
+	for (size_t i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
+		if (!strcmp(sec, sched[i]))
+			return true;
+	return false;
+}
+
+void light_disable_replaced_programs(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, obj)
-		if (!strncmp(bpf_program__section_name(prog), "tracepoint/syscalls/", 20))
+		if (light_replaces(bpf_program__section_name(prog)))
 			bpf_program__set_autoload(prog, false);
 }
 
@@ -107,10 +124,11 @@ fail:
 	return NULL;
 }
 
-int light_tracer__attach(struct light_tracer *l, char *why, size_t whylen)
+int light_tracer__attach(struct light_tracer *l, __u64 start_ns, char *why, size_t whylen)
 {
 	struct bpf_program *prog;
 
+	l->skel->bss->start_ns = start_ns;
 	bpf_object__for_each_program(prog, l->skel->obj) {
 		struct bpf_link *link;
 

@@ -15,8 +15,10 @@ struct bpf_object;
 struct light_tracer;
 
 
-/* Switches off every syscall tracepoint program of obj (before load). */
-void light_disable_syscall_programs(struct bpf_object *obj);
+/* Switches off, before load, the programs of trace.bpf.c's obj that
+ * --light does without (every syscall tracepoint) or does itself (the
+ * scheduler's accounting at sched_switch and sched_waking). */
+void light_disable_replaced_programs(struct bpf_object *obj);
 
 /* 0 when this kernel gives BPF bpf_task_pt_regs (Linux 5.15+), else
  * SS_EXIT_KERNEL with why set. */
@@ -33,8 +35,9 @@ struct light_opts {
  * failure with *code (SS_EXIT_*) and why set. */
 struct light_tracer *light_tracer__open(struct bpf_object *maps_from, const struct light_opts *o, int verbose,
 			  int *code, char *why, size_t whylen);
-/* Attaches its programs: 0 or an SS_EXIT_* with why. */
-int light_tracer__attach(struct light_tracer *l, char *why, size_t whylen);
+/* Attaches its programs, with the trace's time zero (trace.bpf.c's
+ * start_ns: this object keeps its own copy): 0 or an SS_EXIT_* with why. */
+int light_tracer__attach(struct light_tracer *l, __u64 start_ns, char *why, size_t whylen);
 /* The BPF object, for the tracer's program statistics. */
 struct bpf_object *light_tracer__object(struct light_tracer *l);
 /* Detaches every program, keeping the maps; accepts NULL. */

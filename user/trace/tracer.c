@@ -297,9 +297,10 @@ static int load_programs(struct tracer *t, char *why, size_t whylen)
 	return errno_code(err);
 }
 
-/* --light: trace.bpf.c keeps its scheduler programs (on/off-CPU time, run
- * queue) and its maps; light.bpf.c recognises futex waits, wakes and yields
- * from the scheduler events into those maps. */
+/* --light: trace.bpf.c keeps its maps and its rare scheduler programs (new
+ * threads, exits); light.bpf.c's programs on sched_switch and sched_waking
+ * do the on/off-CPU and run-queue accounting and recognise futex waits,
+ * wakes and yields, into those maps. */
 static struct light_tracer *open_light(struct tracer *t, const struct tracer_opts *o, int *code,
 				       char *why, size_t whylen)
 {
@@ -395,7 +396,7 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 	if (*code)
 		goto fail;
 	if (o->light)
-		light_disable_syscall_programs(t->skel->obj);
+		light_disable_replaced_programs(t->skel->obj);
 	if (o->unwind_wait)
 		o->unwind_wait(o->unwind_wait_arg);
 	/* --light's programs share this object's stack map and fill it through
@@ -558,7 +559,7 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen)
 		return tracer_attach_error(bpf_program__name(t->shared.extra[failed].prog), section,
 					   err, t->verbose, why, whylen);
 	}
-	return t->light ? light_tracer__attach(t->light, why, whylen) : 0;
+	return t->light ? light_tracer__attach(t->light, t->skel->bss->start_ns, why, whylen) : 0;
 }
 
 /*

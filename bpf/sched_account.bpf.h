@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduler's accounting of a target thread (on/off-CPU time,
+ * voluntary and involuntary switches, run-queue delay) and its record in
+ * the threads map, shared by trace.bpf.c and light.bpf.c. Under --light,
+ * light.bpf.c's programs on sched_switch and sched_waking do this and
+ * their own work in one program each, where trace.bpf.c's and theirs ran
+ * one after the other: each program run on these host-wide events costs
+ * its dispatch and its own pid check (docs/BENCHMARKS.md, issue 12).
+ * Include after profile_maps.bpf.h, hist.bpf.h and core_fixes.bpf.h; the
+ * includer defines TASK_RUNNING.
+ */
+#ifndef SPINSCOPE_SCHED_ACCOUNT_BPF_H
+#define SPINSCOPE_SCHED_ACCOUNT_BPF_H
+
+/* Set by user space after load, just before attach: the trace's time zero. */
+__u64 start_ns = 0;
+
+static const struct ss_thread zero_thread;
+
+/*
+ * Finds the thread's record, creating it on first sight. User space seeds
+ * the threads that exist at attach; a record with neither last_in_ns nor
+ * last_out_ns has not switched since the trace began.
+ */
+static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struct *task)
+{
+	struct ss_thread *t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
+
+	if (!t) {
+		count_drop(SS_DROP_THREADS_FULL);
+		return NULL;
+	}
+	/* tid 0: just created from zero_thread. Two CPUs creating the same
+	 * thread at once both fill in the same values. */
+	if (t->tid)
+		return t;
+	t->tid = tid;
+	if (task)
+		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &task->comm);
+	else
+		bpf_get_current_comm(t->comm, sizeof(t->comm));
+	return t;
+}
+
+/*
+ * A target thread becomes runnable (the woken task, not the waker): its
+ * run-queue wait is timed from now; is_new: sched_wakeup_new, a new
+ * thread. Returns its record (NULL: none).
+ */
+static __always_inline struct ss_thread *sched_runnable(struct task_struct *p, __u32 tid, bool is_new,
+							 __u64 now)
+{
+	struct ss_thread *t = thread_get(tid, p);
+
+	if (!t)
+		return NULL;
+	t->enqueue_ns = now;
+	if (!is_new)
+		return t;
+	/* A tid reused during the trace: the new thread takes over the
+	 * record (its counts add to the old one's), alive again. */
+	if (t->flags & SS_THREAD_EXITED) {
+		t->flags &= ~SS_THREAD_EXITED;
+		t->last_in_ns = 0;
+		t->last_out_ns = 0;
+		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &p->comm);
+	}
+	/* A new thread's life begins off CPU, in the run queue. */
+	if (!t->last_in_ns && !t->last_out_ns)
+		t->last_out_ns = now;
+	return t;
+}
+
+/* A target thread leaves its CPU in task state state (get_task_state());
+ * returns its record (NULL: none). */
+static __always_inline struct ss_thread *switch_out(struct task_struct *prev, __u32 tid, bool preempt,
+						    __u32 state, __u64 now)
+{
+	struct ss_thread *t = thread_get(tid, prev);
+
+	if (!t)
+		return NULL;
+	if (t->last_in_ns)
+		t->oncpu_ns += now - t->last_in_ns;
+	else if (!t->last_out_ns)	/* running since the start */
+		t->oncpu_ns += now - start_ns;
+	else
+		/* Off CPU as far as we saw: its switch-in went unseen (it
+		 * happens on a loaded host, a few times in seconds). Where in
+		 * the gap it began is unknown; off CPU is the side it was
+		 * last seen on, and no time falls out of the accounting. */
+		t->offcpu_ns += now - t->last_out_ns;
+	t->last_in_ns = 0;
+	t->last_out_ns = now;
+	/* The kernel's own rule (nvcsw vs nivcsw in __schedule): voluntary
+	 * when the task blocks rather than is preempted; a yield leaves it
+	 * runnable, so it counts as involuntary. */
+	if (!preempt && state != TASK_RUNNING) {
+		t->switches_voluntary++;
+		if (t->cur.start_ns)	/* it blocks inside a traced call */
+			t->cur.flags |= SS_INFLIGHT_SLEPT;
+	} else {
+		t->switches_involuntary++;
+		t->enqueue_ns = now;	/* still runnable: queued again */
+	}
+	return t;
+}
+
+/* A target thread gets a CPU; returns its record (NULL: none). */
+static __always_inline struct ss_thread *switch_in(struct task_struct *next, __u32 tid, __u64 now)
+{
+	struct ss_thread *t = thread_get(tid, next);
+
+	if (!t)
+		return NULL;
+	if (t->last_out_ns)
+		t->offcpu_ns += now - t->last_out_ns;
+	else if (!t->last_in_ns)	/* off CPU since the start */
+		t->offcpu_ns += now - start_ns;
+	t->last_out_ns = 0;
+	t->last_in_ns = now;
+	if (t->enqueue_ns) {
+		__u64 delay = now - t->enqueue_ns;
+		__u32 slot;
+
+		t->runq_count++;
+		t->runq_ns += delay;
+		if (delay > t->runq_ns_max)
+			t->runq_ns_max = delay;
+		slot = ss_hist_slot(delay);
+		if (slot < SS_HIST_SLOTS)
+			t->runq_hist[slot]++;
+		t->enqueue_ns = 0;
+	}
+	return t;
+}
+
+#endif
