@@ -18,4 +18,19 @@ static __always_inline __u32 get_task_state(struct task_struct *t)
 	return (__u32)BPF_CORE_READ((struct task_struct___pre514 *)t, state);
 }
 
+/* The same from a BTF-typed task (a tp_btf argument): plain loads, where
+ * BPF_CORE_READ is a bpf_probe_read_kernel call on every switch out. */
+static __always_inline __u32 get_task_state_btf(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return t->__state;
+	return (__u32)((struct task_struct___pre514 *)t)->state;
+}
+
+/* tp_btf (btf, a constant) or raw_tp: which of the two reads t's state. */
+static __always_inline __u32 task_state_of(struct task_struct *t, bool btf)
+{
+	return btf ? get_task_state_btf(t) : get_task_state(t);
+}
+
 #endif

@@ -145,17 +145,17 @@ static __always_inline void yield_switched(void *ctx, struct ss_thread *t, __u64
 	t->yield_pending = 1;
 }
 
-/* Switch-out of a target thread (current is prev at sched_switch), its
- * record t, state its task state. */
-static __always_inline void light_switch_out(void *ctx, bool preempt, __u32 state, struct ss_thread *t,
-					     __u64 now)
+/* Switch-out of a target thread: current, BTF-typed as cur (prev at
+ * sched_switch), its record t, state its task state. */
+static __always_inline void light_switch_out(void *ctx, bool preempt, __u32 state,
+					     struct task_struct *cur, struct ss_thread *t, __u64 now)
 {
 	struct syscall_regs s;
 	__u64 uaddr;
 
 	if (preempt || (state != TASK_RUNNING && !(state & TASK_INTERRUPTIBLE)))
 		return;
-	syscall_of(bpf_get_current_task_btf(), &s);
+	syscall_of(cur, &s);
 	if (state == TASK_RUNNING) {
 		if (s.nr == NR_sched_yield && s.in_call)
 			yield_switched(ctx, t, now);
@@ -220,10 +220,12 @@ static __always_inline void light_switch_in(struct ss_thread *t, __u32 tid, __u6
 }
 
 /* One program for both: the scheduler's accounting of the thread
- * (sched_account.bpf.h) with the futex waits and yields it shows. */
+ * (sched_account.bpf.h) with the futex waits and yields it shows. btf: a
+ * constant, true in the tp_btf program, where prev (the current task) is
+ * BTF-typed and its state and registers are read without a helper call. */
 static __always_inline void light_switch(void *ctx, bool preempt, struct task_struct *prev,
 					 __u32 prev_tgid, __u32 prev_tid, struct task_struct *next,
-					 __u32 next_tgid, __u32 next_tid)
+					 __u32 next_tgid, __u32 next_tid, bool btf)
 {
 	bool prev_is = is_target(prev_tgid, prev_tid), next_is = is_target(next_tgid, next_tid);
 	struct ss_thread *t;
@@ -234,10 +236,11 @@ static __always_inline void light_switch(void *ctx, bool preempt, struct task_st
 		return;
 	now = bpf_ktime_get_ns();
 	if (prev_is) {
-		state = get_task_state(prev);
+		state = task_state_of(prev, btf);
 		t = switch_out(prev, prev_tid, preempt, state, now);
 		if (t)
-			light_switch_out(ctx, preempt, state, t, now);
+			light_switch_out(ctx, preempt, state, btf ? prev : bpf_get_current_task_btf(), t,
+					 now);
 	}
 	if (next_is) {
 		t = switch_in(next, next_tid, now);
@@ -249,7 +252,7 @@ static __always_inline void light_switch(void *ctx, bool preempt, struct task_st
 SEC("tp_btf/sched_switch")
 int BPF_PROG(light_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	light_switch(ctx, preempt, prev, prev->tgid, prev->pid, next, next->tgid, next->pid);
+	light_switch(ctx, preempt, prev, prev->tgid, prev->pid, next, next->tgid, next->pid, true);
 	return 0;
 }
 
@@ -257,7 +260,7 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(light_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	light_switch(ctx, preempt, prev, BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid), next,
-		     BPF_CORE_READ(next, tgid), BPF_CORE_READ(next, pid));
+		     BPF_CORE_READ(next, tgid), BPF_CORE_READ(next, pid), false);
 	return 0;
 }
 
@@ -295,12 +298,15 @@ static __always_inline void light_waking(struct task_struct *p)
 	struct syscall_regs s;
 	struct ss_thread *t;
 	struct ss_futex *f;
+	/* BTF-typed: its ids are plain loads, one helper call where
+	 * current_is_target() and this took two on every wake-up. */
+	struct task_struct *cur = bpf_get_current_task_btf();
+	__u32 tid = cur->pid;
 	__u64 uaddr;
-	__u32 tid;
 
-	if (!current_is_target(&tid))
+	if (!is_target(cur->tgid, tid))
 		return;
-	syscall_of(bpf_get_current_task_btf(), &s);
+	syscall_of(cur, &s);
 	/* Still inside the wake call: an interrupt's wake-up that lands on a
 	 * thread back in user space after a wake (its registers still name
 	 * the call) is not one (under raw_tp, where p is not checked, the

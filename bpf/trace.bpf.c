@@ -772,9 +772,10 @@ static __always_inline void on_wakeup(struct task_struct *p, __u32 tid, bool is_
 				now);
 }
 
+/* btf: a constant, true in the tp_btf program (prev is BTF-typed). */
 static __always_inline void on_switch(bool preempt, struct task_struct *prev, __u32 prev_tgid,
 				      __u32 prev_tid, struct task_struct *next, __u32 next_tgid,
-				      __u32 next_tid)
+				      __u32 next_tid, bool btf)
 {
 	bool prev_is = is_target(prev_tgid, prev_tid), next_is = is_target(next_tgid, next_tid);
 	__u64 now;
@@ -783,7 +784,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, __
 		return;
 	now = bpf_ktime_get_ns();
 	if (prev_is)
-		switch_out(prev, prev_tid, preempt, get_task_state(prev), now);
+		switch_out(prev, prev_tid, preempt, task_state_of(prev, btf), now);
 	if (next_is)
 		switch_in(next, next_tid, now);
 }
@@ -791,7 +792,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, __
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(preempt, prev, prev->tgid, prev->pid, next, next->tgid, next->pid);
+	on_switch(preempt, prev, prev->tgid, prev->pid, next, next->tgid, next->pid, true);
 	return 0;
 }
 
@@ -799,7 +800,7 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	on_switch(preempt, prev, BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid), next,
-		  BPF_CORE_READ(next, tgid), BPF_CORE_READ(next, pid));
+		  BPF_CORE_READ(next, tgid), BPF_CORE_READ(next, pid), false);
 	return 0;
 }
 
