@@ -222,7 +222,6 @@ struct adv_host_spin_hint {
 	size_t nhints;
 };
 
-/* Best lock strategy of the spin-threshold sweep at one contention level. */
 /* Best lock strategy of the spin-threshold sweep at one contention level:
  * the preferred member of the sweep's good region (every configuration
  * within noise of the fastest, struct adv_region), so that it does not
@@ -242,11 +241,39 @@ struct adv_region {
 	bool separated;			/* false: the sweep could not tell them apart */
 };
 
+/* One distance between the CPUs that a contention level's runs met. On a
+ * VM the hypervisor moves the vCPUs between cores that share a cache (a
+ * cache line's round trip of tens of ns) and cores that do not (hundreds),
+ * and the best lock strategy can differ between the two; calibrate gives
+ * each state its own good region where every configuration ran at least
+ * twice in it. best.strategy is "" (region.size 0) where too few did;
+ * best.mutex_throughput is always 0: no per-state yardstick is stored. */
+struct adv_distance_state {
+	double round_trip_ns;		/* median cache-line round trip between the CPUs */
+	double share;			/* of the level's runs, 0..1 */
+	struct adv_best best;		/* the preferred member of its region */
+	struct adv_region region;
+};
+
+#define ADV_MAX_STATES 2		/* near and far */
+
+/* A level's states, nearest first; n is 0 when the level met one distance,
+ * the file predates the states, or they failed validation. */
+struct adv_distance_states {
+	struct adv_distance_state s[ADV_MAX_STATES];
+	size_t n;
+};
+
 struct adv_host_spin_threshold {
 	bool present;
 	struct adv_best light;		/* one thread per CPU */
 	struct adv_best heavy;		/* many threads per CPU */
 	struct adv_region light_region, heavy_region;
+	struct adv_distance_states light_states, heavy_states;
+	/* Per-state figures that failed validation are dropped (the level's
+	 * own region still stands, as for a file without them); the first
+	 * one's field and value, "" when none. */
+	char states_rejected[ADV_REASON_LEN];
 };
 
 struct adv_host_costs {

@@ -180,3 +180,40 @@ const char *adv_cal__region_words(const struct adv_host *h, bool heavy, char *bu
 		snprintf(buf, len, "; any N from %u to %u as good here", g->n_min, g->n_max);
 	return buf;
 }
+
+/* The configurations two states' regions share: the same preferred
+ * strategy and overlapping spin ranges. Their members of other strategies
+ * are not compared: the file names them by label only. */
+static bool regions_overlap(const struct adv_distance_state *a, const struct adv_distance_state *b,
+			    uint32_t *lo, uint32_t *hi)
+{
+	*lo = a->region.n_min > b->region.n_min ? a->region.n_min : b->region.n_min;
+	*hi = a->region.n_max < b->region.n_max ? a->region.n_max : b->region.n_max;
+	return !strcmp(a->best.strategy, b->best.strategy) && *lo <= *hi;
+}
+
+bool adv_cal__lock_choice(const struct adv_host *h, bool heavy, struct adv_lock_choice *c)
+{
+	const struct adv_distance_states *st;
+
+	memset(c, 0, sizeof(*c));
+	if (!(c->best = adv_cal__best(h, heavy)))
+		return false;
+	snprintf(c->strategy, sizeof(c->strategy), "%s", c->best->strategy);
+	c->n = c->best->n;
+	st = heavy ? &h->spin_threshold.heavy_states : &h->spin_threshold.light_states;
+	/* Both states need a region of their own to be compared. */
+	if (st->n != 2 || !st->s[0].best.strategy[0] || !st->s[1].best.strategy[0])
+		return true;
+	c->near = &st->s[0];
+	c->far = &st->s[1];
+	if (!regions_overlap(c->near, c->far, &c->n_min, &c->n_max)) {
+		c->states = ADV_LOCK_STATES_DIFFER;
+		c->n_min = c->n_max = 0;
+		return true;
+	}
+	c->states = ADV_LOCK_STATES_AGREE;
+	snprintf(c->strategy, sizeof(c->strategy), "%s", c->near->best.strategy);
+	c->n = c->n_min;
+	return true;
+}

@@ -51,6 +51,35 @@ double adv_cal__futex_call_ns(const struct adv_host *h);
 /* The spin-threshold sweep's best strategy at this contention level: the
  * preferred member of its good region. */
 const struct adv_best *adv_cal__best(const struct adv_host *h, bool heavy);
+/* How a level's verdict stands with the CPUs' distance (struct
+ * adv_distance_state): one verdict (the level met one distance, or one
+ * of its states had too few runs for a region, or the file predates the
+ * states), two states whose regions share configurations (the same
+ * strategy, overlapping spin ranges), or two that share none. */
+enum adv_lock_states {
+	ADV_LOCK_ONE_VERDICT = 0,
+	ADV_LOCK_STATES_AGREE,
+	ADV_LOCK_STATES_DIFFER,
+};
+
+/* The lock strategy to recommend at one contention level. strategy and n
+ * are what to quote: the configurations good in both states when they
+ * agree (their fewest spins, as calibrate prefers, and the spin range both
+ * regions hold in n_min..n_max), else the level's own pick (best, from
+ * all its runs; DIFFER recommends neither state's alone). near and far
+ * are the two states when there are two. */
+struct adv_lock_choice {
+	enum adv_lock_states states;
+	const struct adv_best *best;
+	char strategy[32];
+	uint32_t n, n_min, n_max;
+	const struct adv_distance_state *near, *far;
+};
+
+/* Fills c for this contention level; false (c zeroed) when the sweep may
+ * not be used or settled on nothing there. */
+bool adv_cal__lock_choice(const struct adv_host *h, bool heavy, struct adv_lock_choice *c);
+
 /* ", any N from 0 to 255 as good here" or ", the sweep could not separate
  * the strategies (calibrate --full)": what the region adds to the best;
  * "" when nothing. Returns buf. */

@@ -132,6 +132,32 @@ static void fill_best(const json_object *level, struct adv_best *o, struct adv_r
 	g->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
 }
 
+/* A level's cpu_distance.states (add_states() in calib_spin_threshold.c),
+ * nearest first, each with its region read as the level's is; *declared
+ * gets how many the file lists, so that a longer list is rejected rather
+ * than cut. */
+static void fill_states(const json_object *level, struct adv_distance_states *o, size_t *declared)
+{
+	json_object *states = path(path(level, "cpu_distance", NULL), "states", NULL);
+
+	memset(o, 0, sizeof(*o));
+	*declared = 0;
+	if (!json_object_is_type(states, json_type_array))
+		return;
+	*declared = json_object_array_length(states);
+	for (size_t i = 0; i < *declared && o->n < ADV_MAX_STATES; i++) {
+		json_object *st = json_object_array_get_idx(states, i);
+		struct adv_distance_state *x = &o->s[o->n++];
+
+		/* Absent is NaN: a state without its distance is no state. */
+		x->round_trip_ns = calib_json__double(st, "round_trip_ns", NAN);
+		x->share = calib_json__double(st, "share", NAN);
+		/* region null (too few runs at this distance): no best. */
+		if (path(st, "region", NULL))
+			fill_best(st, &x->best, &x->region);
+	}
+}
+
 static void fill_host_costs(const json_object *f, struct adv_host_costs *o)
 {
 	json_object *s = path(f, "summary", NULL);
@@ -218,21 +244,54 @@ static void check_spin_hint(const struct adv_host_spin_hint *o, struct check *c)
 	}
 }
 
-static void check_best(const struct adv_best *b, const struct adv_region *g, const char *level,
+/* where: "at light contention", or "at light contention in CPU-distance
+ * state 2". */
+static void check_best(const struct adv_best *b, const struct adv_region *g, const char *where,
 		       struct check *c)
 {
-	char field[64];
+	char field[96];
 
 	if (!b->strategy[0])
 		return;
-	snprintf(field, sizeof(field), "best lock at %s contention, acq/s", level);
+	snprintf(field, sizeof(field), "best lock %s, acq/s", where);
 	bound(c, field, b->throughput, 1, 1e11, "1 to 1e11 acq/s", false);
-	snprintf(field, sizeof(field), "pthread_mutex at %s contention, acq/s", level);
+	snprintf(field, sizeof(field), "pthread_mutex %s, acq/s", where);
 	bound(c, field, b->mutex_throughput, 1, 1e11, "1 to 1e11 acq/s", true);
-	snprintf(field, sizeof(field), "spins at %s contention", level);
+	snprintf(field, sizeof(field), "spins %s", where);
 	bound(c, field, b->n, 0, 1 << 20, "0 to 1048576", true);
-	snprintf(field, sizeof(field), "good region's spins at %s contention", level);
+	snprintf(field, sizeof(field), "good region's spins %s", where);
 	bound(c, field, g->n_max, g->n_min, 1 << 20, "the region's lowest count to 1048576", true);
+}
+
+/* A level's states: at most ADV_MAX_STATES, nearest first, each with a
+ * distance, a share and, where it has one, a region that passes
+ * check_best. */
+static void check_states(const struct adv_distance_states *o, size_t declared, const char *level,
+			 struct check *c)
+{
+	char where[64], field[96];
+
+	if (declared > ADV_MAX_STATES) {
+		c->bad = true;
+		snprintf(c->why, sizeof(c->why), "%s contention lists %zu CPU-distance states, at most %d",
+			 level, declared, ADV_MAX_STATES);
+		return;
+	}
+	for (size_t i = 0; i < o->n; i++) {
+		const struct adv_distance_state *x = &o->s[i];
+
+		snprintf(where, sizeof(where), "at %s contention in CPU-distance state %zu", level, i + 1);
+		snprintf(field, sizeof(field), "round trip %s, ns", where);
+		bound(c, field, x->round_trip_ns, 1, 1e9, "1 ns to 1 s", false);
+		snprintf(field, sizeof(field), "share of the runs %s", where);
+		bound(c, field, x->share, 0, 1, "0 to 1", false);
+		check_best(&x->best, &x->region, where, c);
+	}
+	if (!c->bad && o->n == 2 && o->s[1].round_trip_ns < o->s[0].round_trip_ns) {
+		c->bad = true;
+		snprintf(c->why, sizeof(c->why), "%s contention's CPU-distance states are not nearest first",
+			 level);
+	}
 }
 
 static void check_host_costs(const struct adv_host_costs *o, struct check *c)
@@ -291,6 +350,44 @@ static void judge(struct adv_host *h, unsigned bit, const char *key, bool *prese
 			why, key, key);
 }
 
+/* A level's states that failed their checks are dropped, not the family:
+ * they refine the level's own verdict, which stands without them. Said on
+ * stderr when warn. */
+static void judge_states(struct adv_host_spin_threshold *o, struct adv_distance_states *states,
+			 const char *level, const struct check *c, bool warn)
+{
+	if (!c->bad)
+		return;
+	memset(states, 0, sizeof(*states));
+	if (!o->states_rejected[0])
+		snprintf(o->states_rejected, sizeof(o->states_rejected), "spin_threshold: %s", c->why);
+	if (warn)
+		ss_warn("stored calibration: spin_threshold: %s; the per-distance verdicts at %s "
+			"contention are not used, its overall one is", c->why, level);
+}
+
+static void fill_spin_threshold(const json_object *f, struct adv_host *h, bool warn)
+{
+	struct adv_host_spin_threshold *o = &h->spin_threshold;
+	static const char *const names[] = { "light", "heavy" };
+	struct adv_distance_states *states[] = { &o->light_states, &o->heavy_states };
+	struct check c = { 0 };
+	size_t declared;
+
+	o->present = true;
+	fill_best(path(f, "contention", "light"), &o->light, &o->light_region);
+	fill_best(path(f, "contention", "heavy"), &o->heavy, &o->heavy_region);
+	check_best(&o->light, &o->light_region, "at light contention", &c);
+	check_best(&o->heavy, &o->heavy_region, "at heavy contention", &c);
+	judge(h, ADV_FAM_SPIN_THRESHOLD, "spin_threshold", &o->present, &c, warn);
+	for (int i = 0; i < 2 && o->present; i++) {
+		fill_states(path(f, "contention", names[i]), states[i], &declared);
+		c = (struct check){ 0 };
+		check_states(states[i], declared, names[i], &c);
+		judge_states(o, states[i], names[i], &c, warn);
+	}
+}
+
 static void fill(const json_object *results, const char *machine, struct adv_host *h, bool warn)
 {
 	json_object *f;
@@ -310,17 +407,8 @@ static void fill(const json_object *results, const char *machine, struct adv_hos
 		check_spin_hint(&h->spin_hint, &c);
 		judge(h, ADV_FAM_SPIN_HINT, "spin_hint", &h->spin_hint.present, &c, warn);
 	}
-	if ((f = family(results, "spin_threshold")) && path(f, "contention", NULL)) {
-		h->spin_threshold.present = true;
-		fill_best(path(f, "contention", "light"), &h->spin_threshold.light,
-			  &h->spin_threshold.light_region);
-		fill_best(path(f, "contention", "heavy"), &h->spin_threshold.heavy,
-			  &h->spin_threshold.heavy_region);
-		c = (struct check){ 0 };
-		check_best(&h->spin_threshold.light, &h->spin_threshold.light_region, "light", &c);
-		check_best(&h->spin_threshold.heavy, &h->spin_threshold.heavy_region, "heavy", &c);
-		judge(h, ADV_FAM_SPIN_THRESHOLD, "spin_threshold", &h->spin_threshold.present, &c, warn);
-	}
+	if ((f = family(results, "spin_threshold")) && path(f, "contention", NULL))
+		fill_spin_threshold(f, h, warn);
 	if ((f = family(results, "host_costs"))) {
 		fill_host_costs(f, &h->host_costs);
 		c = (struct check){ 0 };
