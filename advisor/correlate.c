@@ -46,7 +46,7 @@ static void spin_clause(const struct adv_breakeven *be, char *buf, size_t size)
 
 static void pick_side(const struct adv_ctx *ctx, struct adv_breakeven *be)
 {
-	const struct adv_best *best;
+	struct adv_lock_choice choice;
 
 	be->side = ADV_SIDE_UNKNOWN;
 	be->spin_n = -1;
@@ -64,9 +64,10 @@ static void pick_side(const struct adv_ctx *ctx, struct adv_breakeven *be)
 			be->spin_n = spins_within(be->handoff_ns, be->hint_ns);
 	} else if (be->side == ADV_SIDE_PARK) {
 		/* Park at once, unless this host's sweep found a short spin before
-		 * parking best at the target's contention level. */
-		best = adv_cal__best(ctx->h, adv_metrics__heavy(&ctx->m));
-		be->spin_n = best && strstr(best->strategy, "park") ? (int32_t)best->n : 0;
+		 * parking best at the target's contention level (in both
+		 * CPU-distance states, where it met two that agree). */
+		be->spin_n = adv_cal__lock_choice(ctx->h, adv_metrics__heavy(&ctx->m), &choice) &&
+			     strstr(choice.strategy, "park") ? (int32_t)choice.n : 0;
 	}
 }
 

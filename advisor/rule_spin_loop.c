@@ -33,7 +33,8 @@ static void evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool crow
 	const struct adv_metrics *m = &ctx->m;
 	const struct adv_spin_loop *l = m->spin_loop;
 	const struct adv_hint *hint = loop_hint(ctx, l->hint);
-	const struct adv_best *best = adv_cal__best(ctx->h, adv_metrics__heavy(m));
+	struct adv_lock_choice c;
+	bool lock = adv_cal__lock_choice(ctx->h, adv_metrics__heavy(m), &c);
 
 	adv_finding__evidence(f, ADV_SRC_TARGET, "spinning function", "%.120s%s", l->symbol,
 			      l->runtime ? " (in the runtime)" : "");
@@ -52,9 +53,16 @@ static void evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool crow
 	if (ctx->be.handoff_ns > 0)
 		adv_finding__evidence(f, ADV_SRC_HOST, "futex handoff", "%s: spinning longer than that costs more than parking",
 				      adv_fmt_ns(ctx->be.handoff_ns).s);
-	if (best)
-		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here", "%.24s, N=%s (spin-threshold sweep)",
-				      best->strategy, adv_fmt_spins(best->n).s);
+	if (lock && c.states == ADV_LOCK_STATES_DIFFER)
+		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here",
+				      "depends on the CPUs' distance: %.24s, N=%s with CPUs %s apart; %.24s, N=%s with CPUs %s apart (spin-threshold sweep)",
+				      c.near->best.strategy, adv_fmt_spins(c.near->best.n).s,
+				      adv_fmt_ns(c.near->round_trip_ns).s, c.far->best.strategy,
+				      adv_fmt_spins(c.far->best.n).s, adv_fmt_ns(c.far->round_trip_ns).s);
+	else if (lock)
+		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here", "%.24s, N=%s (spin-threshold sweep%s)",
+				      c.strategy, adv_fmt_spins(c.n).s,
+				      c.states == ADV_LOCK_STATES_AGREE ? ", good in both CPU-distance states" : "");
 }
 
 static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool crowded)

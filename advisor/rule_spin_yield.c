@@ -35,12 +35,63 @@ static const char *strategy_words(const char *s)
 	return s;
 }
 
+/* "spin_then_park, N=7 with CPUs 62 ns apart (64% of the runs): 8.9M
+ * acq/s; any N from 7 to 255 as good there": one state's own verdict. */
+static void state_evidence(struct adv_finding *f, const char *label,
+			   const struct adv_distance_state *s)
+{
+	const struct adv_region *g = &s->region;
+	char region[80] = "";
+
+	if (g->size && !g->separated)
+		snprintf(region, sizeof(region), "; the sweep could not separate the strategies there");
+	else if (g->n_max > g->n_min)
+		snprintf(region, sizeof(region), "; any N from %u to %u as good there", g->n_min, g->n_max);
+	adv_finding__evidence(f, ADV_SRC_HOST, label, "%.24s, N=%s with CPUs %s apart (%s of the runs): %s%s",
+			      s->best.strategy, adv_fmt_spins(s->best.n).s, adv_fmt_ns(s->round_trip_ns).s,
+			      adv_fmt_pct(s->share).s, adv_fmt_rate(s->best.throughput, "acq").s, region);
+}
+
+/* The sweep's verdict at the target's contention level: the level's own
+ * (its region beside it), or what the two CPU-distance states it met share,
+ * or that they share nothing, each state's verdict then on its own line. */
+static void lock_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool heavy)
+{
+	const char *level = heavy ? "heavy" : "light";
+	struct adv_lock_choice c;
+	char range[96] = "";
+
+	if (!adv_cal__lock_choice(ctx->h, heavy, &c))
+		return;
+	if (c.states == ADV_LOCK_ONE_VERDICT) {
+		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here",
+				      "%.24s, N=%s at %s contention: %s, %s a pthread_mutex%s",
+				      c.best->strategy, adv_fmt_spins(c.best->n).s, level,
+				      adv_fmt_rate(c.best->throughput, "acq").s,
+				      adv_fmt_ratio(c.best->mutex_throughput > 0 ?
+						    c.best->throughput / c.best->mutex_throughput : 0).s,
+				      adv_cal__region_words(ctx->h, heavy, range, sizeof(range)));
+		return;
+	}
+	if (c.states == ADV_LOCK_STATES_AGREE) {
+		if (c.n_max > c.n_min)
+			snprintf(range, sizeof(range), "; any N from %u to %u in both", c.n_min, c.n_max);
+		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here",
+				      "%.24s, N=%s at %s contention: within noise of the best in both CPU-distance states measured here%s",
+				      c.strategy, adv_fmt_spins(c.n).s, level, range);
+	} else {
+		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here",
+				      "depends on whether the threads' CPUs share a cache: at %s contention no configuration was within noise of the best in both CPU-distance states",
+				      level);
+	}
+	state_evidence(f, "best lock, near state", c.near);
+	state_evidence(f, "best lock, far state", c.far);
+}
+
 static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool heavy)
 {
 	const struct adv_breakeven *be = &ctx->be;
-	const struct adv_best *best = adv_cal__best(ctx->h, heavy);
 	double trace_ns = adv_cal__trace_ns(ctx->h);
-	char region[96];
 
 	if (be->yield_ns > 0) {
 		adv_finding__evidence(f, ADV_SRC_HOST, "sched_yield cost", "%s per call (%s)",
@@ -62,24 +113,69 @@ static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool
 	if (be->handoff_ns > 0)
 		adv_finding__evidence(f, ADV_SRC_HOST, "futex handoff", "%s (wake to running)",
 				      adv_fmt_ns(be->handoff_ns).s);
-	if (best)
-		adv_finding__evidence(f, ADV_SRC_HOST, "best lock strategy here",
-				      "%.24s, N=%s at %s contention: %s, %s a pthread_mutex%s",
-				      best->strategy, adv_fmt_spins(best->n).s, heavy ? "heavy" : "light",
-				      adv_fmt_rate(best->throughput, "acq").s,
-				      adv_fmt_ratio(best->mutex_throughput > 0 ?
-						    best->throughput / best->mutex_throughput : 0).s,
-				      adv_cal__region_words(ctx->h, heavy, region, sizeof(region)));
+	lock_evidence(ctx, f, heavy);
 	if (trace_ns > 0 && ctx->m.spin_rate * trace_ns / 1e9 >= ADV_TRACE_INFLATES)
 		adv_finding__evidence(f, ADV_SRC_HOST, "tracing cost",
 				      "%s per event: it slowed each spinner by ~%s, rates are low by as much",
 				      adv_fmt_ns(trace_ns).s, adv_fmt_pct(ctx->m.spin_rate * trace_ns / 1e9).s);
 }
 
+/* Two CPU-distance states with no configuration in common: both verdicts,
+ * and which state the calibration met more often; neither is chosen. */
+static void recommend_differ(struct adv_finding *f, const struct adv_lock_choice *c,
+			     const char *level, const char *site)
+{
+	const struct adv_distance_state *more = c->far->share > c->near->share ? c->far : c->near;
+
+	adv_finding__recommend(f, "The best lock strategy at %s contention here depends on whether the threads' CPUs share a cache, which the hypervisor changes: with CPUs %s apart, %s, N=%s (%s); with CPUs %s apart, %s, N=%s (%s).",
+			       level, adv_fmt_ns(c->near->round_trip_ns).s,
+			       strategy_words(c->near->best.strategy), adv_fmt_spins(c->near->best.n).s,
+			       adv_fmt_rate(c->near->best.throughput, "acq").s,
+			       adv_fmt_ns(c->far->round_trip_ns).s,
+			       strategy_words(c->far->best.strategy), adv_fmt_spins(c->far->best.n).s,
+			       adv_fmt_rate(c->far->best.throughput, "acq").s);
+	adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the calibration's runs met CPUs %s apart more often (%s of them).",
+			       site, adv_fmt_ns(more->round_trip_ns).s, adv_fmt_pct(more->share).s);
+}
+
+static void recommend_strategy(struct adv_finding *f, const struct adv_lock_choice *c, bool ok,
+			       const char *level, const char *site)
+{
+	char range[48] = "", why[192];
+
+	if (ok && c->states == ADV_LOCK_STATES_DIFFER) {
+		recommend_differ(f, c, level, site);
+		return;
+	}
+	if (ok && c->states == ADV_LOCK_STATES_AGREE) {
+		if (c->n_max > c->n_min)
+			snprintf(range, sizeof(range), " (any N from %u to %u)", c->n_min, c->n_max);
+		snprintf(why, sizeof(why), "within noise of the best in both CPU-distance states measured here (CPUs %s and %s apart), so it holds whichever the hypervisor gives",
+			 adv_fmt_ns(c->near->round_trip_ns).s, adv_fmt_ns(c->far->round_trip_ns).s);
+	} else {
+		snprintf(why, sizeof(why), "the fastest strategy on this host");
+	}
+	if (ok && !strstr(c->strategy, "yield"))
+		adv_finding__recommend(f, "Replace the spin-then-sched_yield loop at %s with %s, N=%s%s: %s at %s contention.",
+				       site, strategy_words(c->strategy), adv_fmt_spins(c->n).s, range,
+				       why, level);
+	else if (ok && c->states == ADV_LOCK_STATES_AGREE)
+		adv_finding__recommend(f, "This host's sweep favours %s with N=%s%s at %s contention, %s: keep yielding but in that shape, at %s.",
+				       strategy_words(c->strategy), adv_fmt_spins(c->n).s, range, level,
+				       why, site);
+	else if (ok)
+		adv_finding__recommend(f, "This host's sweep favours %s with N=%s at %s contention: keep yielding but in that shape, at %s.",
+				       strategy_words(c->strategy), adv_fmt_spins(c->n).s, level, site);
+	else
+		adv_finding__recommend(f, "Wait by parking instead of yielding at %s: spin briefly, then block on a futex, a pthread mutex or a condition variable, so that waiting threads leave the CPU to the thread that will release them.",
+				       site);
+}
+
 static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool heavy)
 {
-	const struct adv_best *best = adv_cal__best(ctx->h, heavy);
 	const struct adv_metrics *m = &ctx->m;
+	struct adv_lock_choice choice;
+	bool ok = adv_cal__lock_choice(ctx->h, heavy, &choice);
 	char site[ADV_NAME_LEN + 64];
 
 	/* Never a runtime frame as the thing to change: its caller is. */
@@ -89,17 +185,7 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool hea
 		snprintf(site, sizeof(site), "the code that calls sched_yield (%s)",
 			 m->top_site && m->top_site->frame[0] ?
 			 "its stack stops in the runtime, the caller was not unwound" : "no call site recorded");
-	if (best && !strstr(best->strategy, "yield"))
-		adv_finding__recommend(f, "Replace the spin-then-sched_yield loop at %s with %s, N=%s: the fastest strategy on this host at %s contention.",
-				       site, strategy_words(best->strategy), adv_fmt_spins(best->n).s,
-				       heavy ? "heavy" : "light");
-	else if (best)
-		adv_finding__recommend(f, "This host's sweep favours %s with N=%s at %s contention: keep yielding but in that shape, at %s.",
-				       strategy_words(best->strategy), adv_fmt_spins(best->n).s,
-				       heavy ? "heavy" : "light", site);
-	else
-		adv_finding__recommend(f, "Wait by parking instead of yielding at %s: spin briefly, then block on a futex, a pthread mutex or a condition variable, so that waiting threads leave the CPU to the thread that will release them.",
-				       site);
+	recommend_strategy(f, &choice, ok, heavy ? "heavy" : "light", site);
 	adv_finding__recommend(f, "Break-even: %s.", ctx->be.summary);
 	if (m->oversubscribed)
 		adv_finding__recommend(f, "With more runnable threads than CPUs, a yield hands the CPU to another spinner as often as to the lock holder: this is how the spinning threads should wait, and the oversubscription finding says how many should run.");
@@ -116,6 +202,7 @@ bool adv_rule_spin_yield(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const struct adv_metrics *m = &ctx->m;
 	bool heavy = adv_metrics__heavy(m);
+	struct adv_lock_choice choice;
 	double conf;
 
 	if (!adv_gate_spin_yield(ctx))
@@ -146,6 +233,9 @@ bool adv_rule_spin_yield(const struct adv_ctx *ctx, struct adv_finding *f)
 	 * plain. */
 	conf = m->spin_rate >= 10 * ADV_YIELD_RATE_MIN ? 0.9 : 0.75;
 	if (adv_cal__trace_ns(ctx->h) * m->spin_rate / 1e9 >= ADV_TRACE_INFLATES)
+		conf -= 0.1;
+	/* Which strategy to use then rests on a state the target cannot see. */
+	if (adv_cal__lock_choice(ctx->h, heavy, &choice) && choice.states == ADV_LOCK_STATES_DIFFER)
 		conf -= 0.1;
 	f->confidence = conf * adv_cal__note(f, ctx->h, ADV_FAM_HOST_COSTS | ADV_FAM_SPIN_THRESHOLD, 0.3);
 	return true;
