@@ -140,13 +140,10 @@ static struct adv_host *host_of(const json_object *doc)
 	return h;
 }
 
-static void region_text(const struct adv_host *h, bool heavy, char *buf, size_t len)
+/* "spin_then_park 7-255", "spin_then_park 31 (unseparated)", "-". */
+static void best_text(const struct adv_best *b, const struct adv_region *g, char *buf, size_t len)
 {
-	const struct adv_best *b = adv_cal__best(h, heavy);
-	const struct adv_region *g = heavy ? &h->spin_threshold.heavy_region :
-					     &h->spin_threshold.light_region;
-
-	if (!b)
+	if (!b || !b->strategy[0])
 		snprintf(buf, len, "-");
 	else if (g->size && g->n_max > g->n_min)
 		snprintf(buf, len, "%s %u-%u%s", b->strategy, g->n_min, g->n_max,
@@ -156,8 +153,39 @@ static void region_text(const struct adv_host *h, bool heavy, char *buf, size_t 
 			 g->size && !g->separated ? " (unseparated)" : "");
 }
 
+static void region_text(const struct adv_host *h, bool heavy, char *buf, size_t len)
+{
+	best_text(adv_cal__best(h, heavy), heavy ? &h->spin_threshold.heavy_region :
+						   &h->spin_threshold.light_region, buf, len);
+}
+
+/* "62 ns spin_then_park 7-255, 352 ns spin_then_park 15-63: both 15-63"
+ * (or ": none in both"): the verdict of each CPU-distance state a level
+ * met, as the advisor compares them; "-" for a level with one verdict. */
+static void states_text(const struct adv_host *h, bool heavy, char *buf, size_t len)
+{
+	struct adv_lock_choice c;
+	char near[64], far[64], both[48];
+
+	if (!adv_cal__lock_choice(h, heavy, &c) || c.states == ADV_LOCK_ONE_VERDICT) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	best_text(&c.near->best, &c.near->region, near, sizeof(near));
+	best_text(&c.far->best, &c.far->region, far, sizeof(far));
+	if (c.states == ADV_LOCK_STATES_DIFFER)
+		snprintf(both, sizeof(both), "none in both");
+	else if (c.n_max > c.n_min)
+		snprintf(both, sizeof(both), "both %u-%u", c.n_min, c.n_max);
+	else
+		snprintf(both, sizeof(both), "both %u", c.n);
+	snprintf(buf, len, "%.0f ns %s, %.0f ns %s: %s", c.near->round_trip_ns, near,
+		 c.far->round_trip_ns, far, both);
+}
+
 struct verdicts {
 	char interference[32], light[64], heavy[64], hint[32];
+	char light_states[176], heavy_states[176];
 };
 
 static void verdicts_of(const json_object *doc, struct verdicts *v)
@@ -177,6 +205,8 @@ static void verdicts_of(const json_object *doc, struct verdicts *v)
 		snprintf(v->interference, sizeof(v->interference), "none claimed");
 	region_text(h, false, v->light, sizeof(v->light));
 	region_text(h, true, v->heavy, sizeof(v->heavy));
+	states_text(h, false, v->light_states, sizeof(v->light_states));
+	states_text(h, true, v->heavy_states, sizeof(v->heavy_states));
 	hint = adv_cal__hint(h);
 	snprintf(v->hint, sizeof(v->hint), "%s", hint ? hint->name : "-");
 	free(h);
@@ -247,6 +277,10 @@ static void print_json(const json_object *a, const char *a_name, const json_obje
 	json_object_object_add(ver, "light_b", json_object_new_string(vb.light));
 	json_object_object_add(ver, "heavy", json_object_new_string(va.heavy));
 	json_object_object_add(ver, "heavy_b", json_object_new_string(vb.heavy));
+	json_object_object_add(ver, "light_by_distance", json_object_new_string(va.light_states));
+	json_object_object_add(ver, "light_by_distance_b", json_object_new_string(vb.light_states));
+	json_object_object_add(ver, "heavy_by_distance", json_object_new_string(va.heavy_states));
+	json_object_object_add(ver, "heavy_by_distance_b", json_object_new_string(vb.heavy_states));
 	json_object_object_add(ver, "cheapest_fit_hint", json_object_new_string(va.hint));
 	json_object_object_add(ver, "cheapest_fit_hint_b", json_object_new_string(vb.hint));
 	json_object_object_add(doc, "verdicts", ver);
@@ -304,6 +338,13 @@ int calib_compare__print(const json_object *a, const char *a_name, const json_ob
 	fprintf(out, "%-38s %16s %16s\n", "cheapest fit spin hint", va.hint, vb.hint);
 	fprintf(out, "%-38s %s | %s\n", "lock, light contention (region)", va.light, vb.light);
 	fprintf(out, "%-38s %s | %s\n", "lock, heavy contention (region)", va.heavy, vb.heavy);
+	/* Only where a level met two CPU distances: older files print as before. */
+	if (strcmp(va.light_states, "-") || strcmp(vb.light_states, "-"))
+		fprintf(out, "%-38s %s | %s\n", "lock, light, by CPU distance", va.light_states,
+			vb.light_states);
+	if (strcmp(va.heavy_states, "-") || strcmp(vb.heavy_states, "-"))
+		fprintf(out, "%-38s %s | %s\n", "lock, heavy, by CPU distance", va.heavy_states,
+			vb.heavy_states);
 	fprintf(out, "\n%d figure%s differ%s beyond the noise both runs measured (95%% intervals "
 		"of the median do not overlap)\n", differ, differ == 1 ? "" : "s",
 		differ == 1 ? "s" : "");

@@ -284,6 +284,44 @@ static void test_compare_fixtures(void **state)
 	free(err);
 }
 
+/* A level that met two CPU distances gets a row of its states' verdicts,
+ * compared as the advisor compares them; files without states get none. */
+static void test_compare_states(void **state)
+{
+	char *out, *err;
+	json_object *doc, *ver;
+
+	assert_int_equal(run(&out, &err, "--compare", CMP "host-a.json", CMP "host-b.json", NULL,
+			     NULL, NULL), 0);
+	assert_null(strstr(out, "by CPU distance"));
+	free(out);
+	free(err);
+	assert_int_equal(run(&out, &err, "--compare", CMP "host-a.json", CMP "host-b-states.json",
+			     NULL, NULL, NULL), 0);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(out, "lock, light, by CPU distance           - | 62 ns spin_then_park "
+			       "7-255, 352 ns spin_then_yield 0-7: none in both\n"));
+	assert_non_null(strstr(out, "lock, heavy, by CPU distance           - | 58 ns spin_then_park "
+			       "7-63, 330 ns spin_then_park 15-255: both 15-63\n"));
+	/* The level's own verdict stays as it was. */
+	assert_non_null(strstr(out, "lock, heavy contention (region)        spin_then_park 31 | "
+			       "spin_then_park 31\n"));
+	free(out);
+	free(err);
+	assert_int_equal(run(&out, &err, "--compare", CMP "host-a.json", CMP "host-b-states.json",
+			     "--json", NULL, NULL), 0);
+	doc = json_tokener_parse(out);
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "verdicts", &ver));
+	assert_string_equal(json_object_get_string(json_object_object_get(ver, "light_by_distance")),
+			    "-");
+	assert_string_equal(json_object_get_string(json_object_object_get(ver, "heavy_by_distance_b")),
+			    "58 ns spin_then_park 7-63, 330 ns spin_then_park 15-255: both 15-63");
+	json_object_put(doc);
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_quick_completes_and_saves),
 		cmocka_unit_test(test_ctrl_c_saves_partial),
 		cmocka_unit_test(test_compare_fixtures),
+		cmocka_unit_test(test_compare_states),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
