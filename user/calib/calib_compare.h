@@ -4,7 +4,8 @@
  * two calibrations side by side, B/A ratios, and which differences exceed
  * the noise the two runs measured (their 95% intervals of the median do
  * not overlap), then the verdicts (interference size, lock strategy
- * regions, cheapest fit spin hint). What a runtime engineer bringing up new
+ * regions and, where a level met two CPU-distance states, each state's
+ * region and what they share, cheapest fit spin hint). What a runtime engineer bringing up new
  * hardware wants: SB against ISB on a new AArch64 part, say.
  */
 #ifndef SPINSCOPE_CALIB_COMPARE_H
