@@ -12,7 +12,9 @@
 #include <string.h>
 #include "calib.h"
 #include "calib_json.h"
+#include "calib/kern/calib_distance.h"
 #include "calib/kern/calib_kern.h"
+#include "calib/kern/calib_stat.h"
 #include "calib/kern/calib_util.h"
 #include "calib/kern/fingerprint.h"
 
@@ -30,7 +32,57 @@ struct fs_cfg {
 	int reps;
 	double run_ns;		/* target time of one run at spacing 8 */
 	uint64_t retry_budget_ns;	/* time box of one row, retries included */
+	/* The first two CPUs' distance, read before every repetition: the
+	 * unpadded/padded ratio is a cross-CPU figure, threefold apart
+	 * between a VM's two distance states (calib_distance.h). */
+	struct calib_distance dist;
 };
+
+/* row.cpu_distance {"cpus", "round_trip_ns": [one per repetition],
+ * "changed", "states": [{"round_trip_ns", "share", "ratio_8_64"}] (near
+ * first, only when changed)}: which state each repetition met, and the
+ * ratio of each where they met two (calib_distance__split()). */
+static void fs_distance_json(const struct calib_distance *d, const double *rt, const double *r1,
+			     int n, json_object *row)
+{
+	json_object *o, *arr, *states, *cpus;
+	struct calib_mode modes[2];
+	struct calib_stats st;
+	double cut = 0, v[64];
+	bool changed;
+
+	if (d->a < 0 || !d->run_trips)
+		return;
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	cpus = json_object_new_array();
+	json_object_array_add(cpus, json_object_new_int(d->a));
+	json_object_array_add(cpus, json_object_new_int(d->b));
+	json_object_object_add(o, "cpus", cpus);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(arr, json_object_new_double(rt[i]));
+	json_object_object_add(o, "round_trip_ns", arr);
+	changed = calib_distance__split(rt, n, modes, &cut) == 2;
+	json_object_object_add(o, "changed", json_object_new_boolean(changed));
+	json_object_object_add(row, "cpu_distance", o);
+	if (!changed)
+		return;
+	states = json_object_new_array();
+	for (int far = 0; far < 2; far++) {
+		json_object *sj = json_object_new_object();
+		int k = 0;
+
+		for (int i = 0; i < n; i++)
+			if (rt[i] > 0 && (rt[i] >= cut) == far)
+				v[k++] = r1[i];
+		calib_stats__compute(&st, v, k);
+		json_object_object_add(sj, "round_trip_ns", json_object_new_double(modes[far].median));
+		json_object_object_add(sj, "share", json_object_new_double(modes[far].share));
+		json_object_object_add(sj, "ratio_8_64", calib_stats__json(&st, CALIB_CV_CONTENTION, NULL));
+		json_object_array_add(states, sj);
+	}
+	json_object_object_add(o, "states", states);
+}
 
 /* One thread count, one kind: every spacing, reps times, interleaved so
  * drift in the host's load hits every spacing alike. */
@@ -38,7 +90,7 @@ static int fs_measure(const struct calib_ctx *ctx, const struct fs_cfg *cfg, int
 		      bool atomic, json_object *out, double *ratio_med, double *ratio2_med,
 		      double *tail_ratio, double *overlap)
 {
-	double ns[NSPACING][64], r1[64], r2[64], tail[NSPACING][64], ov[64];
+	double ns[NSPACING][64], r1[64], r2[64], tail[NSPACING][64], ov[64], rt[64];
 	struct calib_fs_result res;
 	struct calib_stats st;
 	uint64_t iters, deadline;
@@ -57,6 +109,7 @@ static int fs_measure(const struct calib_ctx *ctx, const struct fs_cfg *cfg, int
 	for (int tries = 0; n < cfg->reps && tries < 2 * cfg->reps && !calib__stopped(ctx);
 	     tries++) {
 		ov[n] = 1;
+		rt[n] = calib_distance__once(&cfg->dist);
 		for (int s = 0; s < NSPACING; s++) {
 			if ((err = calib_fs__run(&ctx->cpus, threads, spacings[s], atomic, iters, &res)))
 				return err;
@@ -98,6 +151,7 @@ static int fs_measure(const struct calib_ctx *ctx, const struct fs_cfg *cfg, int
 	json_object_object_add(out, "overlap", calib_stats__json(&st, 1.0, NULL));
 	json_object_object_add(out, "iters", json_object_new_int64((int64_t)iters));
 	json_object_object_add(out, "dropped_not_concurrent", json_object_new_int(dropped));
+	fs_distance_json(&cfg->dist, rt, r1, n, out);
 	return 0;
 }
 
@@ -135,13 +189,55 @@ static int thread_counts(const struct calib_ctx *ctx, int counts[16])
 	return ncounts;
 }
 
+/*
+ * The headline row's CPU distance as result.cpu_distance_ns (the median of
+ * its readings) and cpu_distance_changed, and its clause in buf: " (CPUs
+ * 62 ns apart)", or, where the repetitions met two states, each state's
+ * ratio ("; the CPUs' distance changed during it: 5.3x with CPUs 62 ns
+ * apart (60%), 2.1x with 330 ns (40%)"); "" without readings.
+ */
+static void fs_distance_clause(const json_object *row, json_object *result, char *buf, size_t len)
+{
+	json_object *d, *rts, *states;
+	struct calib_stats st;
+	double v[64];
+	int n = 0;
+
+	buf[0] = 0;
+	if (!json_object_object_get_ex(row, "cpu_distance", &d) ||
+	    !json_object_object_get_ex(d, "round_trip_ns", &rts))
+		return;
+	for (size_t i = 0; i < json_object_array_length(rts) && n < 64; i++)
+		if ((v[n] = json_object_get_double(json_object_array_get_idx(rts, i))) > 0)
+			n++;
+	if (!n)
+		return;
+	calib_stats__compute(&st, v, n);
+	json_object_object_add(result, "cpu_distance_ns", json_object_new_double(st.median));
+	json_object_object_add(result, "cpu_distance_changed",
+			       json_object_new_boolean(json_object_object_get_ex(d, "states", &states)));
+	if (!json_object_object_get_ex(d, "states", &states) || json_object_array_length(states) != 2) {
+		snprintf(buf, len, " (CPUs %.0f ns apart)", st.median);
+		return;
+	}
+	json_object *near = json_object_array_get_idx(states, 0), *far = json_object_array_get_idx(states, 1);
+	json_object *rn = json_object_object_get(near, "ratio_8_64"), *rf = json_object_object_get(far, "ratio_8_64");
+
+	snprintf(buf, len, "; the CPUs' distance changed during it: %.1fx with CPUs %.0f ns apart (%.0f%%), "
+		 "%.1fx with %.0f ns (%.0f%%)",
+		 calib_json__double(rn, "median", 0), calib_json__double(near, "round_trip_ns", 0),
+		 100 * calib_json__double(near, "share", 0), calib_json__double(rf, "median", 0),
+		 calib_json__double(far, "round_trip_ns", 0), 100 * calib_json__double(far, "share", 0));
+}
+
 /* result's summary keys and "headline" sentence, from the headline row. */
 static void fs_summarize(const struct fs_headline *h, json_object *result)
 {
 	struct ss_fingerprint fp;
-	char text[512];
+	char text[768], dist[192];
 
 	fingerprint__read(NULL, &fp);
+	fs_distance_clause(h->row, result, dist, sizeof(dist));
 	json_object_object_add(result, "cache_line_sysfs", json_object_new_int(fp.cache_line));
 	/* Noise is not a result: without true overlap the spacing figures
 	 * measure time slicing, so no interference size is claimed. */
@@ -156,8 +252,11 @@ static void fs_summarize(const struct fs_headline *h, json_object *result)
 	json_object_object_add(result, "ratio_64_128", json_object_new_double(h->ratio2));
 	json_object_object_add(result, "headline_threads", json_object_new_int(h->threads));
 
-	int len = snprintf(text, sizeof(text), "unpadded/padded: %.1fx at %d threads; ",
-			   h->ratio, h->threads);
+	/* The states' ratios follow the whole sentence; one distance fits
+	 * beside the thread count. */
+	bool changed = dist[0] == ';';
+	int len = snprintf(text, sizeof(text), "unpadded/padded: %.1fx at %d threads%s; ",
+			   h->ratio, h->threads, changed ? "" : dist);
 	if (h->ratio2 <= FS_NEAR_ONE)
 		len += snprintf(text + len, sizeof(text) - (size_t)len,
 				"128-byte padding gains nothing over 64 here");
@@ -174,19 +273,26 @@ static void fs_summarize(const struct fs_headline *h, json_object *result)
 			 ". Unreliable: threads ran at once only %.0f%% of the time, so the real "
 			 "cost is higher and no interference size is claimed (sysfs cache line: %d)",
 			 h->overlap * 100, fp.cache_line);
+	if (changed)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s", dist);
 	json_object_object_add(result, "headline", json_object_new_string(text));
 }
 
 static int fs_run(const struct calib_ctx *ctx, json_object *result)
 {
-	struct fs_cfg cfg = ctx->quick ? (struct fs_cfg){ 9, 10e6, 700000000ull } :
-					 (struct fs_cfg){ 25, 30e6, 15000000000ull };
+	struct fs_cfg cfg = ctx->quick ? (struct fs_cfg){ .reps = 9, .run_ns = 10e6,
+							  .retry_budget_ns = 700000000ull } :
+					 (struct fs_cfg){ .reps = 25, .run_ns = 30e6,
+							  .retry_budget_ns = 15000000000ull };
 	json_object *rows = json_object_new_array();
 	int counts[16], ncounts = thread_counts(ctx, counts), done = 0, err = 0;
 	struct fs_headline h = { .overlap = 1 };
 	char text[512];
 
 	json_object_object_add(result, "rows", rows);
+	cfg.dist.a = -1;
+	if (ctx->ncpus >= 2)
+		calib_distance__plan(&cfg.dist, calib__nth_cpu(&ctx->cpus, 0), calib__nth_cpu(&ctx->cpus, 1));
 	for (int i = 0; i < ncounts && !calib__stopped(ctx); i++) {
 		for (int k = 0; k < 2 && !calib__stopped(ctx); k++) {
 			json_object *row = json_object_new_object();

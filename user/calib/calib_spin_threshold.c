@@ -15,7 +15,7 @@
 #include "calib.h"
 #include "calib_json.h"
 #include "calib_table.h"
-#include "calib/kern/calib_host_kern.h"
+#include "calib/kern/calib_distance.h"
 #include "calib/kern/calib_stat.h"
 #include "calib/kern/calib_swlock.h"
 #include "calib/kern/calib_util.h"
@@ -315,67 +315,12 @@ static void add_pick(json_object *level, const char *key, json_object *configs,
 	json_object_object_add(level, key, p);
 }
 
-/* The CPUs' distance (calib_stat.h, CALIB_DISTANCE_CHANGE): a reading
- * between repetitions, more precise, for the record, and a short one
- * before every run, so that each sample knows the state it met. Each is
- * time-boxed from a pilot: about 2000 and 500 round trips on a real host
- * (0.1-0.7 ms and 30-200 us), fewer where a trip is slow, and none before
- * the runs where even 16 trips would not fit (an emulator, whose trips
- * take tens of microseconds: thousands of readings would stretch the
- * family by minutes). */
-#define DISTANCE_MAX 16
-#define DISTANCE_REP_BUDGET_NS 1000000.0
-#define DISTANCE_RUN_BUDGET_NS 200000.0
-#define DISTANCE_MIN_TRIPS 16
-#define DISTANCE_PILOT_TRIPS 32
-
-struct st_distance {
-	int a, b;			/* the first two CPUs; a < 0: not read */
-	uint64_t rep_trips, run_trips;	/* 0: no reading before each run */
-	double ns[DISTANCE_MAX];	/* between repetitions; 0: not measured */
-	int n;
-};
-
-static double distance_trips(const struct st_distance *d, uint64_t trips)
-{
-	uint64_t final;
-	double ns;
-
-	if (d->a < 0 || !trips || calib_hc__c2c(d->a, d->b, trips, &ns, &final) ||
-	    final != 2 * trips)
-		return 0;
-	return ns;
-}
-
-/* The pilot: how many trips each reading may take; a < 0 when the CPUs
- * cannot be read at all. */
-static void distance_plan(struct st_distance *d)
-{
-	double ns = distance_trips(d, DISTANCE_PILOT_TRIPS);
-
-	if (ns <= 0) {
-		d->a = -1;
-		return;
-	}
-	d->rep_trips = calib__iters_for(DISTANCE_REP_BUDGET_NS, ns, DISTANCE_MIN_TRIPS, 2000);
-	d->run_trips = ns * DISTANCE_MIN_TRIPS <= DISTANCE_RUN_BUDGET_NS ?
-		       calib__iters_for(DISTANCE_RUN_BUDGET_NS, ns, DISTANCE_MIN_TRIPS, 500) : 0;
-}
-
-static void distance_read(struct st_distance *d)
-{
-	if (d->a < 0 || d->n >= DISTANCE_MAX)
-		return;
-	d->ns[d->n++] = distance_trips(d, d->rep_trips);
-}
-
-static double distance_once(const struct st_distance *d)
-{
-	return distance_trips(d, d->run_trips);
-}
+/* The CPUs' distance (calib_distance.h): a reading between repetitions,
+ * more precise, for the record, and a short one before every run, so that
+ * each sample knows the state it met. */
 
 /* "cpu_distance": {"cpus": [a, b], "round_trip_ns": [...], "changed"}. */
-static json_object *distance_json(const struct st_distance *d)
+static json_object *distance_json(const struct calib_distance *d)
 {
 	json_object *o = json_object_new_object(), *cpus = json_object_new_array(),
 		    *ns = json_object_new_array();
@@ -483,7 +428,7 @@ static void add_states(json_object *dist, const struct st_config *configs,
  * the picks. */
 static void level_json(json_object *level, const struct st_plan *plan,
 		       const struct st_config *configs, const struct st_samples *samples,
-		       int nconfigs, const struct st_distance *dist, const struct calib_busy *busy)
+		       int nconfigs, const struct calib_distance *dist, const struct calib_busy *busy)
 {
 	json_object *arr = json_object_new_array();
 
@@ -528,7 +473,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	struct calib_busy busy = { 0 };
 	struct swbench *b = NULL;
 	struct swbench_sample *s = malloc(sizeof(*s));
-	struct st_distance dist = { .a = -1, .b = -1 };
+	struct calib_distance dist = { .a = -1, .b = -1 };
 	int err, reps = 0;
 	uint64_t deadline = calib__now_ns() + plan->budget_ns;
 
@@ -539,11 +484,8 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	err = swbench__create(&b, &cfg);
 	if (err)
 		goto out;
-	if (ctx->ncpus >= 2) {
-		dist.a = calib__nth_cpu(&ctx->cpus, 0);
-		dist.b = calib__nth_cpu(&ctx->cpus, 1);
-		distance_plan(&dist);
-	}
+	if (ctx->ncpus >= 2)
+		calib_distance__plan(&dist, calib__nth_cpu(&ctx->cpus, 0), calib__nth_cpu(&ctx->cpus, 1));
 	calib_busy__read(NULL, &busy0);
 	/* One unrecorded run: the first release wakes cold threads. */
 	swbench__set_lock(b, SWLOCK_PTHREAD_MUTEX, 0);
@@ -554,13 +496,13 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 		if (rep >= MIN_REPS && calib__now_ns() > deadline)
 			break;
 		reps = rep + 1;
-		distance_read(&dist);
+		calib_distance__read(&dist);
 		for (int k = 0; k < nconfigs && !calib__stopped(ctx); k++) {
 			int ci = (k + rep * 7) % nconfigs;
 			struct st_samples *x = &samples[ci];
 
 			swbench__set_lock(b, configs[ci].strategy, configs[ci].spins);
-			x->rt[x->n] = distance_once(&dist);
+			x->rt[x->n] = calib_distance__once(&dist);
 			err = swbench__run(b, plan->run_ns, 0, plan->stops, s);
 			if (err)
 				break;
@@ -576,7 +518,7 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	}
 	if (err)
 		goto out;
-	distance_read(&dist);
+	calib_distance__read(&dist);
 	calib_busy__read(NULL, &busy1);
 	calib_busy__judge(&busy0, &busy1, ctx->ncpus, &busy);
 	json_object_object_add(level, "threads", json_object_new_int(cfg.nthreads));
@@ -596,7 +538,7 @@ out:
 static void distance_clause(const json_object *level, char *buf, size_t len)
 {
 	json_object *d, *ns;
-	double v[DISTANCE_MAX];
+	double v[CALIB_DISTANCE_MAX];
 	struct calib_stats st;
 	int n = 0;
 
@@ -604,7 +546,7 @@ static void distance_clause(const json_object *level, char *buf, size_t len)
 	if (!json_object_object_get_ex(level, "cpu_distance", &d) ||
 	    !json_object_object_get_ex(d, "round_trip_ns", &ns))
 		return;
-	for (size_t i = 0; i < json_object_array_length(ns) && n < DISTANCE_MAX; i++)
+	for (size_t i = 0; i < json_object_array_length(ns) && n < CALIB_DISTANCE_MAX; i++)
 		if ((v[n] = json_object_get_double(json_object_array_get_idx(ns, i))) > 0)
 			n++;
 	if (!n)
