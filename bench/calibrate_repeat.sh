@@ -144,10 +144,8 @@ def by_state(vals, dists):
     cut at the two's geometric mean), runs that met both apart. None when
     the runs did not read a distance or met one state only."""
     ds = [d for d in dists if isinstance(d, (int, float)) and d > 0]
-    if len(ds) < len(dists) and "changed" not in dists:
-        return None
-    if not ds:
-        return None
+    if not ds or len(ds) + dists.count("changed") < len(dists):
+        return None  # a run without a reading: no state to put it in
     s = sorted(ds)
     lo, hi = s[int(0.1 * (len(s) - 1))], s[int(round(0.9 * (len(s) - 1)))]
     if hi < 3 * lo and "changed" not in dists:

@@ -11,6 +11,7 @@
 #define DISTANCE_RUN_BUDGET_NS 200000.0
 #define DISTANCE_MIN_TRIPS 16
 #define DISTANCE_PILOT_TRIPS 32
+#define DISTANCE_PILOTS 3
 
 static double distance_trips(const struct calib_distance *d, uint64_t trips)
 {
@@ -31,7 +32,16 @@ void calib_distance__plan(struct calib_distance *d, int a, int b)
 	d->b = b;
 	d->n = 0;
 	d->rep_trips = d->run_trips = 0;
-	ns = a >= 0 ? distance_trips(d, DISTANCE_PILOT_TRIPS) : 0;
+	/* The fastest of a few pilots: one that a descheduled vCPU stretched
+	 * (milliseconds) would switch the short readings off for the whole
+	 * family, as it did in one of five runs here. */
+	ns = 0;
+	for (int i = 0; a >= 0 && i < DISTANCE_PILOTS; i++) {
+		double p = distance_trips(d, DISTANCE_PILOT_TRIPS);
+
+		if (p > 0 && (ns <= 0 || p < ns))
+			ns = p;
+	}
 	if (ns <= 0) {
 		d->a = -1;
 		return;
