@@ -251,6 +251,10 @@ struct adv_region {
 struct adv_distance_state {
 	double round_trip_ns;		/* median cache-line round trip between the CPUs */
 	double share;			/* of the level's runs, 0..1 */
+	/* Measured by an earlier calibration run (its UTC time), kept in
+	 * the store beside this run's verdict (calib_merge.h): share is
+	 * then within that run; "" when measured by the same run. */
+	char carried_from[32];
 	struct adv_best best;		/* the preferred member of its region */
 	struct adv_region region;
 };

@@ -38,18 +38,26 @@ static const char *strategy_words(const char *s)
 /* "spin_then_park, N=7 with CPUs 62 ns apart (64% of the runs): 8.9M
  * acq/s; any N from 7 to 255 as good there": one state's own verdict. */
 static void state_evidence(struct adv_finding *f, const char *label,
-			   const struct adv_distance_state *s)
+			   const struct adv_distance_state *s, const struct adv_distance_state *other)
 {
 	const struct adv_region *g = &s->region;
-	char region[80] = "";
+	char region[80] = "", when[64];
 
 	if (g->size && !g->separated)
 		snprintf(region, sizeof(region), "; the sweep could not separate the strategies there");
 	else if (g->n_max > g->n_min)
 		snprintf(region, sizeof(region), "; any N from %u to %u as good there", g->n_min, g->n_max);
-	adv_finding__evidence(f, ADV_SRC_HOST, label, "%.24s, N=%s with CPUs %s apart (%s of the runs): %s%s",
+	/* A state carried from an earlier run has its time; beside one, a
+	 * share within the latest run would read as a share of both. */
+	if (s->carried_from[0])
+		snprintf(when, sizeof(when), "calibrated %s", s->carried_from);
+	else if (other->carried_from[0])
+		snprintf(when, sizeof(when), "the latest calibration");
+	else
+		snprintf(when, sizeof(when), "%s of the runs", adv_fmt_pct(s->share).s);
+	adv_finding__evidence(f, ADV_SRC_HOST, label, "%.24s, N=%s with CPUs %s apart (%s): %s%s",
 			      s->best.strategy, adv_fmt_spins(s->best.n).s, adv_fmt_ns(s->round_trip_ns).s,
-			      adv_fmt_pct(s->share).s, adv_fmt_rate(s->best.throughput, "acq").s, region);
+			      when, adv_fmt_rate(s->best.throughput, "acq").s, region);
 }
 
 /* The sweep's verdict at the target's contention level: the level's own
@@ -84,8 +92,8 @@ static void lock_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool
 				      "depends on whether the threads' CPUs share a cache: at %s contention no configuration was within noise of the best in both CPU-distance states",
 				      level);
 	}
-	state_evidence(f, "best lock, near state", c.near);
-	state_evidence(f, "best lock, far state", c.far);
+	state_evidence(f, "best lock, near state", c.near, c.far);
+	state_evidence(f, "best lock, far state", c.far, c.near);
 }
 
 static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f, bool heavy)
@@ -126,6 +134,7 @@ static void recommend_differ(struct adv_finding *f, const struct adv_lock_choice
 			     const char *level, const char *site)
 {
 	const struct adv_distance_state *more = c->far->share > c->near->share ? c->far : c->near;
+	const struct adv_distance_state *earlier = c->near->carried_from[0] ? c->near : c->far;
 
 	adv_finding__recommend(f, "The best lock strategy at %s contention here depends on whether the threads' CPUs share a cache, which the hypervisor changes: with CPUs %s apart, %s, N=%s (%s); with CPUs %s apart, %s, N=%s (%s).",
 			       level, adv_fmt_ns(c->near->round_trip_ns).s,
@@ -134,8 +143,13 @@ static void recommend_differ(struct adv_finding *f, const struct adv_lock_choice
 			       adv_fmt_ns(c->far->round_trip_ns).s,
 			       strategy_words(c->far->best.strategy), adv_fmt_spins(c->far->best.n).s,
 			       adv_fmt_rate(c->far->best.throughput, "acq").s);
-	adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the calibration's runs met CPUs %s apart more often (%s of them).",
-			       site, adv_fmt_ns(more->round_trip_ns).s, adv_fmt_pct(more->share).s);
+	/* Two runs' states: neither share says which state is more common. */
+	if (c->near->carried_from[0] || c->far->carried_from[0])
+		adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the two states were met by different calibration runs (CPUs %s apart in the one of %s).",
+				       site, adv_fmt_ns(earlier->round_trip_ns).s, earlier->carried_from);
+	else
+		adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the calibration's runs met CPUs %s apart more often (%s of them).",
+				       site, adv_fmt_ns(more->round_trip_ns).s, adv_fmt_pct(more->share).s);
 }
 
 static void recommend_strategy(struct adv_finding *f, const struct adv_lock_choice *c, bool ok,

@@ -152,6 +152,8 @@ static void fill_states(const json_object *level, struct adv_distance_states *o,
 		/* Absent is NaN: a state without its distance is no state. */
 		x->round_trip_ns = calib_json__double(st, "round_trip_ns", NAN);
 		x->share = calib_json__double(st, "share", NAN);
+		snprintf(x->carried_from, sizeof(x->carried_from), "%s",
+			 calib_json__string(st, "carried_from", ""));
 		/* region null (too few runs at this distance): no best. */
 		if (path(st, "region", NULL))
 			fill_best(st, &x->best, &x->region);

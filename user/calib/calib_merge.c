@@ -95,6 +95,23 @@ static bool keep_stored(const char *key, const json_object *old, const json_obje
 	return true;
 }
 
+/* What replaces a stored family: this run's, with the stored lock verdict
+ * of a CPU-distance state this run did not meet (a copy: fresh is the
+ * printed document's too). A stored family that is incomplete or fails
+ * calib_host.h's checks lends nothing. */
+static json_object *replacement(const char *key, const json_object *old, json_object *val)
+{
+	json_object *copy = NULL;
+	char why[200];
+
+	if (!old || strcmp(key, "spin_threshold") || !complete(old) || !complete(val) ||
+	    !calib_host__family_valid(key, old, why, sizeof(why)) ||
+	    json_object_deep_copy(val, &copy, NULL))
+		return json_object_get(val);
+	calib_merge__carry_states(copy, old);
+	return copy;
+}
+
 json_object *calib_merge__results(const json_object *stored, const json_object *fresh,
 				  bool force, struct calib_merge_note *notes, size_t max,
 				  size_t *nnotes)
@@ -117,7 +134,7 @@ json_object *calib_merge__results(const json_object *stored, const json_object *
 			}
 			continue;
 		}
-		json_object_object_add(out, key, json_object_get(val));
+		json_object_object_add(out, key, replacement(key, old, val));
 	}
 	/* Families this run did not measure stay as they were. */
 	if (stored) {

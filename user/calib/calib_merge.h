@@ -10,7 +10,10 @@
  *    one, nor does a skipped family replace a measured one;
  *  - a stored family whose figures fail calib_host.h's checks is replaced
  *    by anything;
- *  - families this run did not measure are kept.
+ *  - families this run did not measure are kept;
+ *  - a spin_threshold level whose run met one CPU-distance state keeps
+ *    the stored verdict of the other state beside its own
+ *    (calib_merge__carry_states()).
  *
  * Each family kept over this run's gets one note saying which one was kept
  * and why, in words.
@@ -43,6 +46,18 @@ double calib_merge__busy_score(const json_object *family);
 json_object *calib_merge__results(const json_object *stored, const json_object *fresh,
 				  bool force, struct calib_merge_note *notes, size_t max,
 				  size_t *nnotes);
+
+/*
+ * spin_threshold only (calib_merge_states.c): for each contention level of
+ * fresh that met one distance between its CPUs (no cpu_distance.states of
+ * its own), where the stored family's level has a verdict for a distance
+ * CALIB_DISTANCE_CHANGE times nearer or farther (one of its states, or its
+ * whole verdict when it met one state), that verdict becomes fresh's other
+ * state, nearest first, marked "carried_from" with the stored family's
+ * measured_at (a state carried before keeps its own). fresh's "changed"
+ * stays what its own readings said. Returns the levels that got one.
+ */
+int calib_merge__carry_states(json_object *fresh, const json_object *stored);
 
 /* "2026-12-01 12:26 UTC, other processes 3% of the CPUs, steal 0%, load
  * 0.99, 2100 MHz (cpufreq)": when and under what load a family was

@@ -592,12 +592,16 @@ static void state_clauses(const json_object *level, char *buf, size_t len)
 		if (json_object_object_get_ex(st, "region", &reg) && reg &&
 		    json_object_object_get_ex(reg, "pick", &pick)) {
 			region_words(reg, pick, what, sizeof(what));
-			w = snprintf(buf, len, "%s%.0f ns apart, %s, %.2f M acq/s%s",
+			const char *from = calib_json__string(st, "carried_from", NULL);
+
+			w = snprintf(buf, len, "%s%.0f ns apart, %s, %.2f M acq/s%s%s%s",
 				     i ? "; " : "; by distance: ",
 				     calib_json__double(st, "round_trip_ns", 0), what,
 				     calib_json__double(pick, "acq_per_s", 0) / 1e6,
 				     json_object_get_boolean(json_object_object_get(reg, "separated")) ?
-				     "" : " (unseparated)");
+				     "" : " (unseparated)", from ? " (calibrated " : "", from ? from : "");
+			if (from && w >= 0 && (size_t)w + 1 < len)
+				w += snprintf(buf + w, len - (size_t)w, ")");
 		} else {
 			w = snprintf(buf, len, "%s%.0f ns apart, too few runs", i ? "; " : "; by distance: ",
 				     calib_json__double(st, "round_trip_ns", 0));

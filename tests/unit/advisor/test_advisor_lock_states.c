@@ -153,6 +153,28 @@ static void test_disjoint_states_give_both(void **state)
 	assert_float_equal(f.confidence, base.confidence - 0.1, 1e-12);
 }
 
+/* The far state from an earlier calibration run (calib_merge.h): its
+ * time instead of a share, and no claim of which state is more common. */
+static void test_states_of_two_runs(void **state)
+{
+	struct adv_distance_state far = dstate(352, 1, "spin_then_yield", 0, 7, 5.06e6);
+	struct adv_finding f;
+
+	snprintf(far.carried_from, sizeof(far.carried_from), "2026-12-02 10:00:00 UTC");
+	f = run(with_states(dstate(62, 1, "spin_then_park", 7, 255, 8.95e6), far, 2));
+	assert_string_equal(evidence(&f, "best lock, near state"),
+			    "spin_then_park, N=7 with CPUs 62 ns apart (the latest calibration): 8.95M acq/s; "
+			    "any N from 7 to 255 as good there");
+	assert_string_equal(evidence(&f, "best lock, far state"),
+			    "spin_then_yield, N=0 with CPUs 352 ns apart (calibrated 2026-12-02 10:00:00 "
+			    "UTC): 5.06M acq/s; any N from 0 to 7 as good there");
+	assert_non_null(strstr(f.recommendation,
+			       "is best whichever the hypervisor gives; the two states were met by "
+			       "different calibration runs (CPUs 352 ns apart in the one of 2026-12-02 "
+			       "10:00:00 UTC). Break-even: "));
+	assert_null(strstr(f.recommendation, "more often"));
+}
+
 static void assert_same_finding(const struct adv_finding *a, const struct adv_finding *b)
 {
 	assert_string_equal(a->title, b->title);
@@ -192,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_is_recommended),
 		cmocka_unit_test(test_overlap_of_yielding),
 		cmocka_unit_test(test_disjoint_states_give_both),
+		cmocka_unit_test(test_states_of_two_runs),
 		cmocka_unit_test(test_one_state_advises_as_before),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Carrying a stored lock verdict of the other CPU-distance state into a
+ * new spin_threshold result (see calib_merge.h). On a VM whose vCPUs move
+ * between cores that share a cache and cores that do not, one calibration
+ * run often meets one state only, and the best lock strategy differs
+ * between the two: replacing the stored family with each new run made the
+ * advice follow whichever state the last run met. Keeping the other
+ * state's verdict beside the new one lets the advisor recommend what holds
+ * in both, or say that nothing does.
+ */
+#include <math.h>
+#include <string.h>
+#include "calib_json.h"
+#include "calib_merge.h"
+#include "calib/kern/calib_stat.h"
+
+static json_object *get(const json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* The median of a level's distance readings (cpu_distance.round_trip_ns,
+ * zeros are "not measured"); 0 when it has none. */
+static double level_distance(const json_object *level)
+{
+	json_object *rts = get(get(level, "cpu_distance"), "round_trip_ns");
+	double v[64], t;
+	int n = 0;
+
+	for (size_t i = 0; json_object_is_type(rts, json_type_array) &&
+			   i < json_object_array_length(rts) && n < 64; i++)
+		if ((t = json_object_get_double(json_object_array_get_idx(rts, i))) > 0)
+			v[n++] = t;
+	for (int i = 1; i < n; i++)	/* insertion sort: a few dozen at most */
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
+}
+
+/* Whether two round trips are two states, not one: CALIB_DISTANCE_CHANGE
+ * apart, as within one run. */
+static bool other_state(double a, double b)
+{
+	return a > 0 && b > 0 && (a >= CALIB_DISTANCE_CHANGE * b || b >= CALIB_DISTANCE_CHANGE * a);
+}
+
+/* A state entry {"round_trip_ns", "share", "region", "carried_from"?}. */
+static json_object *state_entry(double rt, double share, json_object *region, const char *from)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "round_trip_ns", json_object_new_double(rt));
+	json_object_object_add(o, "share", json_object_new_double(share));
+	json_object_object_add(o, "region", json_object_get(region));
+	if (from)
+		json_object_object_add(o, "carried_from", json_object_new_string(from));
+	return o;
+}
+
+/*
+ * The stored level's verdict for a state other than rt (the new run's):
+ * one of its own two states, or its whole verdict when it met one state.
+ * NULL when it has none with a region. A state the stored level carried
+ * itself keeps its first run's time, so that nothing is carried forever
+ * unnoticed.
+ */
+static json_object *stored_other(const json_object *old, double rt, const char *old_at)
+{
+	json_object *states = get(get(old, "cpu_distance"), "states"), *region;
+	double ort;
+
+	if (json_object_is_type(states, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(states); i++) {
+			json_object *st = json_object_array_get_idx(states, i);
+
+			region = get(st, "region");
+			ort = calib_json__double(st, "round_trip_ns", 0);
+			if (region && get(region, "pick") && other_state(rt, ort))
+				return state_entry(ort, calib_json__double(st, "share", 0), region,
+						   calib_json__string(st, "carried_from", old_at));
+		}
+		return NULL;
+	}
+	region = get(old, "region");
+	ort = level_distance(old);
+	if (!region || !get(region, "pick") || !other_state(rt, ort))
+		return NULL;
+	return state_entry(ort, 1, region, old_at);
+}
+
+/* One level: fresh met one state (no states of its own), old has a
+ * verdict for another. */
+static bool carry_level(json_object *fresh, const json_object *old, const char *old_at)
+{
+	json_object *dist = get(fresh, "cpu_distance"), *states, *other, *mine;
+	double rt = level_distance(fresh);
+
+	if (!dist || get(dist, "states") || !get(get(fresh, "region"), "pick") || rt <= 0)
+		return false;
+	other = stored_other(old, rt, old_at);
+	if (!other)
+		return false;
+	mine = state_entry(rt, 1, get(fresh, "region"), NULL);
+	states = json_object_new_array();
+	/* Nearest first, as calibrate writes them. */
+	bool mine_near = rt < calib_json__double(other, "round_trip_ns", 0);
+
+	json_object_array_add(states, mine_near ? mine : other);
+	json_object_array_add(states, mine_near ? other : mine);
+	json_object_object_add(dist, "states", states);
+	return true;
+}
+
+int calib_merge__carry_states(json_object *fresh, const json_object *stored)
+{
+	static const char *const levels[] = { "light", "heavy" };
+	const char *old_at = calib_json__string(stored, "measured_at", "an earlier run");
+	int carried = 0;
+
+	for (int i = 0; i < 2; i++) {
+		json_object *f = get(get(fresh, "contention"), levels[i]);
+		json_object *o = get(get(stored, "contention"), levels[i]);
+
+		if (f && o)
+			carried += carry_level(f, o, old_at);
+	}
+	return carried;
+}
