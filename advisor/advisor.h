@@ -241,6 +241,14 @@ struct adv_region {
 	bool separated;			/* false: the sweep could not tell them apart */
 };
 
+/* One configuration of the spin-threshold sweep. */
+struct adv_lock_config {
+	char strategy[24];		/* "spin_then_park", "spin_then_yield", ... */
+	uint32_t n;			/* spins (0 for strategies without) */
+};
+
+#define ADV_MAX_REGION_MEMBERS 64
+
 /* One distance between the CPUs that a contention level's runs met. On a
  * VM the hypervisor moves the vCPUs between cores that share a cache (a
  * cache line's round trip of tens of ns) and cores that do not (hundreds),
@@ -257,6 +265,11 @@ struct adv_distance_state {
 	char carried_from[32];
 	struct adv_best best;		/* the preferred member of its region */
 	struct adv_region region;
+	/* Every configuration of its region (files from before
+	 * member_configs: none, and two states are compared by their
+	 * preferred strategy's spin range alone). */
+	struct adv_lock_config members[ADV_MAX_REGION_MEMBERS];
+	size_t nmembers;
 };
 
 #define ADV_MAX_STATES 2		/* near and far */

@@ -181,15 +181,74 @@ const char *adv_cal__region_words(const struct adv_host *h, bool heavy, char *bu
 	return buf;
 }
 
-/* The configurations two states' regions share: the same preferred
- * strategy and overlapping spin ranges. Their members of other strategies
- * are not compared: the file names them by label only. */
-static bool regions_overlap(const struct adv_distance_state *a, const struct adv_distance_state *b,
-			    uint32_t *lo, uint32_t *hi)
+/* The configurations two states' regions share, judged from their
+ * preferred strategies' spin ranges alone: files from before the regions
+ * listed their members as configurations. */
+static bool ranges_overlap(const struct adv_distance_state *a, const struct adv_distance_state *b,
+			   uint32_t *lo, uint32_t *hi)
 {
 	*lo = a->region.n_min > b->region.n_min ? a->region.n_min : b->region.n_min;
 	*hi = a->region.n_max < b->region.n_max ? a->region.n_max : b->region.n_max;
 	return !strcmp(a->best.strategy, b->best.strategy) && *lo <= *hi;
+}
+
+/* Calibrate's order among equivalent configurations (preference() in
+ * user/calib/calib_spin_threshold.c): parking first, as it degrades best
+ * when the holder is descheduled, then the fewest spins. */
+static int config_rank(const struct adv_lock_config *c)
+{
+	static const char *const order[] = { "spin_then_park", "spin_then_yield",
+					     "spin_yield_repeat", "pthread_mutex", "spin" };
+	int rank = 5;
+
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(c->strategy, order[i]))
+			rank = i;
+	return rank;
+}
+
+static bool has_member(const struct adv_distance_state *s, const struct adv_lock_config *c)
+{
+	for (size_t i = 0; i < s->nmembers; i++)
+		if (s->members[i].n == c->n && !strcmp(s->members[i].strategy, c->strategy))
+			return true;
+	return false;
+}
+
+/*
+ * What both regions hold, from their members: the preferred shared
+ * configuration in *pick, and the spin range *lo..*hi of the shared ones
+ * of its strategy. A region that met the other state's best among its
+ * members (one that could not separate the strategies, say) shares it,
+ * whatever its own preferred strategy.
+ */
+static bool members_overlap(const struct adv_distance_state *a, const struct adv_distance_state *b,
+			    struct adv_lock_config *pick, uint32_t *lo, uint32_t *hi)
+{
+	const struct adv_lock_config *best = NULL;
+
+	for (size_t i = 0; i < a->nmembers; i++) {
+		const struct adv_lock_config *c = &a->members[i];
+
+		if (!has_member(b, c))
+			continue;
+		if (!best || config_rank(c) < config_rank(best) ||
+		    (config_rank(c) == config_rank(best) && c->n < best->n))
+			best = c;
+	}
+	if (!best)
+		return false;
+	*pick = *best;
+	*lo = *hi = best->n;
+	for (size_t i = 0; i < a->nmembers; i++) {
+		const struct adv_lock_config *c = &a->members[i];
+
+		if (strcmp(c->strategy, best->strategy) || !has_member(b, c))
+			continue;
+		*lo = c->n < *lo ? c->n : *lo;
+		*hi = c->n > *hi ? c->n : *hi;
+	}
+	return true;
 }
 
 bool adv_cal__lock_choice(const struct adv_host *h, bool heavy, struct adv_lock_choice *c)
@@ -207,13 +266,22 @@ bool adv_cal__lock_choice(const struct adv_host *h, bool heavy, struct adv_lock_
 		return true;
 	c->near = &st->s[0];
 	c->far = &st->s[1];
-	if (!regions_overlap(c->near, c->far, &c->n_min, &c->n_max)) {
-		c->states = ADV_LOCK_STATES_DIFFER;
-		c->n_min = c->n_max = 0;
+	if (c->near->nmembers && c->far->nmembers) {
+		struct adv_lock_config pick;
+
+		if (members_overlap(c->near, c->far, &pick, &c->n_min, &c->n_max)) {
+			c->states = ADV_LOCK_STATES_AGREE;
+			snprintf(c->strategy, sizeof(c->strategy), "%s", pick.strategy);
+			c->n = pick.n;
+			return true;
+		}
+	} else if (ranges_overlap(c->near, c->far, &c->n_min, &c->n_max)) {
+		c->states = ADV_LOCK_STATES_AGREE;
+		snprintf(c->strategy, sizeof(c->strategy), "%s", c->near->best.strategy);
+		c->n = c->n_min;
 		return true;
 	}
-	c->states = ADV_LOCK_STATES_AGREE;
-	snprintf(c->strategy, sizeof(c->strategy), "%s", c->near->best.strategy);
-	c->n = c->n_min;
+	c->states = ADV_LOCK_STATES_DIFFER;
+	c->n_min = c->n_max = 0;
 	return true;
 }

@@ -54,8 +54,9 @@ const struct adv_best *adv_cal__best(const struct adv_host *h, bool heavy);
 /* How a level's verdict stands with the CPUs' distance (struct
  * adv_distance_state): one verdict (the level met one distance, or one
  * of its states had too few runs for a region, or the file predates the
- * states), two states whose regions share configurations (the same
- * strategy, overlapping spin ranges), or two that share none. */
+ * states), two states whose regions share configurations (members in
+ * common; for files without member_configs, the same preferred strategy
+ * with overlapping spin ranges), or two that share none. */
 enum adv_lock_states {
 	ADV_LOCK_ONE_VERDICT = 0,
 	ADV_LOCK_STATES_AGREE,
@@ -63,9 +64,10 @@ enum adv_lock_states {
 };
 
 /* The lock strategy to recommend at one contention level. strategy and n
- * are what to quote: the configurations good in both states when they
- * agree (their fewest spins, as calibrate prefers, and the spin range both
- * regions hold in n_min..n_max), else the level's own pick (best, from
+ * are what to quote: the configuration good in both states when they
+ * agree (calibrate's preference among the shared ones: parking first,
+ * then the fewest spins; n_min..n_max the shared spin range of its
+ * strategy), else the level's own pick (best, from
  * all its runs; DIFFER recommends neither state's alone). near and far
  * are the two states when there are two. */
 struct adv_lock_choice {

@@ -132,6 +132,31 @@ static void fill_best(const json_object *level, struct adv_best *o, struct adv_r
 	g->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
 }
 
+/* A region's member_configs (add_region() in calib_spin_threshold.c): at
+ * most ADV_MAX_REGION_MEMBERS, spins NaN where absent or not a number, so
+ * that check_states() rejects rather than reads 0. */
+static void fill_members(const json_object *reg, struct adv_distance_state *x)
+{
+	json_object *arr = path(reg, "member_configs", NULL);
+
+	x->nmembers = 0;
+	if (!json_object_is_type(arr, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *m = json_object_array_get_idx(arr, i);
+		double n = calib_json__double(m, "spins", NAN);
+		struct adv_lock_config *c;
+
+		if (x->nmembers == ADV_MAX_REGION_MEMBERS) {
+			x->nmembers = ADV_MAX_REGION_MEMBERS + 1;	/* too many: rejected */
+			return;
+		}
+		c = &x->members[x->nmembers++];
+		snprintf(c->strategy, sizeof(c->strategy), "%s", calib_json__string(m, "strategy", ""));
+		c->n = isfinite(n) && n >= 0 && n <= (1 << 20) ? (uint32_t)n : UINT32_MAX;
+	}
+}
+
 /* A level's cpu_distance.states (add_states() in calib_spin_threshold.c),
  * nearest first, each with its region read as the level's is; *declared
  * gets how many the file lists, so that a longer list is rejected rather
@@ -155,8 +180,10 @@ static void fill_states(const json_object *level, struct adv_distance_states *o,
 		snprintf(x->carried_from, sizeof(x->carried_from), "%s",
 			 calib_json__string(st, "carried_from", ""));
 		/* region null (too few runs at this distance): no best. */
-		if (path(st, "region", NULL))
+		if (path(st, "region", NULL)) {
 			fill_best(st, &x->best, &x->region);
+			fill_members(path(st, "region", NULL), x);
+		}
 	}
 }
 
@@ -265,6 +292,28 @@ static void check_best(const struct adv_best *b, const struct adv_region *g, con
 	bound(c, field, g->n_max, g->n_min, 1 << 20, "the region's lowest count to 1048576", true);
 }
 
+/* A state's region members: at most ADV_MAX_REGION_MEMBERS, each a named
+ * strategy with a spin count in 0..1048576. */
+static void check_members(const struct adv_distance_state *x, const char *where, struct check *c)
+{
+	if (c->bad)
+		return;
+	if (x->nmembers > ADV_MAX_REGION_MEMBERS) {
+		c->bad = true;
+		snprintf(c->why, sizeof(c->why), "more than %d region members %s",
+			 ADV_MAX_REGION_MEMBERS, where);
+		return;
+	}
+	for (size_t i = 0; i < x->nmembers; i++) {
+		if (x->members[i].strategy[0] && x->members[i].n != UINT32_MAX)
+			continue;
+		c->bad = true;
+		snprintf(c->why, sizeof(c->why), "region member %zu %s has no strategy or spin count",
+			 i + 1, where);
+		return;
+	}
+}
+
 /* A level's states: at most ADV_MAX_STATES, nearest first, each with a
  * distance, a share and, where it has one, a region that passes
  * check_best. */
@@ -288,6 +337,7 @@ static void check_states(const struct adv_distance_states *o, size_t declared, c
 		snprintf(field, sizeof(field), "share of the runs %s", where);
 		bound(c, field, x->share, 0, 1, "0 to 1", false);
 		check_best(&x->best, &x->region, where, c);
+		check_members(x, where, c);
 	}
 	if (!c->bad && o->n == 2 && o->s[1].round_trip_ns < o->s[0].round_trip_ns) {
 		c->bad = true;

@@ -221,7 +221,7 @@ static void add_region(json_object *level, json_object *configs)
 	struct calib_candidate c[CALIB_MAX_CANDIDATES];
 	struct calib_region r;
 	size_t n = json_object_array_length(configs);
-	json_object *reg, *members, *pick;
+	json_object *reg, *members, *configs_of, *pick;
 	const char *strategy;
 	int lo = -1, hi = -1, same = 0;
 
@@ -243,10 +243,16 @@ static void add_region(json_object *level, json_object *configs)
 	strategy = calib_json__string(pick, "strategy", "");
 	reg = json_object_new_object();
 	members = json_object_new_array();
+	configs_of = json_object_new_array();
 	for (int m = 0; m < r.nmembers; m++) {
 		json_object *cfg = json_object_array_get_idx(configs, (size_t)r.members[m]);
+		json_object *mc = json_object_new_object();
 
 		json_object_array_add(members, json_object_new_string(calib_json__string(cfg, "label", "")));
+		json_object_object_add(mc, "strategy",
+				       json_object_new_string(calib_json__string(cfg, "strategy", "")));
+		json_object_object_add(mc, "spins", json_object_new_int(spins_of(cfg)));
+		json_object_array_add(configs_of, mc);
 		if (strcmp(calib_json__string(cfg, "strategy", ""), strategy))
 			continue;
 		same++;
@@ -257,6 +263,10 @@ static void add_region(json_object *level, json_object *configs)
 	}
 	json_object_object_add(reg, "rule", json_object_new_string(REGION_RULE));
 	json_object_object_add(reg, "members", members);
+	/* The same members as {strategy, spins}: what two regions share
+	 * (the advisor's test of two CPU-distance states) is read from these,
+	 * not from the labels. */
+	json_object_object_add(reg, "member_configs", configs_of);
 	json_object_object_add(reg, "of", json_object_new_int((int)n));
 	json_object_object_add(reg, "pick", pick_json(pick));
 	json_object_object_add(reg, "strategy_members", json_object_new_int(same));

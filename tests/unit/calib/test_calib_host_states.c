@@ -28,6 +28,16 @@
 	"{\"round_trip_ns\": " #rt ", \"share\": " #share ", \"region\": null, "	\
 	"\"why\": \"fewer than 2 runs of some configuration at this distance\"}"
 
+/* A state whose region lists its members as configurations (members: a
+ * JSON list of {"strategy", "spins"}), picking the first. */
+#define STATE_M(rt, share, strategy, spins, acq, members)				\
+	"{\"round_trip_ns\": " #rt ", \"share\": " #share ", \"region\": {"		\
+	"\"members\": [\"a\"], \"member_configs\": [" members "], \"of\": 26, "	\
+	"\"pick\": {\"strategy\": \"" strategy "\", \"spins\": " #spins ", "		\
+	"\"acq_per_s\": " #acq "}, \"spins_min\": " #spins ", \"spins_max\": " #spins	\
+	", \"spread\": 0.04, \"separated\": false}}"
+#define CFG(strategy, n) "{\"strategy\": \"" strategy "\", \"spins\": " #n "}"
+
 /* The level's own verdict (both states' runs): spin_then_park 0-255. */
 #define LEVEL(states)								\
 	"{\"threads\": 2, \"mutex_acq_per_s\": 4.0e6, \"region\": {"			\
@@ -208,6 +218,58 @@ static void test_malformed_states_rejected(void **state)
 		       "is nan, outside 1 ns to 1 s");
 }
 
+/* Regions that list their members: what both hold decides, whatever each
+ * one's preferred strategy (an unseparated near region holds the far
+ * state's short yields too); calibrate's preference picks among the
+ * shared (parking first, then the fewest spins); none shared differ. */
+static void test_overlap_by_members(void **state)
+{
+	struct adv_host h;
+	struct adv_lock_choice c;
+
+	c = choice_of(LEVEL(", \"states\": ["
+			    STATE_M(118, 1, "spin_then_park", 7, 7.76e6,
+				    CFG("spin_then_park", 7) ", " CFG("spin_then_yield", 0) ", "
+				    CFG("spin_then_yield", 7) ", " CFG("spin_then_yield", 15) ", "
+				    CFG("spin_yield_repeat", 0)) ", "
+			    STATE_M(499, 1, "spin_then_yield", 0, 5.38e6,
+				    CFG("spin_then_yield", 0) ", " CFG("spin_then_yield", 1) ", "
+				    CFG("spin_then_yield", 7) ", " CFG("spin_yield_repeat", 0)) "]"), &h);
+	assert_int_equal(c.states, ADV_LOCK_STATES_AGREE);
+	assert_string_equal(c.strategy, "spin_then_yield");
+	assert_int_equal(c.n, 0);
+	assert_int_equal(c.n_min, 0);
+	assert_int_equal(c.n_max, 7);
+	/* Parking wins among shared ones. */
+	c = choice_of(LEVEL(", \"states\": ["
+			    STATE_M(60, 0.5, "spin_then_park", 7, 9e6,
+				    CFG("spin_then_park", 7) ", " CFG("spin_then_park", 15) ", "
+				    CFG("spin_then_yield", 1)) ", "
+			    STATE_M(340, 0.5, "spin_then_yield", 1, 5e6,
+				    CFG("spin_then_yield", 1) ", " CFG("spin_then_park", 15)) "]"), &h);
+	assert_int_equal(c.states, ADV_LOCK_STATES_AGREE);
+	assert_string_equal(c.strategy, "spin_then_park");
+	assert_int_equal(c.n, 15);
+	/* Same preferred strategy, overlapping ranges, but no member shared. */
+	c = choice_of(LEVEL(", \"states\": ["
+			    STATE_M(60, 0.5, "spin_then_park", 7, 9e6,
+				    CFG("spin_then_park", 7) ", " CFG("spin_then_park", 255)) ", "
+			    STATE_M(340, 0.5, "spin_then_park", 15, 5e6, CFG("spin_then_park", 15)) "]"),
+		      &h);
+	assert_int_equal(c.states, ADV_LOCK_STATES_DIFFER);
+}
+
+/* A member without a spin count or strategy drops the level's states. */
+static void test_malformed_members_rejected(void **state)
+{
+	check_rejected(LEVEL(", \"states\": ["
+			     STATE_M(60, 0.5, "spin_then_park", 7, 9e6,
+				     CFG("spin_then_park", 7) ", {\"strategy\": \"spin_then_yield\"}") ", "
+			     STATE_M(340, 0.5, "spin_then_yield", 1, 5e6, CFG("spin_then_yield", 1)) "]"),
+		       "spin_threshold: region member 2 at light contention in CPU-distance state 1 "
+		       "has no strategy or spin count");
+}
+
 /* A bad level verdict still rejects the whole family, states or not. */
 static void test_bad_level_still_rejects_family(void **state)
 {
@@ -234,6 +296,8 @@ int main(void)
 		cmocka_unit_test(test_no_states),
 		cmocka_unit_test(test_overlap_from_file),
 		cmocka_unit_test(test_malformed_states_rejected),
+		cmocka_unit_test(test_overlap_by_members),
+		cmocka_unit_test(test_malformed_members_rejected),
 		cmocka_unit_test(test_bad_level_still_rejects_family),
 	};
 

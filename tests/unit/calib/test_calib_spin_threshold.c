@@ -48,6 +48,26 @@ static void check_pick(const json_object *level, const char *key)
 	assert_true(json_object_object_get_ex(p, "within_noise_of_runner_up", NULL));
 }
 
+/* member_configs: the members again as {strategy, spins}, one each, the
+ * pick's among them. */
+static void check_member_configs(json_object *reg, json_object *pick)
+{
+	json_object *mc, *members = json_object_object_get(reg, "members");
+	bool pick_in = false;
+
+	assert_true(json_object_object_get_ex(reg, "member_configs", &mc));
+	assert_int_equal(json_object_array_length(mc), json_object_array_length(members));
+	for (size_t i = 0; i < json_object_array_length(mc); i++) {
+		json_object *c = json_object_array_get_idx(mc, i);
+
+		assert_true(calib_json__string(c, "strategy", "")[0]);
+		assert_true(calib_json__double(c, "spins", -1) >= 0);
+		pick_in |= !strcmp(calib_json__string(c, "strategy", ""), calib_json__string(pick, "strategy", "?")) &&
+			   calib_json__double(c, "spins", -1) == calib_json__double(pick, "spins", -2);
+	}
+	assert_true(pick_in);
+}
+
 /* The good region: its rule, members (the best among them), a preferred
  * pick that is a member, and the spin range of the pick's strategy. */
 static void check_region(json_object *level)
@@ -69,6 +89,7 @@ static void check_region(json_object *level)
 		best_in |= !strcmp(m, calib_json__string(best, "label", "?"));
 	}
 	assert_true(pick_in && best_in);
+	check_member_configs(reg, pick);
 	if (strstr(calib_json__string(pick, "strategy", ""), "spin_")) {
 		assert_true(calib_json__double(reg, "spins_min", -1) ==
 			    calib_json__double(pick, "spins", -2));
