@@ -207,7 +207,7 @@ static void fs_distance_clause(const json_object *row, json_object *result, char
 	if (!json_object_object_get_ex(row, "cpu_distance", &d) ||
 	    !json_object_object_get_ex(d, "round_trip_ns", &rts))
 		return;
-	for (size_t i = 0; i < json_object_array_length(rts) && n < 64; i++)
+	for (size_t i = 0; i < calib_json__len(rts) && n < 64; i++)
 		if ((v[n] = json_object_get_double(json_object_array_get_idx(rts, i))) > 0)
 			n++;
 	if (!n)
@@ -216,7 +216,7 @@ static void fs_distance_clause(const json_object *row, json_object *result, char
 	json_object_object_add(result, "cpu_distance_ns", json_object_new_double(st.median));
 	json_object_object_add(result, "cpu_distance_changed",
 			       json_object_new_boolean(json_object_object_get_ex(d, "states", &states)));
-	if (!json_object_object_get_ex(d, "states", &states) || json_object_array_length(states) != 2) {
+	if (!json_object_object_get_ex(d, "states", &states) || calib_json__len(states) != 2) {
 		snprintf(buf, len, " (CPUs %.0f ns apart)", st.median);
 		return;
 	}
@@ -340,7 +340,7 @@ static void fs_print(const json_object *result, FILE *out)
 		return;
 	fprintf(out, "  %-7s %-6s %14s %14s %14s %14s %12s %12s\n", "threads", "kind",
 		"ns/inc @8B", "@64B", "@128B", "@256B", "8B/64B", "64B/128B");
-	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+	for (size_t i = 0; i < calib_json__len(rows); i++) {
 		json_object *row = json_object_array_get_idx(rows, i);
 
 		calib_json__cell(row, "ns_8", "%.2f", c[0], sizeof(c[0]));

@@ -76,7 +76,7 @@ static void fill_false_sharing(const json_object *f, struct adv_host_false_shari
 	o->interference_bytes = to_u32(calib_json__double(f, "destructive_interference", 0));
 	o->cache_line_bytes = to_u32(calib_json__double(f, "cache_line_sysfs", 0));
 	/* Concurrent when the headline row's threads really overlapped. */
-	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+	for (size_t i = 0; rows && i < calib_json__len(rows); i++) {
 		json_object *r = json_object_array_get_idx(rows, i);
 
 		if ((int)to_u32(calib_json__double(r, "threads", 0)) == threads)
@@ -105,7 +105,7 @@ static void fill_spin_hint(const json_object *f, const char *machine, struct adv
 		h->ns = calib_json__double(v, "median", 0);
 		h->available = true;
 	}
-	for (size_t i = 0; un && i < json_object_array_length(un) && o->nhints < ADV_MAX_HINTS; i++) {
+	for (size_t i = 0; un && i < calib_json__len(un) && o->nhints < ADV_MAX_HINTS; i++) {
 		struct adv_hint *h = &o->hints[o->nhints++];
 
 		snprintf(h->name, sizeof(h->name), "%s",
@@ -127,7 +127,7 @@ static void fill_best(const json_object *level, struct adv_best *o, struct adv_r
 	g->n_min = to_u32(calib_json__double(reg, "spins_min", o->n));
 	g->n_max = to_u32(calib_json__double(reg, "spins_max", o->n));
 	if (json_object_is_type(path(reg, "members", NULL), json_type_array))
-		g->size = (uint32_t)json_object_array_length(path(reg, "members", NULL));
+		g->size = (uint32_t)calib_json__len(path(reg, "members", NULL));
 	g->spread = calib_json__double(reg, "spread", 0);
 	g->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
 }
@@ -142,7 +142,7 @@ static void fill_members(const json_object *reg, struct adv_distance_state *x)
 	x->nmembers = 0;
 	if (!json_object_is_type(arr, json_type_array))
 		return;
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+	for (size_t i = 0; i < calib_json__len(arr); i++) {
 		json_object *m = json_object_array_get_idx(arr, i);
 		double n = calib_json__double(m, "spins", NAN);
 		struct adv_lock_config *c;
@@ -169,7 +169,7 @@ static void fill_states(const json_object *level, struct adv_distance_states *o,
 	*declared = 0;
 	if (!json_object_is_type(states, json_type_array))
 		return;
-	*declared = json_object_array_length(states);
+	*declared = calib_json__len(states);
 	for (size_t i = 0; i < *declared && o->n < ADV_MAX_STATES; i++) {
 		json_object *st = json_object_array_get_idx(states, i);
 		struct adv_distance_state *x = &o->s[o->n++];

@@ -206,7 +206,7 @@ static int measure_yield(const struct calib_ctx *ctx, const struct hc_plan *plan
 /* The median over the pairs of their median round trip. */
 static double pair_median(json_object *pairs)
 {
-	size_t n = json_object_array_length(pairs);
+	size_t n = calib_json__len(pairs);
 	double *v = calloc(n ? n : 1, sizeof(*v));
 	struct calib_stats all;
 
@@ -544,7 +544,7 @@ static json_object *pair_modes(const json_object *c2c)
 	json_object *pairs, *fig, *modes;
 
 	if (!json_object_object_get_ex(c2c, "pairs", &pairs) ||
-	    !json_object_is_type(pairs, json_type_array) || !json_object_array_length(pairs) ||
+	    !json_object_is_type(pairs, json_type_array) || !calib_json__len(pairs) ||
 	    !json_object_object_get_ex(json_object_array_get_idx(pairs, 0), "round_trip_ns", &fig) ||
 	    !json_object_object_get_ex(fig, "modes", &modes))
 		return NULL;
@@ -708,7 +708,7 @@ static void handoff_headline(const json_object *r, char *buf, size_t len)
 static void print_modes(const json_object *pairs, FILE *out)
 {
 	for (size_t i = 0; json_object_is_type(pairs, json_type_array) &&
-			   i < json_object_array_length(pairs); i++) {
+			   i < calib_json__len(pairs); i++) {
 		json_object *p = json_object_array_get_idx(pairs, i), *fig;
 		const char *note;
 
@@ -787,11 +787,11 @@ static void host_costs_print(const json_object *r, FILE *out)
 			calib_table__cell(tr, "ns_per_event", 1, "%.0f", a, sizeof(a)));
 	}
 	if (!skipped(c2c) && json_object_object_get_ex(c2c, "pairs", &pairs) &&
-	    json_object_array_length(pairs)) {
+	    calib_json__len(pairs)) {
 		fprintf(out, "\n    cache-line round trip (ns), %zu of %d CPU pairs\n",
-			json_object_array_length(pairs),
+			calib_json__len(pairs),
 			(int)calib_json__double(c2c, "pairs_possible", 0));
-		for (size_t i = 0; i < json_object_array_length(pairs); i++) {
+		for (size_t i = 0; i < calib_json__len(pairs); i++) {
 			json_object *p = json_object_array_get_idx(pairs, i);
 
 			snprintf(c, sizeof(c), "CPU %d <-> %d", (int)calib_json__double(p, "a", 0),

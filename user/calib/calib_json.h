@@ -36,6 +36,14 @@ json_object *calib_busy__json(const struct calib_busy *b);
  * overlap < CALIB_OVERLAP_OK: the threads did not all run at once. */
 json_object *calib_team__json(const struct calib_team_result *r);
 
+/* json_object_array_length, 0 for anything that is not an array (NULL
+ * included): a file read back may have any shape, and json-c asserts the
+ * type (a hand-edited store aborted `calibrate --show`). */
+static inline size_t calib_json__len(const json_object *o)
+{
+	return json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
+}
+
 /* Marks a family result as skipped with its reason. */
 void calib_json__skip(json_object *result, const char *reason);
 /* obj[key] as a double / string, or dflt when absent. */

@@ -31,7 +31,7 @@ static double level_distance(const json_object *level)
 	int n = 0;
 
 	for (size_t i = 0; json_object_is_type(rts, json_type_array) &&
-			   i < json_object_array_length(rts) && n < 64; i++)
+			   i < calib_json__len(rts) && n < 64; i++)
 		if ((t = json_object_get_double(json_object_array_get_idx(rts, i))) > 0)
 			v[n++] = t;
 	for (int i = 1; i < n; i++)	/* insertion sort: a few dozen at most */
@@ -76,7 +76,7 @@ static json_object *stored_other(const json_object *old, double rt, const char *
 	double ort;
 
 	if (json_object_is_type(states, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(states); i++) {
+		for (size_t i = 0; i < calib_json__len(states); i++) {
 			json_object *st = json_object_array_get_idx(states, i);
 
 			region = get(st, "region");

@@ -479,7 +479,7 @@ static void add_summary(json_object *result, json_object *cases)
 	int nl = 0, nr = 0;
 	json_object *s = json_object_new_object();
 
-	for (size_t i = 0; i < json_object_array_length(cases); i++) {
+	for (size_t i = 0; i < calib_json__len(cases); i++) {
 		json_object *c = json_object_array_get_idx(cases, i);
 		const char *kind = calib_json__string(c, "kind", "");
 
@@ -633,7 +633,7 @@ static void numa_print(const json_object *r, FILE *out)
 		return;
 	fprintf(out, "\n    %-12s %8s %8s %8s %8s %18s %18s\n", "placement", "cpu node", "mem node",
 		"distance", "threads", "GB/s", "latency ns");
-	for (size_t i = 0; i < json_object_array_length(cases); i++) {
+	for (size_t i = 0; i < calib_json__len(cases); i++) {
 		json_object *c = json_object_array_get_idx(cases, i);
 		char cn[16] = "all", mn[16] = "-", dist[16] = "-";
 

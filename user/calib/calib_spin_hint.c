@@ -253,7 +253,7 @@ static void sh_print(const json_object *result, FILE *out)
 		}
 	}
 	if (json_object_object_get_ex(result, "unavailable", &absent))
-		for (size_t i = 0; i < json_object_array_length(absent); i++) {
+		for (size_t i = 0; i < calib_json__len(absent); i++) {
 			json_object *a = json_object_array_get_idx(absent, i);
 
 			fprintf(out, "  %-8s %16s  (%s)\n", calib_json__string(a, "hint", "?"),
@@ -270,7 +270,7 @@ static void sh_print(const json_object *result, FILE *out)
 		fprintf(out, " %14s", hname);
 	}
 	fprintf(out, "  best\n");
-	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+	for (size_t i = 0; i < calib_json__len(rows); i++) {
 		json_object *row = json_object_array_get_idx(rows, i), *h;
 
 		if (!json_object_object_get_ex(row, "ms_per_million", &h))

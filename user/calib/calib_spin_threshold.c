@@ -147,7 +147,7 @@ static json_object *pick_json(const json_object *cfg)
  * and whether the runner-up is within the winner's spread. */
 static int best_config(json_object *configs, const char *key, bool want_max, bool *tie)
 {
-	size_t n = json_object_array_length(configs);
+	size_t n = calib_json__len(configs);
 	double best = 0, second = 0, spread = 0;
 	int bi = -1;
 
@@ -220,7 +220,7 @@ static void add_region(json_object *level, json_object *configs)
 {
 	struct calib_candidate c[CALIB_MAX_CANDIDATES];
 	struct calib_region r;
-	size_t n = json_object_array_length(configs);
+	size_t n = calib_json__len(configs);
 	json_object *reg, *members, *configs_of, *pick;
 	const char *strategy;
 	int lo = -1, hi = -1, same = 0;
@@ -296,7 +296,7 @@ static void add_sample(struct st_samples *x, const struct swbench_sample *s)
 /* The plain mutex is the advisor's yardstick for the best strategy. */
 static void add_mutex_yardstick(json_object *level, json_object *configs)
 {
-	for (size_t i = 0; i < json_object_array_length(configs); i++) {
+	for (size_t i = 0; i < calib_json__len(configs); i++) {
 		json_object *c = json_object_array_get_idx(configs, i);
 		struct calib_stats st;
 
@@ -556,7 +556,7 @@ static void distance_clause(const json_object *level, char *buf, size_t len)
 	if (!json_object_object_get_ex(level, "cpu_distance", &d) ||
 	    !json_object_object_get_ex(d, "round_trip_ns", &ns))
 		return;
-	for (size_t i = 0; i < json_object_array_length(ns) && n < CALIB_DISTANCE_MAX; i++)
+	for (size_t i = 0; i < calib_json__len(ns) && n < CALIB_DISTANCE_MAX; i++)
 		if ((v[n] = json_object_get_double(json_object_array_get_idx(ns, i))) > 0)
 			n++;
 	if (!n)
@@ -595,7 +595,7 @@ static void state_clauses(const json_object *level, char *buf, size_t len)
 	    !json_object_object_get_ex(d, "states", &states) ||
 	    !json_object_is_type(states, json_type_array))
 		return;
-	for (size_t i = 0; i < json_object_array_length(states) && len > 1; i++) {
+	for (size_t i = 0; i < calib_json__len(states) && len > 1; i++) {
 		json_object *st = json_object_array_get_idx(states, i);
 		int w;
 
@@ -646,7 +646,7 @@ static void level_headline(const char *name, const json_object *level, char *buf
 	}
 	region_words(reg, pick, what, sizeof(what));
 	n = json_object_is_type(json_object_object_get(reg, "members"), json_type_array) ?
-	    (int)json_object_array_length(json_object_object_get(reg, "members")) : 0;
+	    (int)calib_json__len(json_object_object_get(reg, "members")) : 0;
 	if (json_object_get_boolean(json_object_object_get(reg, "separated")))
 		snprintf(buf, len, "%s contention (%d thread%s%s): %s, %.2f M acq/s; %d of %d "
 			 "configurations in the best's cluster (all within %.0f%% of it) are equivalent here", name,
@@ -726,7 +726,7 @@ static void print_distance(const json_object *level, FILE *out)
 	if (!json_object_object_get_ex(level, "cpu_distance", &d) ||
 	    !json_object_get_boolean(json_object_object_get(d, "changed")) ||
 	    !json_object_object_get_ex(d, "states", &states) ||
-	    json_object_array_length(states) != 2)
+	    calib_json__len(states) != 2)
 		return;
 	near = json_object_array_get_idx(states, 0);
 	far = json_object_array_get_idx(states, 1);
@@ -769,7 +769,7 @@ static void print_level(const char *name, const json_object *level, FILE *out)
 		calib_json__double(level, "run_ms", 0));
 	fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8s\n", "strategy", "M acq/s", "p50 ns",
 		"p99 ns", "stop-all us", "worst stop us", "fairness");
-	for (size_t i = 0; i < json_object_array_length(configs); i++) {
+	for (size_t i = 0; i < calib_json__len(configs); i++) {
 		json_object *cfg = json_object_array_get_idx(configs, i);
 
 		fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8.2f\n",
