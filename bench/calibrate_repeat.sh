@@ -13,7 +13,9 @@
 #  - the verdicts of each run (interference size, recommended lock strategy
 #    and spin region at light and heavy contention, cheapest fit spin hint)
 #    and whether all runs agree;
-#  - each run's wall time, and the host's load and others' CPU share.
+#  - each run's wall time, and the host's load and others' CPU share;
+#  - the lock strategy the advice would quote from the one store the quiet
+#    runs share, after each run (calibrate --show).
 # Then, unless BUSY=0, the same N runs into one store that holds a quiet
 # calibration while two CPU burners run: every family must be flagged busy
 # and the stored quiet families kept.
@@ -48,8 +50,15 @@ run_quick() {	# out.json store.json: one --quick run, timed
 }
 
 echo "quiet phase: $runs runs (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+# The quiet runs go into one store, as a host's calibrations do: after
+# each, a snapshot of it and the lock strategy the advice would quote from
+# it (calibrate --show), the store keeping each CPU-distance state's
+# verdict (calib_merge.h).
 for i in $(seq 1 "$runs"); do
-	run_quick "$dir/run$i.json" "$dir/store$i.json"
+	run_quick "$dir/run$i.json" "$dir/accum.json"
+	cp "$dir/accum.json" "$dir/store$i.json"
+	"$bin" calibrate --show -o "$dir/accum.json" 2>/dev/null |
+		sed -n 's/^lock strategy the advice will quote: //p' >"$dir/advice$i.txt"
 done
 
 if [ "${BUSY:-1}" != 0 ]; then
@@ -256,6 +265,23 @@ for lvl in ("light", "heavy"):
         groups.setdefault(state, set()).add(v[lvl])
     print(f"{lvl} by CPU distance: " + "; ".join(
         f"{st}: {len(g)} verdict{'s' if len(g) > 1 else ''} ({', '.join(sorted(g))})" for st, g in sorted(groups.items())))
+
+# What the advice would quote from the store after each quiet run.
+print("\nLock strategy the advice would quote from the store after each run (one store for all runs):\n")
+print("| after run | light and heavy contention |")
+print("|---|---|")
+advice = []
+for i in range(1, runs + 1):
+    a = open(f"{d}/advice{i}.txt").read().strip()
+    advice.append(a)
+    print(f"| {i} | {a} |")
+settled = next(k for k in range(1, runs + 1) if len(set(advice[k - 1:])) == 1)
+if settled == 1:
+    print("\nstored advice: identical after every run")
+elif settled < runs:
+    print(f"\nstored advice: identical from run {settled} on")
+else:
+    print("\nstored advice: NOT identical (it changed after the last run)")
 
 if busy_phase:
     quiet = json.load(open(f"{d}/quiet-before.json"))["results"]

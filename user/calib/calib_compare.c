@@ -49,7 +49,7 @@ static json_object *walk(const json_object *doc, const char *family, const char 
 			char *end;
 			long i = strtol(seg, &end, 10);
 
-			v = *end || i < 0 || (size_t)i >= json_object_array_length(v) ? NULL :
+			v = *end || i < 0 || (size_t)i >= calib_json__len(v) ? NULL :
 			    json_object_array_get_idx(v, (size_t)i);
 		} else if (!json_object_is_type(v, json_type_object) ||
 			   !json_object_object_get_ex(v, seg, &v)) {
@@ -88,7 +88,7 @@ bool calib_compare__figure(const json_object *doc, const struct calib_headline *
 	out->ci_hi = st.ci_hi;
 	out->noise_known = st.n >= 2;
 	if (json_object_object_get_ex(v, "modes", &m) && json_object_is_type(m, json_type_array) &&
-	    json_object_array_length(m) == 2) {
+	    calib_json__len(m) == 2) {
 		out->bimodal = true;
 		for (int i = 0; i < 2; i++) {
 			out->mode[i] = calib_json__double(json_object_array_get_idx(m, (size_t)i),
@@ -160,12 +160,13 @@ static void region_text(const struct adv_host *h, bool heavy, char *buf, size_t 
 }
 
 /* "62 ns spin_then_park 7-255, 352 ns spin_then_park 15-63: both 15-63"
- * (or ": none in both"): the verdict of each CPU-distance state a level
+ * (", both spin_then_yield 0-7" where the shared configurations are of
+ * neither state's own strategy, or ": none in both"): the verdict of each CPU-distance state a level
  * met, as the advisor compares them; "-" for a level with one verdict. */
 static void states_text(const struct adv_host *h, bool heavy, char *buf, size_t len)
 {
 	struct adv_lock_choice c;
-	char near[64], far[64], both[48];
+	char near[64], far[64], both[64];
 
 	if (!adv_cal__lock_choice(h, heavy, &c) || c.states == ADV_LOCK_ONE_VERDICT) {
 		snprintf(buf, len, "-");
@@ -173,12 +174,17 @@ static void states_text(const struct adv_host *h, bool heavy, char *buf, size_t 
 	}
 	best_text(&c.near->best, &c.near->region, near, sizeof(near));
 	best_text(&c.far->best, &c.far->region, far, sizeof(far));
+	/* The shared configuration's strategy is named where it is neither
+	 * state's own (regions that share members of another strategy). */
+	bool own = !strcmp(c.strategy, c.near->best.strategy) && !strcmp(c.strategy, c.far->best.strategy);
+
 	if (c.states == ADV_LOCK_STATES_DIFFER)
 		snprintf(both, sizeof(both), "none in both");
 	else if (c.n_max > c.n_min)
-		snprintf(both, sizeof(both), "both %u-%u", c.n_min, c.n_max);
+		snprintf(both, sizeof(both), "both %s%s%u-%u", own ? "" : c.strategy, own ? "" : " ",
+			 c.n_min, c.n_max);
 	else
-		snprintf(both, sizeof(both), "both %u", c.n);
+		snprintf(both, sizeof(both), "both %s%s%u", own ? "" : c.strategy, own ? "" : " ", c.n);
 	snprintf(buf, len, "%.0f ns %s, %.0f ns %s: %s", c.near->round_trip_ns, near,
 		 c.far->round_trip_ns, far, both);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "calib/calib_compare.h"
 #include "calib/calib_json.h"
+#include "calib/calib_lock_words.h"
 #include "calib/calib_merge.h"
 #include "calib/calib_store.h"
 #include "calib/kern/calib_util.h"
@@ -236,7 +237,7 @@ static void collect_skips(const char *key, json_object *result, char *buf, size_
 	if (!json_object_object_get_ex(result, "skipped_parts", &parts) ||
 	    !json_object_is_type(parts, json_type_array))
 		return;
-	for (size_t i = 0; i < json_object_array_length(parts); i++) {
+	for (size_t i = 0; i < calib_json__len(parts); i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
 
 		n = strlen(buf);
@@ -411,6 +412,22 @@ static int load_doc(const char *path, json_object **doc)
 	return 0;
 }
 
+/* What a trace's advice will quote from these results as the lock
+ * strategy, per contention level (calib_lock_words.h). */
+static void print_lock_advice(const json_object *doc)
+{
+	json_object *results = NULL;
+	char light[320], heavy[320];
+
+	json_object_object_get_ex(doc, "results", &results);
+	calib_lock__advice_words(results, false, light, sizeof(light));
+	calib_lock__advice_words(results, true, heavy, sizeof(heavy));
+	if (!light[0] && !heavy[0])
+		return;
+	printf("\nlock strategy the advice will quote: light contention: %s; heavy contention: %s\n",
+	       light[0] ? light : "none", heavy[0] ? heavy : "none");
+}
+
 static int show_saved(const struct calibrate_opts *o, const char *path)
 {
 	struct ss_fingerprint saved, here;
@@ -426,8 +443,10 @@ static int show_saved(const struct calibrate_opts *o, const char *path)
 		ss_warn("these results were measured on another host (%s): 'spinscope -p' will not use them",
 			why);
 	print_doc(doc, o);
-	if (!o->json)
+	if (!o->json) {
+		print_lock_advice(doc);
 		printf("\n(saved %s in %s)\n", calib_json__string(doc, "created", "?"), path);
+	}
 	json_object_put(doc);
 	return SS_EXIT_OK;
 }

@@ -322,6 +322,29 @@ static void test_compare_states(void **state)
 	free(err);
 }
 
+/* --show ends with the lock strategy a trace's advice will quote from the
+ * file: both CPU-distance states where a level has them. A file whose
+ * figures are not the arrays calibrate writes (host-a.json's
+ * memory_order) prints, where it aborted in json-c before. */
+static void test_show_lock_advice(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run(&out, &err, "--show", "-o", CMP "host-b-states.json", NULL, NULL, NULL), 0);
+	assert_non_null(strstr(out, "\nlock strategy the advice will quote: light contention: depends "
+			       "on the CPUs' distance: spin_then_park N=7 at 62 ns, spin_then_yield N=0 "
+			       "at 352 ns; heavy contention: spin_then_park N=15 (any N from 15 to 63), "
+			       "good in both CPU-distance states (58 ns, 330 ns apart)\n"));
+	free(out);
+	free(err);
+	assert_int_equal(run(&out, &err, "--show", "-o", CMP "host-a.json", NULL, NULL, NULL), 0);
+	assert_non_null(strstr(out, "Memory ordering [memory_order]"));
+	assert_non_null(strstr(out, "lock strategy the advice will quote: light contention: "
+			       "spin_yield_repeat N=7; heavy contention: spin_then_park N=31\n"));
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_ctrl_c_saves_partial),
 		cmocka_unit_test(test_compare_fixtures),
 		cmocka_unit_test(test_compare_states),
+		cmocka_unit_test(test_show_lock_advice),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
