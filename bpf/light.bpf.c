@@ -9,9 +9,11 @@
  * runs in the waker's context; sched_wakeup may run on the woken CPU).
  *
  * It fills the maps of trace.bpf.c, which user space loads with its
- * syscall programs switched off and whose scheduler programs still do the
- * on/off-CPU accounting: user space hands this object those maps
- * (bpf_map__reuse_fd), so the profile, renderers and advisor are the same.
+ * syscall programs and its sched_switch and sched_waking programs switched
+ * off: the programs here do that on/off-CPU and run-queue accounting too
+ * (sched_account.bpf.h), one program per event. User space hands this
+ * object those maps (bpf_map__reuse_fd), so the profile, renderers and
+ * advisor are the same.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

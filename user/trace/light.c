@@ -62,7 +62,8 @@ int light_check_kernel(char *why, size_t whylen)
 	return SS_EXIT_KERNEL;
 }
 
-/* Every map of light.bpf.c but its own .rodata is trace.bpf.c's. */
+/* Every map of light.bpf.c but its own .rodata and .bss (start_ns, set at
+ * attach) is trace.bpf.c's. */
 static int share_maps(struct light_tracer *l, struct bpf_object *from, char *why, size_t whylen)
 {
 	struct bpf_map *m;
@@ -72,7 +73,7 @@ static int share_maps(struct light_tracer *l, struct bpf_object *from, char *why
 		int err;
 
 		if (!src)
-			continue;	/* light's own .rodata */
+			continue;	/* light's own .rodata, .bss */
 		err = bpf_map__reuse_fd(m, bpf_map__fd(src));
 		if (err) {
 			snprintf(why, whylen, "cannot share BPF map %s with the --light programs: %s",

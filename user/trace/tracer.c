@@ -559,7 +559,13 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen)
 		return tracer_attach_error(bpf_program__name(t->shared.extra[failed].prog), section,
 					   err, t->verbose, why, whylen);
 	}
-	return t->light ? light_tracer__attach(t->light, t->skel->bss->start_ns, why, whylen) : 0;
+	if (!t->light)
+		return 0;
+	/* Under --light the scheduler's accounting attaches last, with
+	 * light.bpf.c: time zero is taken again just before it, so that no
+	 * switch between the two goes unseen and counted on the wrong side. */
+	t->skel->bss->start_ns = tracer_now_ns();
+	return light_tracer__attach(t->light, t->skel->bss->start_ns, why, whylen);
 }
 
 /*
