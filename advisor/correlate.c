@@ -44,6 +44,23 @@ static void spin_clause(const struct adv_breakeven *be, char *buf, size_t size)
 		 adv_fmt_ns(be->spin_ns).s, be->yields_per_switch, adv_fmt_ns(be->yield_ns).s);
 }
 
+/*
+ * Spins before parking: none, unless this host's sweep found a short spin
+ * before parking best at the target's contention level: its verdict, or
+ * the one both CPU-distance states share; where they share none, the
+ * fewer of the two states' spins when both park (spinning longer than
+ * either found best is not advice), else none: the level's overall pick
+ * mixes the two states and is no state's verdict.
+ */
+static int32_t park_spins(const struct adv_lock_choice *c)
+{
+	if (c->states != ADV_LOCK_STATES_DIFFER)
+		return strstr(c->strategy, "park") ? (int32_t)c->n : 0;
+	if (!strstr(c->near->best.strategy, "park") || !strstr(c->far->best.strategy, "park"))
+		return 0;
+	return (int32_t)(c->near->best.n < c->far->best.n ? c->near->best.n : c->far->best.n);
+}
+
 static void pick_side(const struct adv_ctx *ctx, struct adv_breakeven *be)
 {
 	struct adv_lock_choice choice;
@@ -63,11 +80,8 @@ static void pick_side(const struct adv_ctx *ctx, struct adv_breakeven *be)
 		if (be->hint_ns > 0)
 			be->spin_n = spins_within(be->handoff_ns, be->hint_ns);
 	} else if (be->side == ADV_SIDE_PARK) {
-		/* Park at once, unless this host's sweep found a short spin before
-		 * parking best at the target's contention level (in both
-		 * CPU-distance states, where it met two that agree). */
-		be->spin_n = adv_cal__lock_choice(ctx->h, adv_metrics__heavy(&ctx->m), &choice) &&
-			     strstr(choice.strategy, "park") ? (int32_t)choice.n : 0;
+		be->spin_n = adv_cal__lock_choice(ctx->h, adv_metrics__heavy(&ctx->m), &choice) ?
+				     park_spins(&choice) : 0;
 	}
 }
 

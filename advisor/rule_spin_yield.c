@@ -147,6 +147,9 @@ static void recommend_differ(struct adv_finding *f, const struct adv_lock_choice
 	if (c->near->carried_from[0] || c->far->carried_from[0])
 		adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the two states were met by different calibration runs (CPUs %s apart in the one of %s).",
 				       site, adv_fmt_ns(earlier->round_trip_ns).s, earlier->carried_from);
+	else if (c->near->share == c->far->share)
+		adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the calibration's runs met both as often.",
+				       site);
 	else
 		adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the calibration's runs met CPUs %s apart more often (%s of them).",
 				       site, adv_fmt_ns(more->round_trip_ns).s, adv_fmt_pct(more->share).s);

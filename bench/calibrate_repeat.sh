@@ -58,7 +58,7 @@ for i in $(seq 1 "$runs"); do
 	run_quick "$dir/run$i.json" "$dir/accum.json"
 	cp "$dir/accum.json" "$dir/store$i.json"
 	"$bin" calibrate --show -o "$dir/accum.json" 2>/dev/null |
-		sed -n 's/^lock strategy the advice will quote: //p' >"$dir/advice$i.txt"
+		sed -n "s/^lock strategy the advice will quote: //p" >"$dir/advice$i.txt"
 done
 
 if [ "${BUSY:-1}" != 0 ]; then

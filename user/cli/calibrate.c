@@ -414,7 +414,7 @@ static int load_doc(const char *path, json_object **doc)
 
 /* What a trace's advice will quote from these results as the lock
  * strategy, per contention level (calib_lock_words.h). */
-static void print_lock_advice(const json_object *doc)
+static void print_lock_advice(const json_object *doc, bool this_host)
 {
 	json_object *results = NULL;
 	char light[320], heavy[320];
@@ -424,7 +424,9 @@ static void print_lock_advice(const json_object *doc)
 	calib_lock__advice_words(results, true, heavy, sizeof(heavy));
 	if (!light[0] && !heavy[0])
 		return;
-	printf("\nlock strategy the advice will quote: light contention: %s; heavy contention: %s\n",
+	/* Another host's results are not used by traces here. */
+	printf("\nlock strategy the advice %s: light contention: %s; heavy contention: %s\n",
+	       this_host ? "will quote" : "would quote on the host that measured these results",
 	       light[0] ? light : "none", heavy[0] ? heavy : "none");
 }
 
@@ -433,18 +435,21 @@ static int show_saved(const struct calibrate_opts *o, const char *path)
 	struct ss_fingerprint saved, here;
 	json_object *doc, *host = NULL;
 	char why[512];
+	bool this_host = true;
 	int err = load_doc(path, &doc);
 
 	if (err)
 		return err;
 	json_object_object_get_ex(doc, "host", &host);
 	if (!calib_store__host_from_json(host, &saved) && !fingerprint__read(NULL, &here) &&
-	    !fingerprint__match(&saved, &here, why, sizeof(why)))
+	    !fingerprint__match(&saved, &here, why, sizeof(why))) {
 		ss_warn("these results were measured on another host (%s): 'spinscope -p' will not use them",
 			why);
+		this_host = false;
+	}
 	print_doc(doc, o);
 	if (!o->json) {
-		print_lock_advice(doc);
+		print_lock_advice(doc, this_host);
 		printf("\n(saved %s in %s)\n", calib_json__string(doc, "created", "?"), path);
 	}
 	json_object_put(doc);

@@ -79,6 +79,44 @@ static void test_park_side_takes_the_sweeps_short_spin(void **state)
 	fx_free(fx);
 }
 
+/* A state of light contention: round trip, strategy and spins. */
+static struct adv_distance_state park_state(double rt, const char *strategy, uint32_t n)
+{
+	struct adv_distance_state st;
+
+	memset(&st, 0, sizeof(st));
+	st.round_trip_ns = rt;
+	st.share = 0.5;
+	snprintf(st.best.strategy, sizeof(st.best.strategy), "%s", strategy);
+	st.best.n = n;
+	st.best.throughput = 5e6;
+	st.region = (struct adv_region){ n, n, 1, 0, true };
+	return st;
+}
+
+/* Two CPU-distance states that share nothing: the level's overall pick
+ * (0x1F here) mixes them and is no state's verdict. Both park: the
+ * fewer of their spins; one yields: park at once. */
+static void test_park_side_with_states_that_differ(void **state)
+{
+	static const char *const far_strategy[] = { "spin_then_park", "spin_then_yield" };
+	static const int32_t want[] = { 7, 0 };
+
+	for (int i = 0; i < 2; i++) {
+		struct fx *fx = lock_in_slot(16, 4000);
+		const struct adv_breakeven *be;
+
+		fx->h.spin_threshold.present = true;
+		fx->h.spin_threshold.light_states.s[0] = park_state(60, "spin_then_park", 63);
+		fx->h.spin_threshold.light_states.s[1] = park_state(340, far_strategy[i], 7);
+		fx->h.spin_threshold.light_states.n = 2;
+		be = &fx_run(fx)->breakeven;
+		assert_int_equal(be->side, ADV_SIDE_PARK);
+		assert_int_equal(be->spin_n, want[i]);
+		fx_free(fx);
+	}
+}
+
 /* One CPU: the holder cannot run while a waiter spins. */
 static void test_one_cpu_always_parks(void **state)
 {
@@ -172,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_short_waits_spin_then_park),
 		cmocka_unit_test(test_long_waits_park_at_once),
 		cmocka_unit_test(test_park_side_takes_the_sweeps_short_spin),
+		cmocka_unit_test(test_park_side_with_states_that_differ),
 		cmocka_unit_test(test_one_cpu_always_parks),
 		cmocka_unit_test(test_target_spin_is_yields_per_switch_times_yield_cost),
 		cmocka_unit_test(test_target_spinning_past_the_handoff_overspins),

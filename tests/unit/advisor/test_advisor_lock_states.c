@@ -153,6 +153,17 @@ static void test_disjoint_states_give_both(void **state)
 	assert_float_equal(f.confidence, base.confidence - 0.1, 1e-12);
 }
 
+/* Met as often: neither is called the more common. */
+static void test_disjoint_states_met_as_often(void **state)
+{
+	struct adv_finding f = run(with_states(dstate(62, 0.5, "spin_then_park", 7, 255, 8.95e6),
+					       dstate(352, 0.5, "spin_then_yield", 0, 7, 5.06e6), 2));
+
+	assert_non_null(strstr(f.recommendation, "whichever the hypervisor gives; the calibration's "
+			       "runs met both as often. Break-even: "));
+	assert_null(strstr(f.recommendation, "more often"));
+}
+
 /* The far state from an earlier calibration run (calib_merge.h): its
  * time instead of a share, and no claim of which state is more common. */
 static void test_states_of_two_runs(void **state)
@@ -215,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_of_yielding),
 		cmocka_unit_test(test_disjoint_states_give_both),
 		cmocka_unit_test(test_states_of_two_runs),
+		cmocka_unit_test(test_disjoint_states_met_as_often),
 		cmocka_unit_test(test_one_state_advises_as_before),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
