@@ -248,6 +248,7 @@ struct adv_lock_config {
 };
 
 #define ADV_MAX_REGION_MEMBERS 64
+#define ADV_MAX_SWEPT 32
 
 /* One distance between the CPUs that a contention level's runs met. On a
  * VM the hypervisor moves the vCPUs between cores that share a cache (a
@@ -270,6 +271,10 @@ struct adv_distance_state {
 	 * preferred strategy's spin range alone). */
 	struct adv_lock_config members[ADV_MAX_REGION_MEMBERS];
 	size_t nmembers;
+	/* The spin counts the sweep tried, ascending (spins_swept; 0: not
+	 * in the file, and no range of shared counts is claimed). */
+	uint32_t swept[ADV_MAX_SWEPT];
+	size_t nswept;
 };
 
 #define ADV_MAX_STATES 2		/* near and far */

@@ -217,8 +217,9 @@ static bool has_member(const struct adv_distance_state *s, const struct adv_lock
 
 /*
  * What both regions hold, from their members: the preferred shared
- * configuration in *pick, and the spin range *lo..*hi of the shared ones
- * of its strategy. A region that met the other state's best among its
+ * configuration in *pick, and *lo..*hi the counts of its strategy from
+ * there on that both share with no swept count between missing (a file
+ * without spins_swept: the pick's count alone). A region that met the other state's best among its
  * members (one that could not separate the strategies, say) shares it,
  * whatever its own preferred strategy.
  */
@@ -240,13 +241,18 @@ static bool members_overlap(const struct adv_distance_state *a, const struct adv
 		return false;
 	*pick = *best;
 	*lo = *hi = best->n;
-	for (size_t i = 0; i < a->nmembers; i++) {
-		const struct adv_lock_config *c = &a->members[i];
+	/* Up from the pick (the fewest spins of its strategy both share)
+	 * while every count the sweep tried is shared: "any N from lo to hi"
+	 * must hold for each count between. */
+	for (size_t i = 0; i < a->nswept; i++) {
+		struct adv_lock_config next = *best;
 
-		if (strcmp(c->strategy, best->strategy) || !has_member(b, c))
+		if (a->swept[i] <= best->n)
 			continue;
-		*lo = c->n < *lo ? c->n : *lo;
-		*hi = c->n > *hi ? c->n : *hi;
+		next.n = a->swept[i];
+		if (!has_member(a, &next) || !has_member(b, &next))
+			break;
+		*hi = next.n;
 	}
 	return true;
 }

@@ -137,8 +137,19 @@ static void fill_best(const json_object *level, struct adv_best *o, struct adv_r
  * that check_states() rejects rather than reads 0. */
 static void fill_members(const json_object *reg, struct adv_distance_state *x)
 {
-	json_object *arr = path(reg, "member_configs", NULL);
+	json_object *arr = path(reg, "member_configs", NULL), *swept = path(reg, "spins_swept", NULL);
 
+	/* Swept counts: ascending and in range, else none (no range claimed). */
+	x->nswept = 0;
+	for (size_t i = 0; i < calib_json__len(swept) && i < ADV_MAX_SWEPT; i++) {
+		double v = json_object_get_double(json_object_array_get_idx(swept, i));
+
+		if (!(v >= 0 && v <= (1 << 20)) || (x->nswept && v <= x->swept[x->nswept - 1])) {
+			x->nswept = 0;
+			break;
+		}
+		x->swept[x->nswept++] = (uint32_t)v;
+	}
 	x->nmembers = 0;
 	if (!json_object_is_type(arr, json_type_array))
 		return;

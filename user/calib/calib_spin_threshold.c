@@ -267,6 +267,13 @@ static void add_region(json_object *level, json_object *configs)
 	 * (the advisor's test of two CPU-distance states) is read from these,
 	 * not from the labels. */
 	json_object_object_add(reg, "member_configs", configs_of);
+	/* The spin counts swept: a range of members claims every one
+	 * between its ends only where none of those is missing. */
+	json_object *swept = json_object_new_array();
+
+	for (unsigned i = 0; i < NSPINS; i++)
+		json_object_array_add(swept, json_object_new_int((int)sweep_spins[i]));
+	json_object_object_add(reg, "spins_swept", swept);
 	json_object_object_add(reg, "of", json_object_new_int((int)n));
 	json_object_object_add(reg, "pick", pick_json(pick));
 	json_object_object_add(reg, "strategy_members", json_object_new_int(same));

@@ -33,6 +33,7 @@
 #define STATE_M(rt, share, strategy, spins, acq, members)				\
 	"{\"round_trip_ns\": " #rt ", \"share\": " #share ", \"region\": {"		\
 	"\"members\": [\"a\"], \"member_configs\": [" members "], \"of\": 26, "	\
+	"\"spins_swept\": [0, 1, 7, 15, 31, 63, 127, 255], "				\
 	"\"pick\": {\"strategy\": \"" strategy "\", \"spins\": " #spins ", "		\
 	"\"acq_per_s\": " #acq "}, \"spins_min\": " #spins ", \"spins_max\": " #spins	\
 	", \"spread\": 0.04, \"separated\": false}}"
@@ -230,8 +231,8 @@ static void test_overlap_by_members(void **state)
 	c = choice_of(LEVEL(", \"states\": ["
 			    STATE_M(118, 1, "spin_then_park", 7, 7.76e6,
 				    CFG("spin_then_park", 7) ", " CFG("spin_then_yield", 0) ", "
-				    CFG("spin_then_yield", 7) ", " CFG("spin_then_yield", 15) ", "
-				    CFG("spin_yield_repeat", 0)) ", "
+				    CFG("spin_then_yield", 1) ", " CFG("spin_then_yield", 7) ", "
+				    CFG("spin_then_yield", 15) ", " CFG("spin_yield_repeat", 0)) ", "
 			    STATE_M(499, 1, "spin_then_yield", 0, 5.38e6,
 				    CFG("spin_then_yield", 0) ", " CFG("spin_then_yield", 1) ", "
 				    CFG("spin_then_yield", 7) ", " CFG("spin_yield_repeat", 0)) "]"), &h);
@@ -240,6 +241,17 @@ static void test_overlap_by_members(void **state)
 	assert_int_equal(c.n, 0);
 	assert_int_equal(c.n_min, 0);
 	assert_int_equal(c.n_max, 7);
+	/* A swept count between that one region lacks (1): no range over it. */
+	c = choice_of(LEVEL(", \"states\": ["
+			    STATE_M(118, 1, "spin_then_park", 7, 7.76e6,
+				    CFG("spin_then_park", 7) ", " CFG("spin_then_yield", 0) ", "
+				    CFG("spin_then_yield", 7)) ", "
+			    STATE_M(499, 1, "spin_then_yield", 0, 5.38e6,
+				    CFG("spin_then_yield", 0) ", " CFG("spin_then_yield", 1) ", "
+				    CFG("spin_then_yield", 7)) "]"), &h);
+	assert_int_equal(c.states, ADV_LOCK_STATES_AGREE);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(c.n_max, 0);
 	/* Parking wins among shared ones. */
 	c = choice_of(LEVEL(", \"states\": ["
 			    STATE_M(60, 0.5, "spin_then_park", 7, 9e6,

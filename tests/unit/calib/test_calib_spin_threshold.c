@@ -66,6 +66,14 @@ static void check_member_configs(json_object *reg, json_object *pick)
 			   calib_json__double(c, "spins", -1) == calib_json__double(pick, "spins", -2);
 	}
 	assert_true(pick_in);
+	/* The counts swept, ascending from 0: what a range of members may
+	 * claim to cover. */
+	assert_true(json_object_object_get_ex(reg, "spins_swept", &mc));
+	assert_int_equal(json_object_array_length(mc), 8);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(mc, 0)), 0);
+	for (size_t i = 1; i < json_object_array_length(mc); i++)
+		assert_true(json_object_get_int(json_object_array_get_idx(mc, i)) >
+			    json_object_get_int(json_object_array_get_idx(mc, i - 1)));
 }
 
 /* The good region: its rule, members (the best among them), a preferred
