@@ -497,26 +497,53 @@ void calib_host__fill(const json_object *results, const char *machine, struct ad
 	fill(results, machine, h, false);
 }
 
-bool calib_host__family_valid(const char *key, const json_object *family_obj, char *why,
-			      size_t len)
+/* One family (results[key]) filled as the advisor would: *h zeroed
+ * first; false when out of memory. */
+static bool fill_one(const char *key, const json_object *family_obj, struct adv_host *h)
 {
 	json_object *one = json_object_new_object();
-	struct adv_host *h = calloc(1, sizeof(*h));
 	struct utsname u;
-	bool ok;
 
-	if (!one || !h) {
-		json_object_put(one);
-		free(h);
-		return true;	/* nothing to judge with: judge nothing */
-	}
+	if (!one)
+		return false;
+	memset(h, 0, sizeof(*h));
 	uname(&u);
 	json_object_object_add(one, key, json_object_get((json_object *)family_obj));
 	fill(one, u.machine, h, false);
+	json_object_put(one);
+	return true;
+}
+
+bool calib_host__family_valid(const char *key, const json_object *family_obj, char *why,
+			      size_t len)
+{
+	struct adv_host *h = malloc(sizeof(*h));
+	bool ok;
+
+	if (!h || !fill_one(key, family_obj, h)) {
+		free(h);
+		return true;	/* nothing to judge with: judge nothing */
+	}
 	ok = !h->rejected;
 	if (!ok)
 		snprintf(why, len, "%s", h->rejected_reason);
-	json_object_put(one);
+	free(h);
+	return ok;
+}
+
+bool calib_host__states_valid(const json_object *spin_threshold, char *why, size_t len)
+{
+	struct adv_host *h = malloc(sizeof(*h));
+	bool ok;
+
+	if (!h || !fill_one("spin_threshold", spin_threshold, h)) {
+		free(h);
+		return false;	/* cannot judge: carry nothing */
+	}
+	ok = !h->rejected && !h->spin_threshold.states_rejected[0];
+	if (!ok)
+		snprintf(why, len, "%s", h->rejected ? h->rejected_reason :
+						       h->spin_threshold.states_rejected);
 	free(h);
 	return ok;
 }

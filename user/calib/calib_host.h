@@ -24,6 +24,11 @@ void calib_host__fill(const json_object *results, const char *machine, struct ad
 bool calib_host__family_valid(const char *key, const json_object *family_obj, char *why,
 			      size_t len);
 
+/* Whether a spin_threshold family passes those checks with its
+ * CPU-distance states too (which, bad, are dropped rather than the
+ * family: calib_host.c's judge_states); why as above. */
+bool calib_host__states_valid(const json_object *spin_threshold, char *why, size_t len);
+
 /* Comma-separated calibrate families ("host_costs,spin_threshold") that
  * the findings in r rest on and h lacks; "" when none. Returns buf. */
 const char *calib_host__needed(const struct adv_report *r, const struct adv_host *h, char *buf,

@@ -108,7 +108,12 @@ static json_object *replacement(const char *key, const json_object *old, json_ob
 	    !calib_host__family_valid(key, old, why, sizeof(why)) ||
 	    json_object_deep_copy(val, &copy, NULL))
 		return json_object_get(val);
-	calib_merge__carry_states(copy, old);
+	/* A carried state that would fail the advisor's checks would only
+	 * drop both states at every trace: nothing is carried then. */
+	if (calib_merge__carry_states(copy, old) && !calib_host__states_valid(copy, why, sizeof(why))) {
+		json_object_put(copy);
+		return json_object_get(val);
+	}
 	return copy;
 }
 

@@ -54,8 +54,12 @@ json_object *calib_merge__results(const json_object *stored, const json_object *
  * CALIB_DISTANCE_CHANGE times nearer or farther (one of its states, or its
  * whole verdict when it met one state), that verdict becomes fresh's other
  * state, nearest first, marked "carried_from" with the stored family's
- * measured_at (a state carried before keeps its own). fresh's "changed"
- * stays what its own readings said. Returns the levels that got one.
+ * measured_at (a state carried before keeps its own). Only from a stored
+ * family not flagged busy, of the same lock workload (cs_work,
+ * outside_work, spin_hint), and a level of the same threads on the same
+ * CPUs. fresh's "changed" stays what its own readings said. Returns the
+ * levels that got one (calib_merge__results then keeps them only if they
+ * pass the advisor's checks).
  */
 int calib_merge__carry_states(json_object *fresh, const json_object *stored);
 

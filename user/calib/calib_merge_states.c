@@ -94,14 +94,26 @@ static json_object *stored_other(const json_object *old, double rt, const char *
 	return state_entry(ort, 1, region, old_at);
 }
 
+/* Whether key holds the same JSON value in a and b (both absent too). */
+static bool same(const json_object *a, const json_object *b, const char *key)
+{
+	json_object *x = get(a, key), *y = get(b, key);
+
+	return (!x && !y) || (x && y && json_object_equal(x, y));
+}
+
 /* One level: fresh met one state (no states of its own), old has a
- * verdict for another. */
+ * verdict for another, measured the same way: the same threads on the
+ * same two CPUs (a verdict from another --cpus or thread count answers
+ * another question). */
 static bool carry_level(json_object *fresh, const json_object *old, const char *old_at)
 {
 	json_object *dist = get(fresh, "cpu_distance"), *states, *other, *mine;
 	double rt = level_distance(fresh);
 
 	if (!dist || get(dist, "states") || !get(get(fresh, "region"), "pick") || rt <= 0)
+		return false;
+	if (!same(fresh, old, "threads") || !same(dist, get(old, "cpu_distance"), "cpus"))
 		return false;
 	other = stored_other(old, rt, old_at);
 	if (!other)
@@ -122,6 +134,14 @@ int calib_merge__carry_states(json_object *fresh, const json_object *stored)
 	static const char *const levels[] = { "light", "heavy" };
 	const char *old_at = calib_json__string(stored, "measured_at", "an earlier run");
 	int carried = 0;
+
+	/* A busy host's verdict, or one of another lock workload (the work
+	 * inside and outside the lock, the spin hint), is not this host's
+	 * other state. */
+	if (json_object_get_boolean(get(get(stored, "busy"), "busy")) ||
+	    !same(fresh, stored, "cs_work") || !same(fresh, stored, "outside_work") ||
+	    !same(fresh, stored, "spin_hint"))
+		return 0;
 
 	for (int i = 0; i < 2; i++) {
 		json_object *f = get(get(fresh, "contention"), levels[i]);

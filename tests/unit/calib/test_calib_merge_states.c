@@ -142,6 +142,52 @@ static void test_stored_state_lent_and_read(void **state)
 	json_object_put(fresh);
 }
 
+/* Nothing from a busy stored family, another lock workload, another
+ * thread count; and calib_merge__results keeps nothing that would fail
+ * the advisor's checks (a share of 5). */
+static void test_nothing_carried_that_answers_another_question(void **state)
+{
+	char near[1024], far[1024], bad[2048];
+	json_object *old, *fresh, *stored, *out, *f;
+	struct calib_merge_note notes[2];
+	size_t n;
+
+	level_json(near, sizeof(near), "spin_then_park", 7, 255, 9e6, "60,62,64", "");
+	level_json(far, sizeof(far), "spin_then_yield", 0, 7, 5e6, "330,340,335", "");
+	fresh = family("t1", far);
+	old = family("t0", near);
+	json_object_object_add(json_object_object_get(old, "busy"), "busy", json_object_new_boolean(true));
+	assert_int_equal(calib_merge__carry_states(fresh, old), 0);
+	json_object_put(old);
+	old = family("t0", near);
+	json_object_object_add(old, "cs_work", json_object_new_int(40));
+	assert_int_equal(calib_merge__carry_states(fresh, old), 0);
+	json_object_put(old);
+	old = family("t0", near);
+	json_object_object_add(json_object_object_get(json_object_object_get(old, "contention"), "heavy"),
+			       "threads", json_object_new_int(16));
+	assert_int_equal(calib_merge__carry_states(fresh, old), 1);	/* light only */
+	assert_null(states_of(fresh, "heavy"));
+	json_object_put(old);
+	json_object_put(fresh);
+
+	level_json(bad, sizeof(bad), "spin_then_park", 7, 255, 9e6, "60,340",
+		   "[{\"round_trip_ns\":60,\"share\":5,\"region\":{\"pick\":{\"strategy\":"
+		   "\"spin_then_park\",\"spins\":7,\"acq_per_s\":9e6},\"spins_min\":7,"
+		   "\"spins_max\":255,\"separated\":true}},{\"round_trip_ns\":340,\"share\":0.4,"
+		   "\"region\":null}]");
+	stored = json_object_new_object();
+	json_object_object_add(stored, "spin_threshold", family("t0", bad));
+	fresh = json_object_new_object();
+	json_object_object_add(fresh, "spin_threshold", family("t1", far));
+	out = calib_merge__results(stored, fresh, false, notes, 2, &n);
+	assert_true(json_object_object_get_ex(out, "spin_threshold", &f));
+	assert_null(states_of(f, "light"));
+	json_object_put(out);
+	json_object_put(stored);
+	json_object_put(fresh);
+}
+
 /* Through calib_merge__results: the stored copy gets the carried state,
  * the fresh result (the printed document's) does not. */
 static void test_results_carry_into_a_copy(void **state)
@@ -172,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_carried_within_one_state),
 		cmocka_unit_test(test_stored_state_lent_and_read),
 		cmocka_unit_test(test_results_carry_into_a_copy),
+		cmocka_unit_test(test_nothing_carried_that_answers_another_question),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
