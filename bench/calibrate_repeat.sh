@@ -150,13 +150,16 @@ def run_distance(doc, fam, path):
 def by_state(vals, dists):
     """Groups a figure's runs by the distance state each met: calib_stat.h's
     split (the 90th percentile of the runs' distances 3x their 10th or more,
-    cut at the two's geometric mean), runs that met both apart. None when
-    the runs did not read a distance or met one state only."""
+    cut at the two's geometric mean), runs that met both apart. Unlike
+    calib_distance__split, a state of one run is a group of its own here,
+    to be shown; the goal needs two runs in every group. None when the
+    runs did not read a distance or met one state only."""
     ds = [d for d in dists if isinstance(d, (int, float)) and d > 0]
     if not ds or len(ds) + dists.count("changed") < len(dists):
         return None  # a run without a reading: no state to put it in
     s = sorted(ds)
-    lo, hi = s[int(0.1 * (len(s) - 1))], s[int(round(0.9 * (len(s) - 1)))]
+    m = len(s)
+    lo, hi = s[(m - 1) // 10], s[(m - 1) - (m - 1) // 10]  # as calib_distance__split
     if hi < 3 * lo and "changed" not in dists:
         return None
     cut = (lo * hi) ** 0.5 if hi >= 3 * lo else float("inf")
