@@ -50,7 +50,7 @@ static json_object *walk(const json_object *doc, const char *family, const char 
 			long i = strtol(seg, &end, 10);
 
 			v = *end || i < 0 || (size_t)i >= calib_json__len(v) ? NULL :
-			    json_object_array_get_idx(v, (size_t)i);
+			    calib_json__at(v, (size_t)i);
 		} else if (!json_object_is_type(v, json_type_object) ||
 			   !json_object_object_get_ex(v, seg, &v)) {
 			v = NULL;
@@ -91,9 +91,9 @@ bool calib_compare__figure(const json_object *doc, const struct calib_headline *
 	    calib_json__len(m) == 2) {
 		out->bimodal = true;
 		for (int i = 0; i < 2; i++) {
-			out->mode[i] = calib_json__double(json_object_array_get_idx(m, (size_t)i),
+			out->mode[i] = calib_json__double(calib_json__at(m, (size_t)i),
 							  "median", 0);
-			out->share[i] = calib_json__double(json_object_array_get_idx(m, (size_t)i),
+			out->share[i] = calib_json__double(calib_json__at(m, (size_t)i),
 							   "share", 0);
 		}
 	}

@@ -208,7 +208,7 @@ static void fs_distance_clause(const json_object *row, json_object *result, char
 	    !json_object_object_get_ex(d, "round_trip_ns", &rts))
 		return;
 	for (size_t i = 0; i < calib_json__len(rts) && n < 64; i++)
-		if ((v[n] = json_object_get_double(json_object_array_get_idx(rts, i))) > 0)
+		if ((v[n] = json_object_get_double(calib_json__at(rts, i))) > 0)
 			n++;
 	if (!n)
 		return;
@@ -220,7 +220,7 @@ static void fs_distance_clause(const json_object *row, json_object *result, char
 		snprintf(buf, len, " (CPUs %.0f ns apart)", st.median);
 		return;
 	}
-	json_object *near = json_object_array_get_idx(states, 0), *far = json_object_array_get_idx(states, 1);
+	json_object *near = calib_json__at(states, 0), *far = calib_json__at(states, 1);
 	json_object *rn = json_object_object_get(near, "ratio_8_64"), *rf = json_object_object_get(far, "ratio_8_64");
 
 	snprintf(buf, len, "; the CPUs' distance changed during it: %.1fx with CPUs %.0f ns apart (%.0f%%), "
@@ -341,7 +341,7 @@ static void fs_print(const json_object *result, FILE *out)
 	fprintf(out, "  %-7s %-6s %14s %14s %14s %14s %12s %12s\n", "threads", "kind",
 		"ns/inc @8B", "@64B", "@128B", "@256B", "8B/64B", "64B/128B");
 	for (size_t i = 0; i < calib_json__len(rows); i++) {
-		json_object *row = json_object_array_get_idx(rows, i);
+		json_object *row = calib_json__at(rows, i);
 
 		calib_json__cell(row, "ns_8", "%.2f", c[0], sizeof(c[0]));
 		calib_json__cell(row, "ns_64", "%.2f", c[1], sizeof(c[1]));

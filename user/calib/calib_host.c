@@ -77,7 +77,7 @@ static void fill_false_sharing(const json_object *f, struct adv_host_false_shari
 	o->cache_line_bytes = to_u32(calib_json__double(f, "cache_line_sysfs", 0));
 	/* Concurrent when the headline row's threads really overlapped. */
 	for (size_t i = 0; rows && i < calib_json__len(rows); i++) {
-		json_object *r = json_object_array_get_idx(rows, i);
+		json_object *r = calib_json__at(rows, i);
 
 		if ((int)to_u32(calib_json__double(r, "threads", 0)) == threads)
 			o->concurrent = figure(r, "overlap") >= CALIB_OVERLAP_OK;
@@ -109,7 +109,7 @@ static void fill_spin_hint(const json_object *f, const char *machine, struct adv
 		struct adv_hint *h = &o->hints[o->nhints++];
 
 		snprintf(h->name, sizeof(h->name), "%s",
-			 calib_json__string(json_object_array_get_idx(un, i), "hint", ""));
+			 calib_json__string(calib_json__at(un, i), "hint", ""));
 	}
 }
 
@@ -142,7 +142,7 @@ static void fill_members(const json_object *reg, struct adv_distance_state *x)
 	/* Swept counts: ascending and in range, else none (no range claimed). */
 	x->nswept = 0;
 	for (size_t i = 0; i < calib_json__len(swept) && i < ADV_MAX_SWEPT; i++) {
-		double v = json_object_get_double(json_object_array_get_idx(swept, i));
+		double v = json_object_get_double(calib_json__at(swept, i));
 
 		if (!(v >= 0 && v <= (1 << 20)) || (x->nswept && v <= x->swept[x->nswept - 1])) {
 			x->nswept = 0;
@@ -154,7 +154,7 @@ static void fill_members(const json_object *reg, struct adv_distance_state *x)
 	if (!json_object_is_type(arr, json_type_array))
 		return;
 	for (size_t i = 0; i < calib_json__len(arr); i++) {
-		json_object *m = json_object_array_get_idx(arr, i);
+		json_object *m = calib_json__at(arr, i);
 		double n = calib_json__double(m, "spins", NAN);
 		struct adv_lock_config *c;
 
@@ -182,7 +182,7 @@ static void fill_states(const json_object *level, struct adv_distance_states *o,
 		return;
 	*declared = calib_json__len(states);
 	for (size_t i = 0; i < *declared && o->n < ADV_MAX_STATES; i++) {
-		json_object *st = json_object_array_get_idx(states, i);
+		json_object *st = calib_json__at(states, i);
 		struct adv_distance_state *x = &o->s[o->n++];
 
 		/* Absent is NaN: a state without its distance is no state. */

@@ -215,7 +215,7 @@ static double pair_median(json_object *pairs)
 	for (size_t i = 0; i < n; i++) {
 		struct calib_stats st;
 
-		calib_stats__from_json(json_object_array_get_idx(pairs, i), "round_trip_ns", &st, NULL);
+		calib_stats__from_json(calib_json__at(pairs, i), "round_trip_ns", &st, NULL);
 		v[i] = st.median;
 	}
 	calib_stats__compute(&all, v, (int)n);
@@ -545,7 +545,7 @@ static json_object *pair_modes(const json_object *c2c)
 
 	if (!json_object_object_get_ex(c2c, "pairs", &pairs) ||
 	    !json_object_is_type(pairs, json_type_array) || !calib_json__len(pairs) ||
-	    !json_object_object_get_ex(json_object_array_get_idx(pairs, 0), "round_trip_ns", &fig) ||
+	    !json_object_object_get_ex(calib_json__at(pairs, 0), "round_trip_ns", &fig) ||
 	    !json_object_object_get_ex(fig, "modes", &modes))
 		return NULL;
 	return json_object_get(modes);
@@ -709,7 +709,7 @@ static void print_modes(const json_object *pairs, FILE *out)
 {
 	for (size_t i = 0; json_object_is_type(pairs, json_type_array) &&
 			   i < calib_json__len(pairs); i++) {
-		json_object *p = json_object_array_get_idx(pairs, i), *fig;
+		json_object *p = calib_json__at(pairs, i), *fig;
 		const char *note;
 
 		if (!json_object_object_get_ex(p, "round_trip_ns", &fig) ||
@@ -792,7 +792,7 @@ static void host_costs_print(const json_object *r, FILE *out)
 			calib_json__len(pairs),
 			(int)calib_json__double(c2c, "pairs_possible", 0));
 		for (size_t i = 0; i < calib_json__len(pairs); i++) {
-			json_object *p = json_object_array_get_idx(pairs, i);
+			json_object *p = calib_json__at(pairs, i);
 
 			snprintf(c, sizeof(c), "CPU %d <-> %d", (int)calib_json__double(p, "a", 0),
 				 (int)calib_json__double(p, "b", 0));

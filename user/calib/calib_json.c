@@ -206,7 +206,7 @@ static void walk_warnings(json_object *obj, char *path, size_t plen, FILE *out, 
 
 	if (json_object_is_type(obj, json_type_array)) {
 		for (size_t i = 0; i < calib_json__len(obj); i++) {
-			json_object *el = json_object_array_get_idx(obj, i);
+			json_object *el = calib_json__at(obj, i);
 
 			element_name(el, i, seg, sizeof(seg));
 			push_segment(path, plen, base, seg);

@@ -44,6 +44,13 @@ static inline size_t calib_json__len(const json_object *o)
 	return json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
 }
 
+/* json_object_array_get_idx, NULL for anything that is not an array
+ * (json-c asserts there too) or past its end. */
+static inline json_object *calib_json__at(const json_object *o, size_t i)
+{
+	return json_object_is_type(o, json_type_array) ? json_object_array_get_idx(o, i) : NULL;
+}
+
 /* Marks a family result as skipped with its reason. */
 void calib_json__skip(json_object *result, const char *reason);
 /* obj[key] as a double / string, or dflt when absent. */

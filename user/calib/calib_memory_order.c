@@ -207,14 +207,14 @@ static void mo_print(const json_object *result, FILE *out)
 	json_object_object_get_ex(result, "contended", &shared);
 	fprintf(out, "  %-14s %16s", "op (ns/op)", "alone");
 	for (size_t i = 0; shared && i < calib_json__len(shared); i++)
-		fprintf(out, " %13d thr", (int)calib_json__double(json_object_array_get_idx(shared, i),
+		fprintf(out, " %13d thr", (int)calib_json__double(calib_json__at(shared, i),
 								 "threads", 0));
 	fprintf(out, "\n");
 	for (int op = 0; op < CALIB_MO__COUNT; op++) {
 		fprintf(out, "  %-14s %16s", calib_mo__name(op),
 			calib_json__cell(alone, calib_mo__name(op), "%.2f", a, sizeof(a)));
 		for (size_t i = 0; shared && i < calib_json__len(shared); i++)
-			fprintf(out, " %17s", calib_json__cell(json_object_array_get_idx(shared, i),
+			fprintf(out, " %17s", calib_json__cell(calib_json__at(shared, i),
 							       calib_mo__name(op), "%.2f", b, sizeof(b)));
 		fprintf(out, "\n");
 	}

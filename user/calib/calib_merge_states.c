@@ -32,7 +32,7 @@ static double level_distance(const json_object *level)
 
 	for (size_t i = 0; json_object_is_type(rts, json_type_array) &&
 			   i < calib_json__len(rts) && n < 64; i++)
-		if ((t = json_object_get_double(json_object_array_get_idx(rts, i))) > 0)
+		if ((t = json_object_get_double(calib_json__at(rts, i))) > 0)
 			v[n++] = t;
 	for (int i = 1; i < n; i++)	/* insertion sort: a few dozen at most */
 		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
@@ -77,7 +77,7 @@ static json_object *stored_other(const json_object *old, double rt, const char *
 
 	if (json_object_is_type(states, json_type_array)) {
 		for (size_t i = 0; i < calib_json__len(states); i++) {
-			json_object *st = json_object_array_get_idx(states, i);
+			json_object *st = calib_json__at(states, i);
 
 			region = get(st, "region");
 			ort = calib_json__double(st, "round_trip_ns", 0);

@@ -480,7 +480,7 @@ static void add_summary(json_object *result, json_object *cases)
 	json_object *s = json_object_new_object();
 
 	for (size_t i = 0; i < calib_json__len(cases); i++) {
-		json_object *c = json_object_array_get_idx(cases, i);
+		json_object *c = calib_json__at(cases, i);
 		const char *kind = calib_json__string(c, "kind", "");
 
 		if (!json_object_object_get_ex(c, "bandwidth_gbs", NULL))
@@ -634,7 +634,7 @@ static void numa_print(const json_object *r, FILE *out)
 	fprintf(out, "\n    %-12s %8s %8s %8s %8s %18s %18s\n", "placement", "cpu node", "mem node",
 		"distance", "threads", "GB/s", "latency ns");
 	for (size_t i = 0; i < calib_json__len(cases); i++) {
-		json_object *c = json_object_array_get_idx(cases, i);
+		json_object *c = calib_json__at(cases, i);
 		char cn[16] = "all", mn[16] = "-", dist[16] = "-";
 
 		if (int_of(c, "cpu_node") >= 0)

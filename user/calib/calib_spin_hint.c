@@ -254,7 +254,7 @@ static void sh_print(const json_object *result, FILE *out)
 	}
 	if (json_object_object_get_ex(result, "unavailable", &absent))
 		for (size_t i = 0; i < calib_json__len(absent); i++) {
-			json_object *a = json_object_array_get_idx(absent, i);
+			json_object *a = calib_json__at(absent, i);
 
 			fprintf(out, "  %-8s %16s  (%s)\n", calib_json__string(a, "hint", "?"),
 				"unavailable", calib_json__string(a, "reason", ""));
@@ -262,7 +262,7 @@ static void sh_print(const json_object *result, FILE *out)
 	if (!json_object_object_get_ex(result, "shared_counter", &rows))
 		return;
 	fprintf(out, "  shared counter, ms per million CAS increments:\n  %-7s", "threads");
-	json_object *first = json_object_array_get_idx(rows, 0), *hints;
+	json_object *first = calib_json__at(rows, 0), *hints;
 	if (!first || !json_object_object_get_ex(first, "ms_per_million", &hints))
 		return;
 	json_object_object_foreach(hints, hname, hv) {
@@ -271,7 +271,7 @@ static void sh_print(const json_object *result, FILE *out)
 	}
 	fprintf(out, "  best\n");
 	for (size_t i = 0; i < calib_json__len(rows); i++) {
-		json_object *row = json_object_array_get_idx(rows, i), *h;
+		json_object *row = calib_json__at(rows, i), *h;
 
 		if (!json_object_object_get_ex(row, "ms_per_million", &h))
 			continue;

@@ -155,7 +155,7 @@ static int best_config(json_object *configs, const char *key, bool want_max, boo
 		struct calib_stats st;
 		double v;
 
-		if (!calib_stats__from_json(json_object_array_get_idx(configs, i), key, &st, NULL) ||
+		if (!calib_stats__from_json(calib_json__at(configs, i), key, &st, NULL) ||
 		    st.n == 0)
 			continue;
 		v = want_max ? st.median : -st.median;
@@ -228,7 +228,7 @@ static void add_region(json_object *level, json_object *configs)
 	if (n > CALIB_MAX_CANDIDATES)
 		n = CALIB_MAX_CANDIDATES;
 	for (size_t i = 0; i < n; i++) {
-		json_object *cfg = json_object_array_get_idx(configs, i);
+		json_object *cfg = calib_json__at(configs, i);
 		struct calib_stats st;
 
 		if (!calib_stats__from_json(cfg, "acq_per_s", &st, NULL))
@@ -239,13 +239,13 @@ static void add_region(json_object *level, json_object *configs)
 	}
 	if (!calib_region__select(c, (int)n, true, CALIB_REGION_LINK, &r))
 		return;
-	pick = json_object_array_get_idx(configs, (size_t)r.pick);
+	pick = calib_json__at(configs, (size_t)r.pick);
 	strategy = calib_json__string(pick, "strategy", "");
 	reg = json_object_new_object();
 	members = json_object_new_array();
 	configs_of = json_object_new_array();
 	for (int m = 0; m < r.nmembers; m++) {
-		json_object *cfg = json_object_array_get_idx(configs, (size_t)r.members[m]);
+		json_object *cfg = calib_json__at(configs, (size_t)r.members[m]);
 		json_object *mc = json_object_new_object();
 
 		json_object_array_add(members, json_object_new_string(calib_json__string(cfg, "label", "")));
@@ -304,7 +304,7 @@ static void add_sample(struct st_samples *x, const struct swbench_sample *s)
 static void add_mutex_yardstick(json_object *level, json_object *configs)
 {
 	for (size_t i = 0; i < calib_json__len(configs); i++) {
-		json_object *c = json_object_array_get_idx(configs, i);
+		json_object *c = calib_json__at(configs, i);
 		struct calib_stats st;
 
 		if (!strcmp(calib_json__string(c, "strategy", ""), "pthread_mutex") &&
@@ -327,7 +327,7 @@ static void add_pick(json_object *level, const char *key, json_object *configs,
 
 	if (best < 0)
 		return;
-	p = pick_json(json_object_array_get_idx(configs, (size_t)best));
+	p = pick_json(calib_json__at(configs, (size_t)best));
 	json_object_object_add(p, "within_noise_of_runner_up", json_object_new_boolean(tie));
 	json_object_object_add(level, key, p);
 }
@@ -564,7 +564,7 @@ static void distance_clause(const json_object *level, char *buf, size_t len)
 	    !json_object_object_get_ex(d, "round_trip_ns", &ns))
 		return;
 	for (size_t i = 0; i < calib_json__len(ns) && n < CALIB_DISTANCE_MAX; i++)
-		if ((v[n] = json_object_get_double(json_object_array_get_idx(ns, i))) > 0)
+		if ((v[n] = json_object_get_double(calib_json__at(ns, i))) > 0)
 			n++;
 	if (!n)
 		return;
@@ -603,7 +603,7 @@ static void state_clauses(const json_object *level, char *buf, size_t len)
 	    !json_object_is_type(states, json_type_array))
 		return;
 	for (size_t i = 0; i < calib_json__len(states) && len > 1; i++) {
-		json_object *st = json_object_array_get_idx(states, i);
+		json_object *st = calib_json__at(states, i);
 		int w;
 
 		if (json_object_object_get_ex(st, "region", &reg) && reg &&
@@ -735,8 +735,8 @@ static void print_distance(const json_object *level, FILE *out)
 	    !json_object_object_get_ex(d, "states", &states) ||
 	    calib_json__len(states) != 2)
 		return;
-	near = json_object_array_get_idx(states, 0);
-	far = json_object_array_get_idx(states, 1);
+	near = calib_json__at(states, 0);
+	far = calib_json__at(states, 1);
 	fprintf(out, "    ! the CPUs' distance changed during it: a cache line's round trip between "
 		"them was about %.0f ns before %.0f%% of the runs and %.0f ns before %.0f%% (a VM's "
 		"vCPUs moved between cores that share a cache and cores that do not); the verdict "
@@ -777,7 +777,7 @@ static void print_level(const char *name, const json_object *level, FILE *out)
 	fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8s\n", "strategy", "M acq/s", "p50 ns",
 		"p99 ns", "stop-all us", "worst stop us", "fairness");
 	for (size_t i = 0; i < calib_json__len(configs); i++) {
-		json_object *cfg = json_object_array_get_idx(configs, i);
+		json_object *cfg = calib_json__at(configs, i);
 
 		fprintf(out, "    %-30s %14s %12s %14s %14s %16s %8.2f\n",
 			calib_json__string(cfg, "label", "?"),

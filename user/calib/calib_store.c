@@ -121,7 +121,7 @@ int calib_store__host_from_json(const json_object *host, struct ss_fingerprint *
 	if (json_object_object_get_ex(host, "caches", &arr) &&
 	    json_object_is_type(arr, json_type_array)) {
 		for (size_t i = 0; i < calib_json__len(arr) && fp->ncaches < FP_MAX_CACHES; i++) {
-			json_object *c = json_object_array_get_idx(arr, i);
+			json_object *c = calib_json__at(arr, i);
 			struct fp_cache *fc = &fp->caches[fp->ncaches++];
 
 			get_int(c, "level", &fc->level, false);

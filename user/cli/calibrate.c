@@ -238,7 +238,7 @@ static void collect_skips(const char *key, json_object *result, char *buf, size_
 	    !json_object_is_type(parts, json_type_array))
 		return;
 	for (size_t i = 0; i < calib_json__len(parts); i++) {
-		json_object *p = json_object_array_get_idx(parts, i);
+		json_object *p = calib_json__at(parts, i);
 
 		n = strlen(buf);
 		snprintf(buf + n, len - n, "  %s, %s: %s\n", key, calib_json__string(p, "what", "?"),
