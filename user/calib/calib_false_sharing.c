@@ -198,30 +198,22 @@ static int thread_counts(const struct calib_ctx *ctx, int counts[16])
  */
 static void fs_distance_clause(const json_object *row, json_object *result, char *buf, size_t len)
 {
-	json_object *d, *rts, *states;
-	struct calib_stats st;
-	double v[64];
-	int n = 0;
+	json_object *d = json_object_object_get(row, "cpu_distance"), *states;
+	double ns = calib_json__distance_ns(d);
 
 	buf[0] = 0;
-	if (!json_object_object_get_ex(row, "cpu_distance", &d) ||
-	    !json_object_object_get_ex(d, "round_trip_ns", &rts))
+	if (ns <= 0)
 		return;
-	for (size_t i = 0; i < calib_json__len(rts) && n < 64; i++)
-		if ((v[n] = json_object_get_double(calib_json__at(rts, i))) > 0)
-			n++;
-	if (!n)
-		return;
-	calib_stats__compute(&st, v, n);
-	json_object_object_add(result, "cpu_distance_ns", json_object_new_double(st.median));
+	json_object_object_add(result, "cpu_distance_ns", json_object_new_double(ns));
 	json_object_object_add(result, "cpu_distance_changed",
 			       json_object_new_boolean(json_object_object_get_ex(d, "states", &states)));
 	if (!json_object_object_get_ex(d, "states", &states) || calib_json__len(states) != 2) {
-		snprintf(buf, len, " (CPUs %.0f ns apart)", st.median);
+		snprintf(buf, len, " (CPUs %.0f ns apart)", ns);
 		return;
 	}
 	json_object *near = calib_json__at(states, 0), *far = calib_json__at(states, 1);
-	json_object *rn = json_object_object_get(near, "ratio_8_64"), *rf = json_object_object_get(far, "ratio_8_64");
+	json_object *rn = json_object_object_get(near, "ratio_8_64");
+	json_object *rf = json_object_object_get(far, "ratio_8_64");
 
 	snprintf(buf, len, "; the CPUs' distance changed during it: %.1fx with CPUs %.0f ns apart (%.0f%%), "
 		 "%.1fx with %.0f ns (%.0f%%)",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "calib_json.h"
+#include "calib/kern/calib_distance.h"
 #include "calib/kern/calib_stat.h"
 
 json_object *calib_stats__json(const struct calib_stats *st, double cv_limit,
@@ -132,6 +133,22 @@ double calib_json__double(const json_object *obj, const char *key, double dflt)
 	if (!obj || !json_object_object_get_ex(obj, key, &v))
 		return dflt;
 	return json_object_get_double(v);
+}
+
+double calib_json__distance_ns(const json_object *cpu_distance)
+{
+	json_object *rts = json_object_object_get(cpu_distance, "round_trip_ns");
+	double v[CALIB_DISTANCE_MAX];
+	struct calib_stats st;
+	int n = 0;
+
+	for (size_t i = 0; i < calib_json__len(rts) && n < CALIB_DISTANCE_MAX; i++)
+		if ((v[n] = json_object_get_double(calib_json__at(rts, i))) > 0)
+			n++;
+	if (!n)
+		return 0;
+	calib_stats__compute(&st, v, n);
+	return st.median;
 }
 
 const char *calib_json__string(const json_object *obj, const char *key, const char *dflt)

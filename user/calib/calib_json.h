@@ -55,6 +55,9 @@ static inline json_object *calib_json__at(const json_object *o, size_t i)
 void calib_json__skip(json_object *result, const char *reason);
 /* obj[key] as a double / string, or dflt when absent. */
 double calib_json__double(const json_object *obj, const char *key, double dflt);
+/* The median of a cpu_distance object's readings ({"round_trip_ns":
+ * [...]}, zeros "not read", calib_distance.h); 0 when it has none. */
+double calib_json__distance_ns(const json_object *cpu_distance);
 const char *calib_json__string(const json_object *obj, const char *key, const char *dflt);
 
 /* Table cell for obj[key]: the median with printf format fmt ("%.2f"),

@@ -9,39 +9,9 @@
  * state's verdict beside the new one lets the advisor recommend what holds
  * in both, or say that nothing does.
  */
-#include <math.h>
-#include <string.h>
 #include "calib_json.h"
 #include "calib_merge.h"
 #include "calib/kern/calib_stat.h"
-
-static json_object *get(const json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-/* The median of a level's distance readings (cpu_distance.round_trip_ns,
- * zeros are "not measured"); 0 when it has none. */
-static double level_distance(const json_object *level)
-{
-	json_object *rts = get(get(level, "cpu_distance"), "round_trip_ns");
-	double v[64], t;
-	int n = 0;
-
-	for (size_t i = 0; json_object_is_type(rts, json_type_array) &&
-			   i < calib_json__len(rts) && n < 64; i++)
-		if ((t = json_object_get_double(calib_json__at(rts, i))) > 0)
-			v[n++] = t;
-	for (int i = 1; i < n; i++)	/* insertion sort: a few dozen at most */
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
-}
 
 /* Whether two round trips are two states, not one: CALIB_DISTANCE_CHANGE
  * apart, as within one run. */
@@ -72,24 +42,25 @@ static json_object *state_entry(double rt, double share, json_object *region, co
  */
 static json_object *stored_other(const json_object *old, double rt, const char *old_at)
 {
-	json_object *states = get(get(old, "cpu_distance"), "states"), *region;
+	json_object *dist = json_object_object_get(old, "cpu_distance");
+	json_object *states = json_object_object_get(dist, "states"), *region;
 	double ort;
 
 	if (json_object_is_type(states, json_type_array)) {
 		for (size_t i = 0; i < calib_json__len(states); i++) {
 			json_object *st = calib_json__at(states, i);
 
-			region = get(st, "region");
+			region = json_object_object_get(st, "region");
 			ort = calib_json__double(st, "round_trip_ns", 0);
-			if (region && get(region, "pick") && other_state(rt, ort))
+			if (region && json_object_object_get(region, "pick") && other_state(rt, ort))
 				return state_entry(ort, calib_json__double(st, "share", 0), region,
 						   calib_json__string(st, "carried_from", old_at));
 		}
 		return NULL;
 	}
-	region = get(old, "region");
-	ort = level_distance(old);
-	if (!region || !get(region, "pick") || !other_state(rt, ort))
+	region = json_object_object_get(old, "region");
+	ort = calib_json__distance_ns(dist);
+	if (!region || !json_object_object_get(region, "pick") || !other_state(rt, ort))
 		return NULL;
 	return state_entry(ort, 1, region, old_at);
 }
@@ -97,7 +68,7 @@ static json_object *stored_other(const json_object *old, double rt, const char *
 /* Whether key holds the same JSON value in a and b (both absent too). */
 static bool same(const json_object *a, const json_object *b, const char *key)
 {
-	json_object *x = get(a, key), *y = get(b, key);
+	json_object *x = json_object_object_get(a, key), *y = json_object_object_get(b, key);
 
 	return (!x && !y) || (x && y && json_object_equal(x, y));
 }
@@ -108,17 +79,20 @@ static bool same(const json_object *a, const json_object *b, const char *key)
  * another question). */
 static bool carry_level(json_object *fresh, const json_object *old, const char *old_at)
 {
-	json_object *dist = get(fresh, "cpu_distance"), *states, *other, *mine;
-	double rt = level_distance(fresh);
+	json_object *dist = json_object_object_get(fresh, "cpu_distance"), *states, *other, *mine;
+	json_object *region = json_object_object_get(fresh, "region");
+	double rt = calib_json__distance_ns(dist);
 
-	if (!dist || get(dist, "states") || !get(get(fresh, "region"), "pick") || rt <= 0)
+	if (!dist || json_object_object_get(dist, "states") || !json_object_object_get(region, "pick") ||
+	    rt <= 0)
 		return false;
-	if (!same(fresh, old, "threads") || !same(dist, get(old, "cpu_distance"), "cpus"))
+	if (!same(fresh, old, "threads") ||
+	    !same(dist, json_object_object_get(old, "cpu_distance"), "cpus"))
 		return false;
 	other = stored_other(old, rt, old_at);
 	if (!other)
 		return false;
-	mine = state_entry(rt, 1, get(fresh, "region"), NULL);
+	mine = state_entry(rt, 1, region, NULL);
 	states = json_object_new_array();
 	/* Nearest first, as calibrate writes them. */
 	bool mine_near = rt < calib_json__double(other, "round_trip_ns", 0);
@@ -133,19 +107,22 @@ int calib_merge__carry_states(json_object *fresh, const json_object *stored)
 {
 	static const char *const levels[] = { "light", "heavy" };
 	const char *old_at = calib_json__string(stored, "measured_at", "an earlier run");
+	json_object *busy = json_object_object_get(stored, "busy");
 	int carried = 0;
 
 	/* A busy host's verdict, or one of another lock workload (the work
 	 * inside and outside the lock, the spin hint), is not this host's
 	 * other state. */
-	if (json_object_get_boolean(get(get(stored, "busy"), "busy")) ||
+	if (json_object_get_boolean(json_object_object_get(busy, "busy")) ||
 	    !same(fresh, stored, "cs_work") || !same(fresh, stored, "outside_work") ||
 	    !same(fresh, stored, "spin_hint"))
 		return 0;
 
 	for (int i = 0; i < 2; i++) {
-		json_object *f = get(get(fresh, "contention"), levels[i]);
-		json_object *o = get(get(stored, "contention"), levels[i]);
+		json_object *f = json_object_object_get(json_object_object_get(fresh, "contention"),
+							levels[i]);
+		json_object *o = json_object_object_get(json_object_object_get(stored, "contention"),
+							levels[i]);
 
 		if (f && o)
 			carried += carry_level(f, o, old_at);

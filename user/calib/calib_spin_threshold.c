@@ -554,25 +554,16 @@ out:
  * two CPUs), ", CPUs' distance changed", or "" without a reading. */
 static void distance_clause(const json_object *level, char *buf, size_t len)
 {
-	json_object *d, *ns;
-	double v[CALIB_DISTANCE_MAX];
-	struct calib_stats st;
-	int n = 0;
+	json_object *d = json_object_object_get(level, "cpu_distance");
+	double ns = calib_json__distance_ns(d);
 
 	buf[0] = '\0';
-	if (!json_object_object_get_ex(level, "cpu_distance", &d) ||
-	    !json_object_object_get_ex(d, "round_trip_ns", &ns))
+	if (ns <= 0)
 		return;
-	for (size_t i = 0; i < calib_json__len(ns) && n < CALIB_DISTANCE_MAX; i++)
-		if ((v[n] = json_object_get_double(calib_json__at(ns, i))) > 0)
-			n++;
-	if (!n)
-		return;
-	calib_stats__compute(&st, v, n);
 	if (json_object_get_boolean(json_object_object_get(d, "changed")))
 		snprintf(buf, len, ", CPUs' distance changed");
 	else
-		snprintf(buf, len, ", CPUs %.0f ns apart", st.median);
+		snprintf(buf, len, ", CPUs %.0f ns apart", ns);
 }
 
 /* "spin 0-255 (0xFF) then yield loop": a region's preferred strategy and
