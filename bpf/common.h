@@ -18,19 +18,38 @@
  * the last slot holds everything from 2^(SS_HIST_SLOTS-1) ns (~34 s) up. */
 #define SS_HIST_SLOTS 36
 
-/* The histogram slot of v. Written without loops or builtins so that the
- * verifier accepts it as it is; user space runs the same code. */
+/*
+ * The histogram slot of v. Written without loops, builtins or branches
+ * that depend on v (but the one for values from 2^63): each step's
+ * "v > 2^k - 1" is the sign bit of 2^k - 1 - v, exact below 2^63. A branch
+ * per step gave the BPF verifier 64 outcomes to carry through the rest of
+ * each caller, and a call to keep it out of them costs a return (through
+ * the retbleed/SRSO thunk on such CPUs) at every histogram bump. User space
+ * runs the same code.
+ */
 static inline __attribute__((always_inline)) __u32 ss_log2_slot(__u64 v)
 {
-	__u32 r = 0;
+	__u64 r, s;
 
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) { r += 1; }
-	return r < SS_HIST_SLOTS ? r : SS_HIST_SLOTS - 1;
+	if (v >> 63)
+		return SS_HIST_SLOTS - 1;
+	s = ((0xffffffffULL - v) >> 63) << 5;
+	v >>= s;
+	r = s;
+	s = ((0xffffULL - v) >> 63) << 4;
+	v >>= s;
+	r |= s;
+	s = ((0xffULL - v) >> 63) << 3;
+	v >>= s;
+	r |= s;
+	s = ((0xfULL - v) >> 63) << 2;
+	v >>= s;
+	r |= s;
+	s = ((0x3ULL - v) >> 63) << 1;
+	v >>= s;
+	r |= s;
+	r |= v >> 1;
+	return r < SS_HIST_SLOTS ? (__u32)r : SS_HIST_SLOTS - 1;
 }
 
 #endif /* SPINSCOPE_COMMON_H */

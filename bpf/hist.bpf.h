@@ -8,14 +8,9 @@
 
 #include "common.h"
 
-/*
- * A global function: the verifier checks it once per program and sees
- * its result as any number, which callers bound before indexing. Inlined,
- * each of its 64 branch outcomes was a different constant the verifier
- * carried through the rest of the caller: the wait exits' 20,000 checked
- * instructions, most of spinscope's load time.
- */
-__noinline __u32 ss_hist_slot(__u64 ns)
+/* Inlined: ss_log2_slot() has no branch on the value for the verifier to
+ * carry (common.h says why), and a call would cost a return. */
+static __always_inline __u32 ss_hist_slot(__u64 ns)
 {
 	return ss_log2_slot(ns);
 }

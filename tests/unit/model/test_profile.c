@@ -56,6 +56,22 @@ static void test_log2_slot_all_powers(void **state)
 	}
 }
 
+/* Values of every magnitude between, against the halving rule. */
+static void test_log2_slot_spread(void **state)
+{
+	__u64 x = 0x9e3779b97f4a7c15ull;
+
+	for (int i = 0; i < 200000; i++) {
+		__u64 v;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		v = x >> (x % 64);
+		if (ss_log2_slot(v) != slot_by_halving(v))
+			fail_msg("slot of %llu: %u, want %u", (unsigned long long)v,
+				 ss_log2_slot(v), slot_by_halving(v));
+	}
+}
+
 static void test_close_oncpu_tail(void **state)
 {
 	struct ss_thread t = { .oncpu_ns = 100, .offcpu_ns = 200, .last_in_ns = 1000 };
@@ -415,6 +431,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_log2_slot_edges),
 		cmocka_unit_test(test_log2_slot_all_powers),
+		cmocka_unit_test(test_log2_slot_spread),
 		cmocka_unit_test(test_close_oncpu_tail),
 		cmocka_unit_test(test_close_offcpu_tail),
 		cmocka_unit_test(test_close_never_switched),
