@@ -177,22 +177,29 @@ struct {
  * waker kept off its CPU between the two stretches its bound by as much.
  *
  * The woken waits are seen at sched_waking, which runs in the waker's
- * context on its CPU during the wake call: it notes the earliest start in
- * that CPU's entry here, and the wake's exit on the same CPU takes it.
+ * context on its CPU during the wake call: the wake's entry arms that
+ * CPU's entry here (arm_woken_waits()), sched_waking notes the earliest
+ * start in it, and the wake's exit on the same CPU takes it. The entry
+ * names its waker, so sched_waking need not ask who is running (a helper
+ * call on every wake-up, about a third of the release sites' cost on the
+ * one-CPU ping-pong, docs/BENCHMARKS.md).
  * The previous releases (any, and the last that woke someone) are in
  * the word's futexes record, last_release_ns and last_handover_ns, which
- * the exits update anyway. Every hold is measured, and nothing is
- * written at the wait and wake entries: per-word state written there
- * crossed between the CPUs at every hand-over (docs/BENCHMARKS.md).
- * A waker that moved CPU during its call loses its bound; an entry left by
- * such a call is told by its tid and time and never taken for another.
+ * the exits update anyway. Every hold is measured, and nothing shared is
+ * written at the wait and wake entries (a wake's writes its CPU's entry
+ * only): per-word state written there crossed between the CPUs at every
+ * hand-over (docs/BENCHMARKS.md).
+ * A waker that moved CPU during its call loses its bound (its exit finds
+ * another call's entry, or none); an entry such a call, or a wake of
+ * nobody, left armed is armed anew by the CPU's next wake call, and is
+ * never taken for another's: the exit checks its waker and word.
  */
 struct ss_woken_wait {
-	__u64 uaddr;		/* the word the waits were on */
-	__u64 first_start_ns;	/* the earliest start among them */
+	__u64 uaddr;		/* the word the armed wake call is on */
+	__u64 first_start_ns;	/* the earliest start among its woken waits; 0: none yet */
 	__u64 first_blocked_ns;	/* when that wait blocked (switched out); 0: unknown */
 	__u64 waking_ns;	/* when the first of them was woken */
-	__u32 tid;		/* the waker; 0: taken */
+	__u32 tid;		/* the waker; 0: not armed */
 	__u32 pad;
 };
 
@@ -203,31 +210,45 @@ struct {
 	__type(value, struct ss_woken_wait);
 } woken_waits SEC(".maps");
 
-/* sched_waking woke a thread in a futex wait on uaddr begun at start and
- * blocked at blocked (0: not seen): note it for the waker's wake exit, if
- * the waker is traced. */
-static __always_inline void note_woken_wait(__u64 uaddr, __u64 start, __u64 blocked, __u64 now)
+/* A traced thread's wake call on uaddr enters: arm this CPU's entry for
+ * the waits it will wake. A per-CPU line, written by this CPU only. */
+static __always_inline void arm_woken_waits(__u32 tid, __u64 uaddr)
 {
 	struct ss_woken_wait *w;
-	__u32 tid, zero = 0;
+	__u32 zero = 0;
 
-	if (SS_NO_RELEASE_SITES || !current_is_target(&tid))
+	if (SS_NO_RELEASE_SITES)
 		return;
 	w = bpf_map_lookup_elem(&woken_waits, &zero);
 	if (!w)
 		return;
-	if (w->tid == tid && w->uaddr == uaddr) {
-		if (start < w->first_start_ns) {
-			w->first_start_ns = start;
-			w->first_blocked_ns = blocked;
-		}
-		return;
-	}
 	w->tid = tid;
 	w->uaddr = uaddr;
+	w->first_start_ns = 0;
+}
+
+/* sched_waking woke a thread in a futex wait on uaddr begun at start and
+ * blocked at blocked (0: not seen): note it for the wake call armed on
+ * this CPU, if one on that word is. An interrupt's wake-up of a waiter on
+ * the same word (a timeout) during the call is taken as the call's: the
+ * waiter waited through the hold all the same. */
+static __always_inline void note_woken_wait(__u64 uaddr, __u64 start, __u64 blocked, __u64 now)
+{
+	struct ss_woken_wait *w;
+	__u32 zero = 0;
+
+	if (SS_NO_RELEASE_SITES)
+		return;
+	w = bpf_map_lookup_elem(&woken_waits, &zero);
+	if (!w || !w->tid || w->uaddr != uaddr)
+		return;
+	if (!w->first_start_ns) {
+		w->waking_ns = now;
+	} else if (start >= w->first_start_ns) {
+		return;
+	}
 	w->first_start_ns = start;
 	w->first_blocked_ns = blocked;
-	w->waking_ns = now;
 }
 
 /*
@@ -261,7 +282,7 @@ static __always_inline __u64 held_bound(struct ss_futex *f, const struct ss_infl
 	w = bpf_map_lookup_elem(&woken_waits, &zero);
 	if (!w || w->tid != tid)
 		return 0;
-	if (w->uaddr == in->uaddr && w->waking_ns >= release) {
+	if (w->uaddr == in->uaddr && w->first_start_ns && w->waking_ns >= release) {
 		first = w->first_start_ns;
 		blocked = w->first_blocked_ns;
 	}
@@ -363,6 +384,8 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 						&t->wait_stack_ns, &t->wait_stack_site,
 						&t->wait_stack_sp, &t->wait_stack_id,
 						&t->wait_stack_backoff, unwind);
+	else if (class == SS_FUTEX_CLASS_WAKE)
+		arm_woken_waits(tid, uaddr);
 	t->cur.start_ns = now;
 	return 0;
 }
