@@ -61,9 +61,10 @@ ALL_CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
 LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lnuma -lpthread -lm
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
-# trace.bpf.c is built a second time without kfunc calls (SS_KFUNCS=0), for
-# kernels before 6.2 or without their own BTF (bpf/unwind.bpf.h).
-BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS)) trace_nokfunc
+# trace.bpf.c and light.bpf.c are built a second time without kfunc calls
+# (SS_KFUNCS=0), for kernels before 6.2 or without their own BTF
+# (bpf/task_regs.bpf.h).
+BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS)) trace_nokfunc light_nokfunc
 SKELS := $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_NAMES))
 BPF_OBJS := $(patsubst %,$(OUTPUT)/bpf/%.bpf.o,$(BPF_NAMES))
 
@@ -117,7 +118,9 @@ $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c Makefile | $(OUTPUT)/bpf check-deps
 		$(BPF_CFLAGS) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.tmp.o
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
 
-$(OUTPUT)/bpf/trace_nokfunc.bpf.o: bpf/trace.bpf.c Makefile | $(OUTPUT)/bpf check-deps
+# The builds without kfuncs of the objects that call them (task_regs.bpf.h):
+# user space loads them on kernels whose own BTF lacks bpf_rdonly_cast.
+$(OUTPUT)/bpf/%_nokfunc.bpf.o: bpf/%.bpf.c Makefile | $(OUTPUT)/bpf check-deps
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) -Ibpf -Wall -Werror \
 		-DSS_KFUNCS=0 $(BPF_CFLAGS) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.tmp.o

@@ -27,6 +27,7 @@
 #include "shared_maps.bpf.h"
 #include "futex_op.bpf.h"
 #include "hist.bpf.h"
+#include "task_regs.bpf.h"
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
@@ -64,14 +65,14 @@ struct syscall_regs {
 	bool in_call;
 };
 
-/* bpf_task_pt_regs() returns a BTF-typed pointer: its fields are plain
- * (CO-RE relocated) loads, which the verifier guards as it does any
- * tp_btf argument. BPF_CORE_READ would make each a bpf_probe_read_kernel
- * call, four per switch out and up to eight per wake-up. */
-static __always_inline void syscall_of(struct task_struct *task, struct syscall_regs *s)
+/* The call in task's registers regs: from bpf_task_pt_regs() (a target
+ * thread's kept in its record, task_regs.bpf.h), BTF-typed, so its fields
+ * are plain (CO-RE relocated) loads, which the verifier guards as it does
+ * any tp_btf argument. BPF_CORE_READ would make each a
+ * bpf_probe_read_kernel call, four per switch out and up to eight per
+ * wake-up. */
+static __always_inline void syscall_of(const struct pt_regs *regs, struct syscall_regs *s)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-
 #if defined(__TARGET_ARCH_arm64)
 	s->nr = (long)regs->regs[8];
 	s->arg0 = regs->orig_x0;	/* x0 becomes the return value */
@@ -86,6 +87,14 @@ static __always_inline void syscall_of(struct task_struct *task, struct syscall_
 	/* The entry code stores -ENOSYS in ax; the handler's return replaces it. */
 	s->in_call = (long)regs->ax == -38;
 #endif
+}
+
+/* A target thread's registers, task its task: where its record keeps them. */
+static __always_inline struct pt_regs *target_regs(struct task_struct *task, struct ss_thread *t)
+{
+	struct pt_regs *regs = ss_kept_regs(&t->user_regs);
+
+	return regs ? regs : ss_keep_regs(task, &t->user_regs);
 }
 
 /* The futex class and address of a futex-family call; OTHER for others. */
@@ -157,7 +166,7 @@ static __always_inline void light_switch_out(void *ctx, bool preempt, __u32 stat
 
 	if (preempt || (state != TASK_RUNNING && !(state & TASK_INTERRUPTIBLE)))
 		return;
-	syscall_of(cur, &s);
+	syscall_of(target_regs(cur, t), &s);
 	if (state == TASK_RUNNING) {
 		if (s.nr == NR_sched_yield && s.in_call)
 			yield_switched(ctx, t, now);
@@ -272,13 +281,14 @@ int BPF_PROG(light_switch_raw, bool preempt, struct task_struct *prev, struct ta
  * in a futex wait, on the same address for the plain wakes (the requeue
  * and WAKE_OP family wake on a second address too).
  */
-static __always_inline bool woken_by_futex(struct task_struct *p, const struct syscall_regs *waker,
-					   __u64 uaddr)
+static __always_inline bool woken_by_futex(struct task_struct *p, struct ss_thread *pt,
+					   const struct syscall_regs *waker, __u64 uaddr)
 {
 	struct syscall_regs s;
 	__u64 waited;
 
-	syscall_of(p, &s);
+	/* pt: p's record, where p is a target thread (NULL: another task). */
+	syscall_of(pt ? target_regs(p, pt) : (struct pt_regs *)bpf_task_pt_regs(p), &s);
 	if (futex_call(&s, &waited) != SS_FUTEX_CLASS_WAIT)
 		return false;
 	if (waker->nr == NR_futex_wake)
@@ -293,9 +303,10 @@ static __always_inline bool woken_by_futex(struct task_struct *p, const struct s
  * A target thread in a futex wake call wakes a task: one wake that woke
  * one waiter. A call that woke several counts once per waiter, one that
  * woke none is not seen (stated in the report's blind spots). p: the woken
- * task when BTF-typed (tp_btf), NULL under raw_tp (no check of it then).
+ * task when BTF-typed (tp_btf), NULL under raw_tp (no check of it then);
+ * pt: its record where it is a target thread.
  */
-static __always_inline void light_waking(struct task_struct *p)
+static __always_inline void light_waking(struct task_struct *p, struct ss_thread *pt)
 {
 	struct syscall_regs s;
 	struct ss_thread *t;
@@ -308,14 +319,14 @@ static __always_inline void light_waking(struct task_struct *p)
 
 	if (!is_target(cur->tgid, tid))
 		return;
-	syscall_of(cur, &s);
+	syscall_of((struct pt_regs *)bpf_task_pt_regs(cur), &s);
 	/* Still inside the wake call: an interrupt's wake-up that lands on a
 	 * thread back in user space after a wake (its registers still name
 	 * the call) is not one (under raw_tp, where p is not checked, the
 	 * futex check counted such a fifth wake of four). */
 	if (!s.in_call || futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAKE)
 		return;
-	if (p && !woken_by_futex(p, &s, uaddr))
+	if (p && !woken_by_futex(p, pt, &s, uaddr))
 		return;
 	t = thread_get(tid, NULL);
 	if (!t)
@@ -334,9 +345,11 @@ static __always_inline void light_waking(struct task_struct *p)
 SEC("tp_btf/sched_waking")
 int BPF_PROG(light_waking_btf, struct task_struct *p)
 {
+	struct ss_thread *pt = NULL;
+
 	if (is_target(p->tgid, p->pid))
-		sched_runnable(p, p->pid, false, bpf_ktime_get_ns());
-	light_waking(p);
+		pt = sched_runnable(p, p->pid, false, bpf_ktime_get_ns());
+	light_waking(p, pt);
 	return 0;
 }
 
@@ -347,7 +360,7 @@ int BPF_PROG(light_waking_raw, struct task_struct *p)
 
 	if (is_target(BPF_CORE_READ(p, tgid), tid))
 		sched_runnable(p, tid, false, bpf_ktime_get_ns());
-	light_waking(NULL);
+	light_waking(NULL, NULL);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #define SPINSCOPE_UNWIND_BPF_H
 
 #include "unwind.h"
+#include "task_regs.bpf.h"
 
 #define SS_UNWIND_ENOMEM 12
 
@@ -448,48 +449,19 @@ static __always_inline __u64 ss_kstack_regs(void)
 #endif
 
 /*
- * The object is built twice from each source that calls ss_user_sp(): with
- * kfuncs (SS_KFUNCS 1, for kernels that have bpf_rdonly_cast, 6.2+, in
- * their own BTF) and without (0), and user space loads the one the kernel
- * can take (user/trace/trace_object.c). A kfunc extern, even a weak one,
- * makes libbpf require the kernel's own BTF, which --btf stands in for.
- */
-#ifndef SS_KFUNCS
-#define SS_KFUNCS 1
-#endif
-
-#if SS_KFUNCS
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
-#endif
-
-/*
  * The user stack pointer at the syscall, in the unwinding programs (they
  * have bpf_task_pt_regs, 5.15); the frame-pointer ones use the kernel
  * stack's copy (above). With the futex word it tells one call site from
  * another: a loop waits or yields from one frame depth, another caller of
- * the same lock sits at another.
- *
- * *regs_addr caches where the thread's user registers lie (they stay there
- * for its life; cleared when it exits): with bpf_rdonly_cast, which the
- * verifier turns into no instruction at all, the read is one load instead
- * of two helper calls (bpf_get_current_task_btf, bpf_task_pt_regs), about
- * 24 ns per call on a CPU that returns from each through a retbleed/SRSO
- * thunk (docs/BENCHMARKS.md).
+ * the same lock sits at another. *regs_addr: the thread's record's copy
+ * of where its registers lie (task_regs.bpf.h).
  */
 static __always_inline __u64 ss_user_sp(__u64 *regs_addr)
 {
-	struct pt_regs *regs;
+	struct pt_regs *regs = ss_kept_regs(regs_addr);
 
-#if SS_KFUNCS
-	if (*regs_addr) {
-		regs = bpf_rdonly_cast((void *)*regs_addr, bpf_core_type_id_kernel(struct pt_regs));
-		return regs->sp;
-	}
-#endif
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-#if SS_KFUNCS
-	*regs_addr = (__u64)regs;	/* without the kfunc nothing reads it */
-#endif
+	if (!regs)
+		regs = ss_keep_regs(bpf_get_current_task_btf(), regs_addr);
 	return regs->sp;
 }
 

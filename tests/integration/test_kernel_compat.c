@@ -231,18 +231,19 @@ static void test_corrupt_kernel_btf(void **state)
 		     TT_ARGS("/sys/kernel/btf/vmlinux", "corrupt", "--btf"));
 }
 
-/* A kernel without BTF of its own, where --btf stands in: the build of
- * trace.bpf.c without kfuncs loads (libbpf needs the kernel's own BTF to
- * resolve one) and traces, with the raw_tp scheduler set. */
-static void test_btf_file_without_kernel_btf(void **state)
+/* A kernel without BTF of its own, where --btf stands in: the builds of
+ * trace.bpf.c and light.bpf.c without kfuncs load (libbpf needs the
+ * kernel's own BTF to resolve one) and trace, with the raw_tp scheduler
+ * set; light: with --light (mechanism "light"), else NULL (the default). */
+static void trace_with_btf_file_only(const char *light)
 {
 	const char *script = "f=$(mktemp); trap 'rm -f $f' EXIT; e=$(mktemp);"
 			     " cat /sys/kernel/btf/vmlinux > $f;"
 			     " mount --bind $e /sys/kernel/btf/vmlinux; rm -f $e;"
 			     " \"$0\" --btf $f \"$@\"";
-	const char *argv[17] = { "/usr/bin/unshare", "-m", "--propagation", "private", "--",
+	const char *argv[18] = { "/usr/bin/unshare", "-m", "--propagation", "private", "--",
 				 "/bin/sh", "-ec", script, tl_path("spinscope"), "-p", NULL,
-				 "-d", "1", "--json", "-v", "--no-calibrate" };
+				 "-d", "1", "--json", "-v", "--no-calibrate", light };
 	struct tt_workload w;
 	json_object *doc;
 	char *out, *err;
@@ -257,11 +258,23 @@ static void test_btf_file_without_kernel_btf(void **state)
 	assert_non_null(strstr(err, "spinscope: BPF object: trace.bpf.c without kfuncs"));
 	doc = tt_parse_report(out);
 	assert_string_equal(json_object_get_string(tt_get(doc, "traced.sched")), "raw_tp");
+	assert_string_equal(json_object_get_string(tt_get(doc, "traced.mechanism")),
+			    light ? "light" : "syscall_tracepoints");
 	assert_int_equal(tt_u64(doc, "target.pid"), w.proc.pid);
 	json_object_put(doc);
 	free(out);
 	free(err);
 	tt_workload_end(&w);
+}
+
+static void test_btf_file_without_kernel_btf(void **state)
+{
+	trace_with_btf_file_only(NULL);
+}
+
+static void test_btf_file_without_kernel_btf_light(void **state)
+{
+	trace_with_btf_file_only("--light");
 }
 
 /* A --btf of the other layout (RT on a plain host, plain on an RT one) is
@@ -361,6 +374,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_empty_kernel_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_corrupt_kernel_btf, tt_teardown),
 		cmocka_unit_test_teardown(test_btf_file_without_kernel_btf, tt_teardown),
+		cmocka_unit_test_teardown(test_btf_file_without_kernel_btf_light, tt_teardown),
 		cmocka_unit_test_teardown(test_btf_of_other_layout, tt_teardown),
 		cmocka_unit_test_teardown(test_old_kernel_one_line, tt_teardown),
 		cmocka_unit_test_teardown(test_kernel_features_reported, tt_teardown),

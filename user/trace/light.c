@@ -14,7 +14,7 @@
 #include "common/errors.h"
 #include "light.h"
 #include "tracer.h"
-#include "light.skel.h"
+#include "trace_object.h"
 
 #define LIGHT_LINKS 2
 
@@ -98,7 +98,7 @@ struct light_tracer *light_tracer__open(struct bpf_object *maps_from, const stru
 		return NULL;
 	}
 	l->verbose = verbose;
-	s = l->skel = light__open_opts(&open_opts);
+	s = l->skel = light_object_open(&open_opts, o->kfuncs);
 	if (!s) {
 		*code = SS_EXIT_BPF;
 		snprintf(why, whylen, "cannot open the --light BPF object: %s", strerror(errno));

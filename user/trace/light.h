@@ -29,6 +29,7 @@ struct light_opts {
 	__u64 stack_interval_ns;
 	bool sched_btf;			/* tp_btf, else raw_tp */
 	const char *btf_custom_path;	/* NULL: the kernel's own BTF */
+	bool kfuncs;			/* the build with kfuncs (trace_object.h) */
 };
 
 /* Opens and loads light.bpf.c on maps_from's maps (same names). NULL on

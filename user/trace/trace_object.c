@@ -3,15 +3,24 @@
 #include <stdlib.h>
 #include "trace_object.h"
 #include "trace_nokfunc.skel.h"
+#include "light_nokfunc.skel.h"
 
 bool trace_object_kfuncs(const struct btf *kernel)
 {
 	return kernel && btf__find_by_name_kind(kernel, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
 }
 
-/* trace__open_opts() with the ELF image swapped before the open: the
- * skeleton names its maps, programs and variables, which both builds
- * share. */
+/* Opens a created skeleton on its own ELF image, or on nokfunc's (the same
+ * maps, programs and variables, which the skeleton names) where kfuncs is
+ * false: 0 or a negative errno. */
+static int open_build(struct bpf_object_skeleton *s, const struct bpf_object_open_opts *opts,
+		      bool kfuncs, const void *(*nokfunc)(size_t *sz))
+{
+	if (!kfuncs)
+		s->data = nokfunc(&s->data_sz);
+	return bpf_object__open_skeleton(s, opts);
+}
+
 struct trace *trace_object_open(const struct bpf_object_open_opts *opts, bool kfuncs)
 {
 	struct trace *obj = calloc(1, sizeof(*obj));
@@ -22,11 +31,28 @@ struct trace *trace_object_open(const struct bpf_object_open_opts *opts, bool kf
 		return NULL;
 	}
 	err = trace__create_skeleton(obj);
-	if (!err && !kfuncs)
-		obj->skeleton->data = trace_nokfunc__elf_bytes(&obj->skeleton->data_sz);
-	err = err ?: bpf_object__open_skeleton(obj->skeleton, opts);
+	err = err ?: open_build(obj->skeleton, opts, kfuncs, trace_nokfunc__elf_bytes);
 	if (err) {
 		trace__destroy(obj);
+		errno = -err;
+		return NULL;
+	}
+	return obj;
+}
+
+struct light *light_object_open(const struct bpf_object_open_opts *opts, bool kfuncs)
+{
+	struct light *obj = calloc(1, sizeof(*obj));
+	int err;
+
+	if (!obj) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = light__create_skeleton(obj);
+	err = err ?: open_build(obj->skeleton, opts, kfuncs, light_nokfunc__elf_bytes);
+	if (err) {
+		light__destroy(obj);
 		errno = -err;
 		return NULL;
 	}

@@ -307,6 +307,7 @@ static struct light_tracer *open_light(struct tracer *t, const struct tracer_opt
 	struct light_opts lo = {
 		.pid = o->pid, .tid = o->tid, .stack_interval_ns = o->stack_interval_ns,
 		.sched_btf = t->features.sched_btf, .btf_custom_path = o->btf_custom_path,
+		.kfuncs = t->features.kfuncs,
 	};
 
 	t->features.light = true;
