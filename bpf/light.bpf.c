@@ -319,7 +319,14 @@ static __always_inline void light_waking(struct task_struct *p, struct ss_thread
 
 	if (!is_target(cur->tgid, tid))
 		return;
-	syscall_of((struct pt_regs *)bpf_task_pt_regs(cur), &s);
+	/* Its record first, for where its registers lie: a wake-up by a
+	 * target thread outside a futex wake then costs a lookup it did not
+	 * need, one in a futex wake (the case that matters here) a helper
+	 * call less. */
+	t = thread_get(tid, NULL);
+	if (!t)
+		return;
+	syscall_of(target_regs(cur, t), &s);
 	/* Still inside the wake call: an interrupt's wake-up that lands on a
 	 * thread back in user space after a wake (its registers still name
 	 * the call) is not one (under raw_tp, where p is not checked, the
@@ -327,9 +334,6 @@ static __always_inline void light_waking(struct task_struct *p, struct ss_thread
 	if (!s.in_call || futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAKE)
 		return;
 	if (p && !woken_by_futex(p, pt, &s, uaddr))
-		return;
-	t = thread_get(tid, NULL);
-	if (!t)
 		return;
 	t->futex_wake++;
 	t->futex_woken++;
