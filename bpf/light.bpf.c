@@ -180,25 +180,6 @@ static __always_inline void light_switch_out(void *ctx, bool preempt, __u32 stat
 	t->cur.start_ns = now;
 }
 
-static __always_inline void add_waiter_time(struct ss_futex *f, __u32 tid,
-					    const struct ss_inflight *in, __u64 dur)
-{
-	struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id, .tid = tid };
-	struct ss_waiter_val zero = {}, *wv;
-
-	wv = bpf_map_lookup_or_try_init(&waiters, &wk, &zero);
-	if (!wv) {
-		count_drop(SS_DROP_WAITERS_FULL);
-		if (f && dur > f->wait_ns_max)
-			f->wait_ns_max = dur;
-		return;
-	}
-	__sync_fetch_and_add(&wv->count, 1);
-	__sync_fetch_and_add(&wv->wait_ns, dur);
-	if (dur > wv->wait_ns_max)	/* only this thread writes its key */
-		wv->wait_ns_max = dur;
-}
-
 /* Switch-in: a blocked futex wait ends; its time is the time off CPU. The
  * outcome (woken, timed out) is the return value, not yet written: unseen. */
 static __always_inline void light_switch_in(struct ss_thread *t, __u32 tid, __u64 now)
@@ -227,7 +208,7 @@ static __always_inline void light_switch_in(struct ss_thread *t, __u32 tid, __u6
 		if (slot < SS_HIST_SLOTS)
 			__sync_fetch_and_add(&f->hist[slot], 1);
 	}
-	add_waiter_time(f, tid, &t->cur, dur);
+	ss_waiter_add(t, tid, &t->cur, dur, true, false);
 }
 
 /* One program for both: the scheduler's accounting of the thread

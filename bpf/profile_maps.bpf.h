@@ -50,4 +50,68 @@ static __always_inline struct ss_futex *ss_futex_get(__u64 uaddr)
 	return f;
 }
 
+/*
+ * The thread's pending waiter record (struct ss_thread's wait_pending)
+ * goes into waiters[word, stack, tid]: once per change of the thread's
+ * word or waiter stack. Only the key's thread writes it, so plain adds
+ * are exact. A full map drops the pending waits (counted as such, and
+ * their longest kept on the word's record, as user space reads it).
+ */
+static const struct ss_waiter_val ss_zero_waiter;
+
+static __always_inline void ss_waiter_flush(struct ss_thread *t, __u32 tid)
+{
+	struct ss_waiter_key wk = { .uaddr = t->wait_pending_uaddr,
+				    .stack_id = t->wait_pending_stack, .tid = tid };
+	struct ss_waiter_val *p = &t->wait_pending, *wv;
+	struct ss_futex *f;
+
+	if (!p->count)
+		return;
+	wv = bpf_map_lookup_or_try_init(&waiters, &wk, &ss_zero_waiter);
+	if (wv) {
+		wv->count += p->count;
+		wv->wait_ns += p->wait_ns;
+		wv->at_once += p->at_once;
+		if (p->wait_ns_max > wv->wait_ns_max)
+			wv->wait_ns_max = p->wait_ns_max;
+	} else {
+		count_drops(SS_DROP_WAITERS_FULL, p->count);
+		/* Racy but rare (and counted): only a wait ending at the
+		 * same instant on another thread can be lost. */
+		f = bpf_map_lookup_elem(&futexes, &wk.uaddr);
+		if (f && p->wait_ns_max > f->wait_ns_max)
+			f->wait_ns_max = p->wait_ns_max;
+	}
+	__builtin_memset(p, 0, sizeof(*p));
+}
+
+/*
+ * A wait of thread t (tid) on in's word from in's stack ended, after dur
+ * ns if it blocked, or at once: added to the thread's pending waiter
+ * record, which goes into the waiters map only when the word or stack
+ * changes (stacks are taken once per interval: at most that often). User
+ * space adds what is still pending when it reads the maps (tracer.c).
+ */
+static __always_inline void ss_waiter_add(struct ss_thread *t, __u32 tid,
+					  const struct ss_inflight *in, __u64 dur, bool blocked,
+					  bool at_once)
+{
+	struct ss_waiter_val *p = &t->wait_pending;
+
+	if (t->wait_pending_uaddr != in->uaddr || t->wait_pending_stack != in->stack_id) {
+		ss_waiter_flush(t, tid);
+		t->wait_pending_uaddr = in->uaddr;
+		t->wait_pending_stack = in->stack_id;
+	}
+	p->count++;
+	if (blocked) {
+		p->wait_ns += dur;
+		if (dur > p->wait_ns_max)
+			p->wait_ns_max = dur;
+	} else if (at_once) {
+		p->at_once++;
+	}
+}
+
 #endif

@@ -573,29 +573,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 		}
 	}
 
-	{
-		struct ss_waiter_key wk = { .uaddr = in->uaddr, .stack_id = in->stack_id, .tid = tid };
-		struct ss_waiter_val zero = {}, *wv;
-
-		wv = bpf_map_lookup_or_try_init(&waiters, &wk, &zero);
-		if (wv) {
-			__sync_fetch_and_add(&wv->count, 1);
-			if (blocked) {
-				__sync_fetch_and_add(&wv->wait_ns, dur);
-				/* Only this thread writes its key: no cmpxchg needed. */
-				if (dur > wv->wait_ns_max)
-					wv->wait_ns_max = dur;
-			} else if (at_once) {
-				__sync_fetch_and_add(&wv->at_once, 1);
-			}
-		} else {
-			count_drop(SS_DROP_WAITERS_FULL);
-			/* No record of our own: racy but rare (and counted);
-			 * only a wait ending at the same instant can be lost. */
-			if (blocked && f && dur > f->wait_ns_max)
-				f->wait_ns_max = dur;
-		}
-	}
+	ss_waiter_add(t, tid, in, dur, blocked, at_once);
 }
 
 static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 tid,

@@ -177,6 +177,26 @@ struct ss_release_val {
 	SS_COUNTER_FIELDS(SS_RELEASE_COUNTERS)
 };
 
+/* Waiter stacks per futex address and thread: the tid tells user space
+ * how many distinct threads queue on an address. */
+struct ss_waiter_key {
+	__u64 uaddr;
+	__s32 stack_id;
+	__u32 tid;
+};
+
+struct ss_waiter_val {
+	__u64 count;
+	__u64 wait_ns;
+	/* Written only by the key's thread, so a plain compare keeps it exact
+	 * without cmpxchg (BPF has it from Linux 5.12 only); user space takes
+	 * each address's maximum over its waiters. */
+	__u64 wait_ns_max;
+	/* Waits of count that returned at once (EAGAIN: the word changed
+	 * before the thread could sleep); --light sees none. */
+	__u64 at_once;
+};
+
 /* Per-thread counters: key is the tid (__u32). Each thread's fields are
  * written by the CPU the thread runs on, except enqueue_ns (its waker's). */
 struct ss_thread {
@@ -226,6 +246,16 @@ struct ss_thread {
 	 * map update per wake cost as much as the stacks); user space adds
 	 * what is still pending when it reads the maps. */
 	struct ss_release_val wake_pending;
+	/* The same for the waits: their waiter record (struct
+	 * ss_waiter_val) since the thread's word or waiter stack last
+	 * changed, not yet in waiters[wait_pending_uaddr,
+	 * wait_pending_stack, tid] (ss_waiter_add()): a thread mostly waits
+	 * on one word from one call site, and a map update per wait cost a
+	 * lookup and three atomics. */
+	struct ss_waiter_val wait_pending;
+	__u64 wait_pending_uaddr;
+	__s32 wait_pending_stack;
+	__u32 wait_pending_pad;
 	/* Kept in the thread's own record, which enter and exit look up
 	 * anyway: a separate map cost a second lookup and an update per call. */
 	struct ss_inflight cur;
@@ -248,32 +278,12 @@ struct ss_futex {
 	SS_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 };
 
-/* Waiter stacks per futex address and thread: the tid tells user space
- * how many distinct threads queue on an address. */
-struct ss_waiter_key {
-	__u64 uaddr;
-	__s32 stack_id;
-	__u32 tid;
-};
-
-struct ss_waiter_val {
-	__u64 count;
-	__u64 wait_ns;
-	/* Written only by the key's thread, so a plain compare keeps it exact
-	 * without cmpxchg (BPF has it from Linux 5.12 only); user space takes
-	 * each address's maximum over its waiters. */
-	__u64 wait_ns_max;
-	/* Waits of count that returned at once (EAGAIN: the word changed
-	 * before the thread could sleep); --light sees none. */
-	__u64 at_once;
-};
-
 /* sched_yield call sites (key: __s32 stack id, value: __u64 count). */
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
 	       8 * (29 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32 +
-		       sizeof(struct ss_release_val),
+		       sizeof(struct ss_release_val) + sizeof(struct ss_waiter_val) + 16,
 	       "struct ss_thread layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (12 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");

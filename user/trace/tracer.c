@@ -617,7 +617,20 @@ static bool tid_seen(__u32 *tids, size_t n, __u32 tid)
 static int add_share(struct ss_futex_rec *r, const struct ss_waiter_key *k,
 		     const struct ss_waiter_val *v)
 {
-	struct ss_waiter_share *s = realloc(r->shares, (r->nshares + 1) * sizeof(*s));
+	struct ss_waiter_share *s;
+
+	/* A thread's pending waits (add_pending_waits()) join its share of
+	 * the stack if the map has one. */
+	for (size_t i = 0; i < r->nshares; i++) {
+		s = &r->shares[i];
+		if (s->stack_id == k->stack_id && s->tid == k->tid) {
+			s->count += v->count;
+			s->wait_ns += v->wait_ns;
+			s->at_once += v->at_once;
+			return 0;
+		}
+	}
+	s = realloc(r->shares, (r->nshares + 1) * sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
@@ -704,6 +717,26 @@ static int read_futexes(struct tracer *t, struct ss_profile *p)
 		}
 		wkey = wnext;
 		wprev = &wkey;
+	}
+	return 0;
+}
+
+/*
+ * Each thread's waits since its word or waiter stack last changed are
+ * still pending in its record (the BPF side adds them to the waiters map
+ * at the next change, ss_waiter_add()): add them here, so that the waiter
+ * stacks sum to the exact waits.
+ */
+static int add_pending_waits(struct ss_profile *p)
+{
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct ss_thread *th = &p->threads[i];
+		struct ss_waiter_key k = { .uaddr = th->wait_pending_uaddr,
+					   .stack_id = th->wait_pending_stack, .tid = th->tid };
+		int err;
+
+		if (th->wait_pending.count && (err = add_waiter(p, &k, &th->wait_pending)))
+			return err;
 	}
 	return 0;
 }
@@ -869,6 +902,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	p->start_ns = t->skel->bss->start_ns;
 	err = read_threads(t, p);	/* sets p->now_ns */
 	err = err ?: read_futexes(t, p);
+	err = err ?: add_pending_waits(p);
 	err = err ?: read_releases(t, p);
 	err = err ?: add_pending_releases(p);
 	err = err ?: read_yields(t, p);
