@@ -20,7 +20,8 @@
 
 /*
  * The histogram slot of v. Written without loops, builtins or branches
- * that depend on v (but the one for values from 2^63): each step's
+ * that depend on v but two (values from 2^63, and the clamp to the last
+ * slot), each with one constant outcome: each step's
  * "v > 2^k - 1" is the sign bit of 2^k - 1 - v, exact below 2^63. A branch
  * per step gave the BPF verifier 64 outcomes to carry through the rest of
  * each caller, and a call to keep it out of them costs a return (through

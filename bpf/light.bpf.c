@@ -300,14 +300,17 @@ static __always_inline void light_waking(struct task_struct *p, struct ss_thread
 
 	if (!is_target(cur->tgid, tid))
 		return;
-	/* Its record first, for where its registers lie: a wake-up by a
-	 * target thread outside a futex wake then costs a lookup it did not
-	 * need, one in a futex wake (the case that matters here) a helper
-	 * call less. */
-	t = thread_get(tid, NULL);
-	if (!t)
-		return;
-	syscall_of(target_regs(cur, t), &s);
+	/* Its record first, for where its registers lie (the kfunc build):
+	 * a wake-up by a target thread outside a futex wake then costs a
+	 * lookup it did not need, one in a futex wake (the case that matters
+	 * here) a helper call less. Only looked up: a record is created (and
+	 * a full map counted) only for a futex wake, below. */
+#if SS_KFUNCS
+	t = bpf_map_lookup_elem(&threads, &tid);
+#else
+	t = NULL;
+#endif
+	syscall_of(t ? target_regs(cur, t) : (struct pt_regs *)bpf_task_pt_regs(cur), &s);
 	/* Still inside the wake call: an interrupt's wake-up that lands on a
 	 * thread back in user space after a wake (its registers still name
 	 * the call) is not one (under raw_tp, where p is not checked, the
@@ -315,6 +318,10 @@ static __always_inline void light_waking(struct task_struct *p, struct ss_thread
 	if (!s.in_call || futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAKE)
 		return;
 	if (p && !woken_by_futex(p, pt, &s, uaddr))
+		return;
+	if (!t)
+		t = thread_get(tid, NULL);
+	if (!t)
 		return;
 	t->futex_wake++;
 	t->futex_woken++;

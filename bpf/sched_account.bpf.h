@@ -64,6 +64,11 @@ static __always_inline struct ss_thread *sched_runnable(struct task_struct *p, _
 		t->flags &= ~SS_THREAD_EXITED;
 		t->last_in_ns = 0;
 		t->last_out_ns = 0;
+		/* Its registers lie on its own kernel stack: the old thread's
+		 * address, cleared at its exit, may have been kept again by an
+		 * event between its exit and its death (task_regs.bpf.h). */
+		t->user_regs = 0;
+		t->kstack_task = 0;
 		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &p->comm);
 	}
 	/* A new thread's life begins off CPU, in the run queue. */

@@ -190,9 +190,13 @@ struct {
  * only): per-word state written there crossed between the CPUs at every
  * hand-over (docs/BENCHMARKS.md).
  * A waker that moved CPU during its call loses its bound (its exit finds
- * another call's entry, or none); an entry such a call, or a wake of
- * nobody, left armed is armed anew by the CPU's next wake call, and is
- * never taken for another's: the exit checks its waker and word.
+ * another call's entry, or none). The entry does not prove who woke a
+ * waiter it notes: while it is armed, any wake-up on its CPU of a waiter
+ * on its word is noted (an interrupt's, or another task's while the armed
+ * waker is preempted). The exit takes only its own call's entry (its tid
+ * and word) and wake-ups from its call's entry on: such a waiter waited
+ * through the same hold all the same. An entry left armed (a wake of
+ * nobody, a waker that moved) is armed anew by the CPU's next wake call.
  */
 struct ss_woken_wait {
 	__u64 uaddr;		/* the word the armed wake call is on */
@@ -273,8 +277,10 @@ static __always_inline __u64 held_bound(struct ss_futex *f, const struct ss_infl
 		return 0;
 	if (release > prev)
 		f->last_release_ns = release;
-	/* A wake of nobody ends no hold anyone waited through, and saw no
-	 * sched_waking: its entry, if any, is an older call's. */
+	/* A wake of nobody ends no hold anyone waited through: its entry
+	 * stays armed, with nothing noted unless another task's wake-up of a
+	 * waiter on the word came on this CPU meanwhile, until the CPU's next
+	 * wake call arms it anew. */
 	if (!woken)
 		return 0;
 	if (release > prev_woke)

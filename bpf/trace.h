@@ -198,7 +198,8 @@ struct ss_waiter_val {
 };
 
 /* Per-thread counters: key is the tid (__u32). Each thread's fields are
- * written by the CPU the thread runs on, except enqueue_ns (its waker's). */
+ * written by the CPU the thread runs on, except enqueue_ns and user_regs
+ * (its waker's). */
 struct ss_thread {
 	SS_COUNTER_FIELDS(SS_THREAD_COUNTERS)
 	/* Bookkeeping for the time accounting; user space adds the tail. */
@@ -225,8 +226,10 @@ struct ss_thread {
 	 * it was found for. */
 	__u64 kstack_task;
 	__u64 kstack_regs;
-	/* The unwinding programs' copy of where its user registers lie
-	 * (ss_user_sp()); 0: not yet found, or the thread exited. */
+	/* Where its user registers lie (task_regs.bpf.h: the unwinding
+	 * programs' ss_user_sp(), and --light's register reads, which also
+	 * keep it from the waker's CPU at a wake-up); 0: not yet found, or
+	 * the thread exited. */
 	__u64 user_regs;
 	/* The same for the stacks of wakes that found waiters (release
 	 * sites), per word and call site as the waits'. */

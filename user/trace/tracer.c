@@ -725,7 +725,10 @@ static int read_futexes(struct tracer *t, struct ss_profile *p)
  * Each thread's waits since its word or waiter stack last changed are
  * still pending in its record (the BPF side adds them to the waiters map
  * at the next change, ss_waiter_add()): add them here, so that the waiter
- * stacks sum to the exact waits.
+ * stacks sum to the exact waits. The final report reads detached maps;
+ * a read while attached (a live export) can count a batch that moved
+ * into the map between the threads' read and the waiters' twice, as the
+ * yields' and releases' batches.
  */
 static int add_pending_waits(struct ss_profile *p)
 {

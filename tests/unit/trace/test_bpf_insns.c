@@ -302,12 +302,68 @@ static void test_objects_run_on_5_10(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* The functions path's object calls but does not define (kfuncs: libbpf
+ * resolves them in the kernel's own BTF, which a kernel without it lacks). */
+static int undefined_functions(const char *path)
+{
+	int fd = open(path, O_RDONLY), n = 0;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data = elf_getdata(scn, NULL);
+		GElf_Shdr sh;
+		GElf_Sym sym;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !data)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx != SHN_UNDEF ||
+			    GELF_ST_BIND(sym.st_info) == STB_LOCAL)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name && *name) {
+				print_message("%s: calls %s\n", path, name);
+				n++;
+			}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return n;
+}
+
+/* The builds without kfuncs call none (user space opens them where the
+ * kernel's own BTF cannot resolve one); the builds with them do, which
+ * shows the check sees a kfunc when there is one. */
+static void test_nokfunc_builds_call_no_kfunc(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ "trace.bpf.o", "trace_nokfunc.bpf.o" },
+		{ "light.bpf.o", "light_nokfunc.bpf.o" },
+	};
+	char path[4096];
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tl_path("bpf"), pairs[i][0]);
+		assert_true(undefined_functions(path) > 0);
+		snprintf(path, sizeof(path), "%s/%s", tl_path("bpf"), pairs[i][1]);
+		assert_int_equal(undefined_functions(path), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checker_refuses_newer_insns),
 		cmocka_unit_test(test_checker_finds_misread_map_results),
 		cmocka_unit_test(test_objects_run_on_5_10),
+		cmocka_unit_test(test_nokfunc_builds_call_no_kfunc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
