@@ -613,15 +613,16 @@ static bool tid_seen(__u32 *tids, size_t n, __u32 tid)
 	return false;
 }
 
-/* The key's own record, kept as well: who waited on which stack. */
+/* The key's own record, kept as well: who waited on which stack.
+ * pending: a thread's pending waits (add_pending_waits()), which join its
+ * share of the stack if the map had one; the map's keys are unique, so its
+ * records are appended without a search. */
 static int add_share(struct ss_futex_rec *r, const struct ss_waiter_key *k,
-		     const struct ss_waiter_val *v)
+		     const struct ss_waiter_val *v, bool pending)
 {
 	struct ss_waiter_share *s;
 
-	/* A thread's pending waits (add_pending_waits()) join its share of
-	 * the stack if the map has one. */
-	for (size_t i = 0; i < r->nshares; i++) {
+	for (size_t i = 0; pending && i < r->nshares; i++) {
 		s = &r->shares[i];
 		if (s->stack_id == k->stack_id && s->tid == k->tid) {
 			s->count += v->count;
@@ -643,7 +644,7 @@ static int add_share(struct ss_futex_rec *r, const struct ss_waiter_key *k,
 }
 
 static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
-		      const struct ss_waiter_val *v)
+		      const struct ss_waiter_val *v, bool pending)
 {
 	for (size_t i = 0; i < p->nfutexes; i++) {
 		struct ss_futex_rec *r = &p->futexes[i];
@@ -673,7 +674,7 @@ static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
 		r->stacks[j].count += v->count;
 		r->stacks[j].wait_ns += v->wait_ns;
 		r->stacks[j].at_once += v->at_once;
-		if (add_share(r, k, v))
+		if (add_share(r, k, v, pending))
 			return -ENOMEM;
 		/* BPF keeps maxima per waiter (no cmpxchg before Linux 5.12). */
 		if (v->wait_ns_max > r->f.wait_ns_max)
@@ -710,7 +711,7 @@ static int read_futexes(struct tracer *t, struct ss_profile *p)
 	 * distinct threads. */
 	while (bpf_map_get_next_key(wfd, wprev, &wnext) == 0) {
 		if (bpf_map_lookup_elem(wfd, &wnext, &wval) == 0) {
-			int err = add_waiter(p, &wnext, &wval);
+			int err = add_waiter(p, &wnext, &wval, false);
 
 			if (err)
 				return err;
@@ -738,7 +739,7 @@ static int add_pending_waits(struct ss_profile *p)
 					   .stack_id = th->wait_pending_stack, .tid = th->tid };
 		int err;
 
-		if (th->wait_pending.count && (err = add_waiter(p, &k, &th->wait_pending)))
+		if (th->wait_pending.count && (err = add_waiter(p, &k, &th->wait_pending, true)))
 			return err;
 	}
 	return 0;
