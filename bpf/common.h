@@ -28,27 +28,26 @@
  * the retbleed/SRSO thunk on such CPUs) at every histogram bump. User space
  * runs the same code.
  */
+/* One step: where v > 2^bits - 1 (the sign bit of 2^bits - 1 - v), v is
+ * shifted down by bits and bits joins the slot r; else both stay. */
+#define SS_LOG2_STEP(v, r, bits)                                               \
+	do {                                                                   \
+		__u64 s_ = (((1ULL << (bits)) - 1 - (v)) >> 63) * (bits);      \
+		(v) >>= s_;                                                    \
+		(r) |= s_;                                                     \
+	} while (0)
+
 static inline __attribute__((always_inline)) __u32 ss_log2_slot(__u64 v)
 {
-	__u64 r, s;
+	__u64 r = 0;
 
 	if (v >> 63)
 		return SS_HIST_SLOTS - 1;
-	s = ((0xffffffffULL - v) >> 63) << 5;
-	v >>= s;
-	r = s;
-	s = ((0xffffULL - v) >> 63) << 4;
-	v >>= s;
-	r |= s;
-	s = ((0xffULL - v) >> 63) << 3;
-	v >>= s;
-	r |= s;
-	s = ((0xfULL - v) >> 63) << 2;
-	v >>= s;
-	r |= s;
-	s = ((0x3ULL - v) >> 63) << 1;
-	v >>= s;
-	r |= s;
+	SS_LOG2_STEP(v, r, 32);
+	SS_LOG2_STEP(v, r, 16);
+	SS_LOG2_STEP(v, r, 8);
+	SS_LOG2_STEP(v, r, 4);
+	SS_LOG2_STEP(v, r, 2);
 	r |= v >> 1;
 	return r < SS_HIST_SLOTS ? (__u32)r : SS_HIST_SLOTS - 1;
 }

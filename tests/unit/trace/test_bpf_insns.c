@@ -170,16 +170,31 @@ static bool gated_by_probe(Elf *elf, size_t scn, uint64_t off)
 }
 
 /* Checks every executable section of one object; returns the problems. */
-static int check_object(const char *path, const int *extra)
+/* A built object's ELF, read only; close_elf() ends it. */
+static Elf *open_elf(const char *path, int *fd)
 {
-	int fd = open(path, O_RDONLY), bad = 0;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
 	Elf *elf;
 
-	assert_true(fd >= 0);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	*fd = open(path, O_RDONLY);
+	assert_true(*fd >= 0);
+	elf = elf_begin(*fd, ELF_C_READ, NULL);
 	assert_non_null(elf);
+	return elf;
+}
+
+static void close_elf(Elf *elf, int fd)
+{
+	elf_end(elf);
+	close(fd);
+}
+
+static int check_object(const char *path, const int *extra)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int fd, bad = 0;
+	Elf *elf = open_elf(path, &fd);
+
 	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *data = elf_getdata(scn, NULL);
@@ -208,8 +223,7 @@ static int check_object(const char *path, const int *extra)
 				i++;
 		}
 	}
-	elf_end(elf);
-	close(fd);
+	close_elf(elf, fd);
 	return bad;
 }
 
@@ -306,13 +320,10 @@ static void test_objects_run_on_5_10(void **state)
  * resolves them in the kernel's own BTF, which a kernel without it lacks). */
 static int undefined_functions(const char *path)
 {
-	int fd = open(path, O_RDONLY), n = 0;
 	Elf_Scn *scn = NULL;
-	Elf *elf;
+	int fd, n = 0;
+	Elf *elf = open_elf(path, &fd);
 
-	assert_true(fd >= 0);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	assert_non_null(elf);
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *data = elf_getdata(scn, NULL);
 		GElf_Shdr sh;
@@ -333,8 +344,7 @@ static int undefined_functions(const char *path)
 			}
 		}
 	}
-	elf_end(elf);
-	close(fd);
+	close_elf(elf, fd);
 	return n;
 }
 
