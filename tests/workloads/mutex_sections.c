@@ -13,10 +13,15 @@
  * vDSO clock: at least as long as asked, longer when a thread is
  * preempted while holding.
  *
- *   mutex_sections S R SHORT_US LONG_US OUT_US [pi]
+ *   mutex_sections S R SHORT_US LONG_US OUT_US [pi] [follow]
  *
  * pi: the mutex is a priority-inheritance one (PTHREAD_PRIO_INHERIT: glibc
  * locks and unlocks it with FUTEX_LOCK_PI and FUTEX_UNLOCK_PI).
+ * follow: the long thread comes to the lock as soon as a short hold has
+ * begun, not OUT_US later, so that a wait begins during every short hold
+ * it follows. With one short thread each short release then wakes a
+ * waiter that came during it (with more, an earlier waiter queued from a
+ * long hold is woken first), and each short hold is measured.
  *
  * "ready" prints the mutex's address and the run-time addresses of the
  * sections and their callers (a frame-pointer unwind through glibc may
@@ -56,6 +61,7 @@ static unsigned long load(unsigned long *v)
 }
 
 static bool pi;	/* a priority-inheritance mutex (FUTEX_LOCK_PI/UNLOCK_PI) */
+static bool follow;	/* the long thread locks as soon as a short hold begins */
 
 /* glibc marks a mutex's word 2 (locked, contended) before a waiter
  * sleeps on it; the kernel sets a PI word's FUTEX_WAITERS bit. */
@@ -136,7 +142,8 @@ static void *__attribute__((noinline)) long_holder(void *arg)
 		 * threads would then wait from before the hold, and none could
 		 * come during it). */
 		wait_change(&short_holds, section_long(), false);
-		busy_ns(out_ns);
+		if (!follow)
+			busy_ns(out_ns);
 	}
 	return NULL;
 }
@@ -147,12 +154,19 @@ int main(int argc, char **argv)
 	unsigned long s, rounds, total = 0;
 
 	wl_init();
-	if (argc != 6 && !(argc == 7 && !strcmp(argv[6], "pi")))
-		wl_fail("usage: mutex_sections S R SHORT_US LONG_US OUT_US [pi]");
-	if (argc == 7) {
+	if (argc < 6 || argc > 8)
+		wl_fail("usage: mutex_sections S R SHORT_US LONG_US OUT_US [pi] [follow]");
+	for (int i = 6; i < argc; i++) {
+		if (!strcmp(argv[i], "pi"))
+			pi = true;
+		else if (!strcmp(argv[i], "follow"))
+			follow = true;
+		else
+			wl_fail("usage: mutex_sections S R SHORT_US LONG_US OUT_US [pi] [follow]");
+	}
+	if (pi) {
 		pthread_mutexattr_t a;
 
-		pi = true;
 		if (pthread_mutexattr_init(&a) || pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT) ||
 		    pthread_mutex_init(&mutex, &a))
 			wl_fail("a priority-inheritance mutex: not supported here");
