@@ -148,6 +148,12 @@ static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u
 #ifndef SS_NO_RELEASE_SITES
 #define SS_NO_RELEASE_SITES 0
 #endif
+/* Benchmarks only: -DSS_NO_RELEASE_STACKS=1 keeps the release sites' counts
+ * and bounds but takes no stack for them (no stack pointer read, no walk:
+ * every release pends under one key), what the stacks alone cost. */
+#ifndef SS_NO_RELEASE_STACKS
+#define SS_NO_RELEASE_STACKS 0
+#endif
 
 /* Wake calls that found waiters, by word, waker stack and waker thread
  * (struct ss_release_val). Sized by user space to --max-futexes. */
@@ -345,16 +351,19 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 
 	if (SS_NO_RELEASE_SITES || !woken)
 		return;
-	sp = call_site_sp(t, unwind);
-	/* A new stack first moves the counts kept for the last one. */
-	if (!same_stack_sample(now, in->uaddr, sp, t->wake_stack_ns, t->wake_stack_site,
-			       t->wake_stack_sp, t->wake_stack_backoff)) {
-		flush_release(t, tid);
-		walk_stack(ctx, now, in->uaddr, sp, &t->wake_stack_ns, &t->wake_stack_site,
-			   &t->wake_stack_sp, &t->wake_stack_id, &t->wake_stack_backoff, unwind);
+	if (!SS_NO_RELEASE_STACKS) {
+		sp = call_site_sp(t, unwind);
+		/* A new stack first moves the counts kept for the last one. */
+		if (!same_stack_sample(now, in->uaddr, sp, t->wake_stack_ns, t->wake_stack_site,
+				       t->wake_stack_sp, t->wake_stack_backoff)) {
+			flush_release(t, tid);
+			walk_stack(ctx, now, in->uaddr, sp, &t->wake_stack_ns,
+				   &t->wake_stack_site, &t->wake_stack_sp, &t->wake_stack_id,
+				   &t->wake_stack_backoff, unwind);
+		}
+		if (t->wake_stack_id < 0)
+			count_drop(SS_DROP_STACK_FAIL);
 	}
-	if (t->wake_stack_id < 0)
-		count_drop(SS_DROP_STACK_FAIL);
 	p->wakes++;
 	p->woken += woken;
 	if (!held)
