@@ -197,6 +197,25 @@ struct ss_waiter_val {
 	__u64 at_once;
 };
 
+/*
+ * --light's counts for the futexes map (light.bpf.c), kept in the thread's
+ * record as its waiter record is: its blocked waits on wait_uaddr and its
+ * wakes on wake_uaddr since that word last changed, not yet in
+ * futexes[word] (whose record exists from the change on). A thread mostly
+ * waits on one word and wakes one; a lookup and four atomics per wait, and
+ * one and two per wake, were a quarter of --light's time on a futex
+ * ping-pong (docs/BENCHMARKS.md). User space adds what is pending when it
+ * reads the maps (tracer.c).
+ */
+struct ss_light_pending {
+	__u64 wait_uaddr;
+	__u64 waits;			/* all blocked: --light sees no others */
+	__u64 wait_ns;
+	__u64 wake_uaddr;
+	__u64 wakes;			/* each woke one waiter */
+	__u64 wait_hist[SS_HIST_SLOTS];
+};
+
 /* Per-thread counters: key is the tid (__u32). Each thread's fields are
  * written by the CPU the thread runs on, except enqueue_ns and user_regs
  * (its waker's). */
@@ -259,6 +278,7 @@ struct ss_thread {
 	__u64 wait_pending_uaddr;
 	__s32 wait_pending_stack;
 	__u32 wait_pending_pad;
+	struct ss_light_pending light_pending;
 	/* Kept in the thread's own record, which enter and exit look up
 	 * anyway: a separate map cost a second lookup and an update per call. */
 	struct ss_inflight cur;
@@ -286,8 +306,11 @@ struct ss_futex {
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
 	       8 * (29 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32 +
-		       sizeof(struct ss_release_val) + sizeof(struct ss_waiter_val) + 16,
+		       sizeof(struct ss_release_val) + sizeof(struct ss_waiter_val) + 16 +
+		       sizeof(struct ss_light_pending),
 	       "struct ss_thread layout");
+_Static_assert(sizeof(struct ss_light_pending) == 8 * (5 + SS_HIST_SLOTS),
+	       "struct ss_light_pending layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (12 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_release_key) == 16, "struct ss_release_key layout");

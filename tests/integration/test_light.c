@@ -70,6 +70,47 @@ static uint64_t thread_u64(json_object *doc, long long tid, const char *key)
 	return tt_u64(th, key);
 }
 
+/* A word's blocked waits are in its wait-time histogram, each once (its
+ * counts and histogram pend in the waiting thread's record between word
+ * changes and are added at read time: both must be). */
+static void assert_hist_holds_blocked(json_object *word)
+{
+	json_object *hist = NULL;
+	uint64_t n = 0;
+
+	if (json_object_object_get_ex(word, "hist_log2_ns", &hist))
+		for (size_t i = 0; i < json_object_array_length(hist); i++)
+			n += (uint64_t)json_object_get_int64(json_object_array_get_idx(hist, i));
+	assert_int_equal(n, tt_u64(word, "blocked"));
+	assert_int_equal(tt_u64(word, "blocked"), tt_u64(word, "waits"));
+}
+
+/* The sum of key over the array at path. */
+static uint64_t sum_over(json_object *doc, const char *path, const char *key)
+{
+	json_object *a = tt_get(doc, path);
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		n += tt_u64(json_object_array_get_idx(a, i), key);
+	return n;
+}
+
+/* Every wait and wake a thread's own counters hold is on some word: the
+ * words' counts pend in each thread's record from its last change of word
+ * until read time (struct ss_light_pending), and none may be lost or
+ * counted twice there. */
+static void assert_words_hold_threads(json_object *doc)
+{
+	uint64_t word_waits = sum_over(doc, "futexes", "waits");
+
+	print_message("waits: %llu on words, %llu by threads\n", (unsigned long long)word_waits,
+		      (unsigned long long)sum_over(doc, "threads", "futex_wait"));
+	assert_int_equal(word_waits, sum_over(doc, "threads", "futex_wait"));
+	assert_int_equal(sum_over(doc, "futexes", "wakes"), sum_over(doc, "threads", "futex_wake"));
+	assert_int_equal(tt_u64(doc, "dropped.futexes_map_full"), 0);
+}
+
 /* The mode and each blind spot the issue names are in traced. */
 static void assert_light_stated(json_object *doc)
 {
@@ -148,6 +189,10 @@ static void check_light_futex_waits(const char *btf, const char *sched)
 	assert_in_range(nw, 1, K);
 	assert_in_range(tt_u64(woken, "wakes"), nw, K);
 	assert_int_equal(tt_u64(woken, "woken"), tt_u64(woken, "wakes"));
+	assert_hist_holds_blocked(timed);
+	assert_hist_holds_blocked(intr);
+	assert_hist_holds_blocked(woken);
+	assert_words_hold_threads(doc);
 	/* Blind spots: EAGAIN returns at once, wakes of nobody. */
 	again = tt_futex(doc, tt_field(w.ready, "again"));
 	wake = tt_futex(doc, tt_field(w.ready, "wake"));

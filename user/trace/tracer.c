@@ -745,6 +745,47 @@ static int add_pending_waits(struct ss_profile *p)
 	return 0;
 }
 
+/* The futex record of uaddr (NULL: not read, its map was full). */
+static struct ss_futex_rec *futex_rec(struct ss_profile *p, __u64 uaddr)
+{
+	for (size_t i = 0; i < p->nfutexes; i++)
+		if (p->futexes[i].uaddr == uaddr)
+			return &p->futexes[i];
+	return NULL;
+}
+
+/*
+ * Under --light each thread's blocked waits and wakes since its word last
+ * changed are still pending in its record (struct ss_light_pending; the
+ * BPF side adds them to the word's record at the next change, and made
+ * that record when the word became the pending one): add them here, so
+ * that the words' counts are exact. A word whose record was not read
+ * (the copy stopped at the map's size) drops them, counted.
+ */
+static void add_pending_light(struct ss_profile *p)
+{
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct ss_light_pending *lp = &p->threads[i].light_pending;
+		struct ss_futex_rec *r;
+
+		if (lp->waits && (r = futex_rec(p, lp->wait_uaddr))) {
+			r->f.waits += lp->waits;
+			r->f.blocked += lp->waits;
+			r->f.wait_ns += lp->wait_ns;
+			for (int k = 0; k < SS_HIST_SLOTS; k++)
+				r->f.hist[k] += lp->wait_hist[k];
+		} else if (lp->waits) {
+			p->drops[SS_DROP_FUTEXES_FULL] += lp->waits;
+		}
+		if (lp->wakes && (r = futex_rec(p, lp->wake_uaddr))) {
+			r->f.wakes += lp->wakes;
+			r->f.woken += lp->wakes;
+		} else if (lp->wakes) {
+			p->drops[SS_DROP_FUTEXES_FULL] += lp->wakes;
+		}
+	}
+}
+
 /* Adds a release record to its address (none: the address itself was not
  * recorded, its map was full). */
 static int add_release(struct ss_profile *p, const struct ss_release_key *k,
@@ -911,6 +952,8 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = err ?: add_pending_releases(p);
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
+	if (!err)
+		add_pending_light(p);	/* after read_drops(): it may add some */
 	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t->skel->obj);
 	if (t->light)
 		p->drops[SS_DROP_PROG_MISSES] += prog_misses(light_tracer__object(t->light));
