@@ -56,4 +56,9 @@ extern const struct calib_family calib_numa;
 extern const struct calib_family calib_memory_order;
 extern const struct calib_family calib_host_costs;
 
+/* spin_threshold's good region of one contention level (its configurations'
+ * "strategy", "spins", "label" and "acq_per_s" figures) as level.region:
+ * the family's own step, exposed for its tests. */
+void calib_spin_threshold__region(json_object *level, json_object *configs);
+
 #endif

@@ -132,7 +132,7 @@ static void fill_best(const json_object *level, struct adv_best *o, struct adv_r
 	g->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
 }
 
-/* A region's member_configs (add_region() in calib_spin_threshold.c): at
+/* A region's member_configs (calib_spin_threshold__region()): at
  * most ADV_MAX_REGION_MEMBERS, spins NaN where absent or not a number, so
  * that check_states() rejects rather than reads 0. */
 static void fill_members(const json_object *reg, struct adv_distance_state *x)

@@ -216,14 +216,15 @@ static int spins_of(const json_object *cfg)
 /* The good region of one contention level (calib_stat.h's rule) as
  * level.region: its members, the preferred member and the spin range of
  * its strategy, and whether the run separated the candidates at all. */
-static void add_region(json_object *level, json_object *configs)
+void calib_spin_threshold__region(json_object *level, json_object *configs)
 {
 	struct calib_candidate c[CALIB_MAX_CANDIDATES];
 	struct calib_region r;
 	size_t n = calib_json__len(configs);
 	json_object *reg, *members, *configs_of, *pick;
 	const char *strategy;
-	int lo = -1, hi = -1, same = 0;
+	bool member_at[NSPINS] = { false };	/* the pick's strategy, by swept count */
+	int lo, hi, same = 0;
 
 	if (n > CALIB_MAX_CANDIDATES)
 		n = CALIB_MAX_CANDIDATES;
@@ -256,11 +257,16 @@ static void add_region(json_object *level, json_object *configs)
 		if (strcmp(calib_json__string(cfg, "strategy", ""), strategy))
 			continue;
 		same++;
-		if (lo < 0 || spins_of(cfg) < lo)
-			lo = spins_of(cfg);
-		if (spins_of(cfg) > hi)
-			hi = spins_of(cfg);
+		member_at[spins_index(spins_of(cfg))] = true;
 	}
+	/* The spin range said ("spin 7-255") is the run of swept counts
+	 * around the pick's that are all members: a count between two
+	 * members that is not one (slower, or beyond noise) is not claimed. */
+	lo = hi = spins_index(spins_of(pick));
+	while (lo > 0 && member_at[lo - 1])
+		lo--;
+	while (hi + 1 < (int)NSPINS && member_at[hi + 1])
+		hi++;
 	json_object_object_add(reg, "rule", json_object_new_string(REGION_RULE));
 	json_object_object_add(reg, "members", members);
 	/* The same members as {strategy, spins}: what two regions share
@@ -278,8 +284,8 @@ static void add_region(json_object *level, json_object *configs)
 	json_object_object_add(reg, "pick", pick_json(pick));
 	json_object_object_add(reg, "strategy_members", json_object_new_int(same));
 	if (swlock_strategy__has_spins(strategy_of(strategy))) {
-		json_object_object_add(reg, "spins_min", json_object_new_int(lo));
-		json_object_object_add(reg, "spins_max", json_object_new_int(hi));
+		json_object_object_add(reg, "spins_min", json_object_new_int((int)sweep_spins[lo]));
+		json_object_object_add(reg, "spins_max", json_object_new_int((int)sweep_spins[hi]));
 	}
 	json_object_object_add(reg, "spread", json_object_new_double(r.spread));
 	json_object_object_add(reg, "separated", json_object_new_boolean(r.separated));
@@ -429,7 +435,7 @@ static void add_states(json_object *dist, const struct st_config *configs,
 		arr = json_object_new_array();
 		for (int i = 0; i < nconfigs; i++)
 			json_object_array_add(arr, config_json(&configs[i], &sub[i], busy));
-		add_region(tmp, arr);
+		calib_spin_threshold__region(tmp, arr);
 		json_object_object_add(o, "region", json_object_object_get_ex(tmp, "region", &reg) ?
 						     json_object_get(reg) : NULL);
 		json_object_put(tmp);
@@ -464,7 +470,7 @@ static void level_json(json_object *level, const struct st_plan *plan,
 	}
 	json_object_object_add(level, "configs", arr);
 	add_mutex_yardstick(level, arr);
-	add_region(level, arr);
+	calib_spin_threshold__region(level, arr);
 	add_pick(level, "best", arr, "acq_per_s", true);
 	add_pick(level, "best_stop_all", arr, "stop_all_ns", false);
 }

@@ -76,6 +76,32 @@ static void check_member_configs(json_object *reg, json_object *pick)
 			    json_object_get_int(json_object_array_get_idx(mc, i - 1)));
 }
 
+/* Every swept count from spins_min to spins_max is a member with the
+ * pick's strategy: the range said ("spin 7-255") claims no count that
+ * was slower. */
+static void check_range_is_members(json_object *reg, const char *strategy)
+{
+	double lo = calib_json__double(reg, "spins_min", -1), hi = calib_json__double(reg, "spins_max", -1);
+	json_object *swept = json_object_object_get(reg, "spins_swept");
+	json_object *mc = json_object_object_get(reg, "member_configs");
+
+	for (size_t i = 0; i < json_object_array_length(swept); i++) {
+		double n = json_object_get_double(json_object_array_get_idx(swept, i));
+		bool member = false;
+
+		if (n < lo || n > hi)
+			continue;
+		for (size_t j = 0; j < json_object_array_length(mc); j++) {
+			json_object *c = json_object_array_get_idx(mc, j);
+
+			member |= !strcmp(calib_json__string(c, "strategy", ""), strategy) &&
+				  calib_json__double(c, "spins", -1) == n;
+		}
+		if (!member)
+			fail_msg("spin range %.0f-%.0f claims %.0f, not a member", lo, hi, n);
+	}
+}
+
 /* The good region: its rule, members (the best among them), a preferred
  * pick that is a member, and the spin range of the pick's strategy. */
 static void check_region(json_object *level)
@@ -103,6 +129,7 @@ static void check_region(json_object *level)
 			    calib_json__double(pick, "spins", -2));
 		assert_true(calib_json__double(reg, "spins_max", -1) >=
 			    calib_json__double(reg, "spins_min", 0));
+		check_range_is_members(reg, calib_json__string(pick, "strategy", ""));
 	}
 	assert_true(calib_json__double(reg, "spread", -1) >= 0);
 }
@@ -266,6 +293,56 @@ static void test_print_skipped(void **state)
 	json_object_put(r);
 }
 
+/* A configuration with acquisitions/s around m: nine repetitions, tight. */
+static json_object *config(const char *strategy, int spins, double m)
+{
+	json_object *c = json_object_new_object(), *f = json_object_new_object();
+	char label[48];
+
+	snprintf(label, sizeof(label), "%s %d", strategy, spins);
+	json_object_object_add(c, "strategy", json_object_new_string(strategy));
+	json_object_object_add(c, "spins", json_object_new_int(spins));
+	json_object_object_add(c, "label", json_object_new_string(label));
+	json_object_object_add(f, "median", json_object_new_double(m));
+	json_object_object_add(f, "min", json_object_new_double(m * 0.995));
+	json_object_object_add(f, "max", json_object_new_double(m * 1.005));
+	json_object_object_add(f, "cv", json_object_new_double(0.003));
+	json_object_object_add(f, "ci_lo", json_object_new_double(m * 0.998));
+	json_object_object_add(f, "ci_hi", json_object_new_double(m * 1.002));
+	json_object_object_add(f, "mad", json_object_new_double(m * 0.002));
+	json_object_object_add(f, "n", json_object_new_int(9));
+	json_object_object_add(c, "acq_per_s", f);
+	return c;
+}
+
+/* Members of one strategy at 1, 7, 31 and 63 spins, the count between (15)
+ * clearly slower: the range said is the run around the pick, 1-7, not
+ * 1-63 (which would claim 15). */
+static void test_region_range_skips_a_slower_count(void **state)
+{
+	static const int spins[] = { 0, 1, 7, 15, 31, 63, 127, 255 };
+	static const double park[] = { 5e6, 10e6, 10.02e6, 6e6, 9.99e6, 10.01e6, 7e6, 7e6 };
+	json_object *level = json_object_new_object(), *configs = json_object_new_array();
+	json_object *reg;
+
+	(void)state;
+	json_object_array_add(configs, config("pthread_mutex", 0, 3e6));
+	for (int i = 0; i < 8; i++) {
+		json_object_array_add(configs, config("spin_then_park", spins[i], park[i]));
+		json_object_array_add(configs, config("spin_then_yield", spins[i], 4e6));
+	}
+	calib_spin_threshold__region(level, configs);
+	assert_true(json_object_object_get_ex(level, "region", &reg));
+	assert_string_equal(calib_json__string(json_object_object_get(reg, "pick"), "strategy", ""),
+			    "spin_then_park");
+	assert_int_equal((int)calib_json__double(reg, "strategy_members", 0), 4);
+	assert_int_equal((int)calib_json__double(reg, "spins_min", -1), 1);
+	assert_int_equal((int)calib_json__double(reg, "spins_max", -1), 7);
+	check_range_is_members(reg, "spin_then_park");
+	json_object_put(level);
+	json_object_put(configs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_two_cpus_record_their_distance),
 		cmocka_unit_test(test_early_stop_keeps_results),
 		cmocka_unit_test(test_print_skipped),
+		cmocka_unit_test(test_region_range_skips_a_slower_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
