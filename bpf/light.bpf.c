@@ -352,7 +352,7 @@ static __always_inline void light_waking(struct task_struct *p, struct ss_thread
 	 * here) a helper call less. Only looked up: a record is created (and
 	 * a full map counted) only for a futex wake, below. */
 #if SS_KFUNCS
-	t = bpf_map_lookup_elem(&threads, &tid);
+	t = ss_thread_find(tid);
 #else
 	t = NULL;
 #endif

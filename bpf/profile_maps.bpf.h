@@ -16,6 +16,33 @@ struct {
 	__type(value, struct ss_thread);
 } threads SEC(".maps");
 
+/*
+ * Thread records by slot (tid % SS_THREAD_SLOTS, bpf/trace.h), ahead of
+ * the threads hash: an array lookup is a few inlined instructions, a hash
+ * lookup a call (hashing the key, walking a bucket: about 25 ns on a CPU
+ * that returns from each call through an SRSO thunk), and every event
+ * looks up one thread or two (docs/BENCHMARKS.md). A slot belongs for the
+ * whole trace to the first tid that takes it; a tid whose slot another
+ * holds has its record in the threads hash. User space seeds and reads
+ * both by the same rule (tracer.c).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SS_THREAD_SLOTS);
+	__type(key, __u32);
+	__type(value, struct ss_thread);
+} thread_slots SEC(".maps");
+
+/* The tid that took each slot: a slot is taken by creating its entry here
+ * (BPF_NOEXIST), which is atomic on every kernel, where a compare-and-swap
+ * of the record's tid needs Linux 5.12 and BPF ISA v3. Once per thread. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SS_THREAD_SLOTS);
+	__type(key, __u32);
+	__type(value, __u32);
+} thread_slot_owners SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
@@ -36,6 +63,20 @@ struct {
 	__type(key, __s32);
 	__type(value, __u64);
 } yield_sites SEC(".maps");
+
+/* tid's record, NULL where it has none yet. A free slot means none: a
+ * tid goes to the hash only when another holds its slot. */
+static __always_inline struct ss_thread *ss_thread_find(__u32 tid)
+{
+	__u32 slot = tid % SS_THREAD_SLOTS;
+	struct ss_thread *t = bpf_map_lookup_elem(&thread_slots, &slot);
+
+	if (t && t->tid == tid)
+		return t;
+	if (t && !t->tid)
+		return NULL;
+	return bpf_map_lookup_elem(&threads, &tid);
+}
 
 /* A futex word's record, created on first use; a full map is a counted
  * drop. Needs maps.bpf.h and shared_maps.bpf.h first. */

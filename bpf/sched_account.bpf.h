@@ -18,29 +18,46 @@ __u64 start_ns = 0;
 
 static const struct ss_thread zero_thread;
 
-/*
- * Finds the thread's record, creating it on first sight. User space seeds
- * the threads that exist at attach; a record with neither last_in_ns nor
- * last_out_ns has not switched since the trace began.
- */
-static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struct *task)
+/* A record just made for tid (its tid still 0): named. Two CPUs making
+ * the same thread's record at once both fill in the same values. */
+static __always_inline struct ss_thread *thread_made(struct ss_thread *t, __u32 tid,
+						     struct task_struct *task)
 {
-	struct ss_thread *t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
-
-	if (!t) {
-		count_drop(SS_DROP_THREADS_FULL);
-		return NULL;
-	}
-	/* tid 0: just created from zero_thread. Two CPUs creating the same
-	 * thread at once both fill in the same values. */
-	if (t->tid)
-		return t;
 	t->tid = tid;
 	if (task)
 		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), &task->comm);
 	else
 		bpf_get_current_comm(t->comm, sizeof(t->comm));
 	return t;
+}
+
+/*
+ * Finds the thread's record, creating it on first sight: in its slot
+ * (profile_maps.bpf.h) if that is free, else in the threads hash. User
+ * space seeds the threads that exist at attach; a record with neither
+ * last_in_ns nor last_out_ns has not switched since the trace began.
+ */
+static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struct *task)
+{
+	__u32 slot = tid % SS_THREAD_SLOTS, *owner;
+	struct ss_thread *t = bpf_map_lookup_elem(&thread_slots, &slot);
+
+	if (t && t->tid == tid)
+		return t;
+	if (t && !t->tid) {
+		/* Free: take it, unless another CPU took it first (for this
+		 * tid too, when both make the same thread's record). */
+		bpf_map_update_elem(&thread_slot_owners, &slot, &tid, BPF_NOEXIST);
+		owner = bpf_map_lookup_elem(&thread_slot_owners, &slot);
+		if (owner && *owner == tid)
+			return thread_made(t, tid, task);
+	}
+	t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
+	if (!t) {
+		count_drop(SS_DROP_THREADS_FULL);
+		return NULL;
+	}
+	return t->tid ? t : thread_made(t, tid, task);
 }
 
 /*

@@ -649,7 +649,7 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind, int clas
 
 	if (!current_is_target(&tid))
 		return 0;
-	t = bpf_map_lookup_elem(&threads, &tid);
+	t = ss_thread_find(tid);
 	if (!t || !t->cur.start_ns) {
 		/* Entered before we attached (or its thread was not recorded). */
 		count_drop(SS_DROP_MISSED_EXIT);
@@ -864,7 +864,7 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 
 	if (!current_is_target(&tid))
 		return 0;
-	t = bpf_map_lookup_elem(&threads, &tid);
+	t = ss_thread_find(tid);
 	if (!t)
 		return 0;
 	t->flags |= SS_THREAD_EXITED;

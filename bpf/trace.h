@@ -51,6 +51,10 @@ enum ss_futex_class {
 	SS_FUTEX_CLASS_WAKE = 2,
 };
 
+/* The thread records' slots ahead of the threads hash (thread_slots in
+ * profile_maps.bpf.h): a tid's slot is tid % SS_THREAD_SLOTS. */
+#define SS_THREAD_SLOTS 256
+
 /* Thread flags. */
 #define SS_THREAD_EXITED 0x1
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "tracetest.h"
+#include "trace.h"	/* SS_THREAD_SLOTS */
 
 #define WORK_TIMEOUT_MS 20000
 #define END_TIMEOUT_MS 10000
@@ -331,6 +332,60 @@ static void test_yield_threads_created_after_attach(void **state)
 	assert_time_accounted(doc, (long long[]){ w.proc.pid }, 1);
 	json_object_put(doc);
 	tt_workload_end(&w);
+}
+
+/* How many of the report's threads are tid. */
+static int thread_entries(json_object *doc, long long tid)
+{
+	json_object *threads = tt_get(doc, "threads");
+	int n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(threads); i++)
+		n += tt_u64(json_object_array_get_idx(threads, i), "tid") == (uint64_t)tid;
+	return n;
+}
+
+/* Two threads whose tids share a thread-record slot (SS_THREAD_SLOTS,
+ * bpf/trace.h): one's record is in the slot, the other's in the threads
+ * hash, and both are counted exactly, each once. late: made after attach
+ * (BPF places them); else alive at attach (user space seeds them). */
+static void check_slot_mates(bool late)
+{
+	enum { N = 300 };
+	struct tt_workload w;
+	json_object *doc;
+	char done[256];
+	long long a, b;
+
+	TL_REQUIRE_BPF();
+	if (late)
+		tt_workload_start(&w, "slot_mates", TT_ARGS(tt_num(SS_THREAD_SLOTS), tt_num(N), "late"));
+	else
+		tt_workload_start(&w, "slot_mates", TT_ARGS(tt_num(SS_THREAD_SLOTS), tt_num(N)));
+	doc = trace_workload(&w, NULL, done, sizeof(done));
+	a = (long long)tt_field(late ? done : w.ready, "a");
+	b = (long long)tt_field(late ? done : w.ready, "b");
+	print_message("slot mates %lld and %lld (slot %lld)\n", a, b, a % SS_THREAD_SLOTS);
+	assert_true(a != b && a % SS_THREAD_SLOTS == b % SS_THREAD_SLOTS);
+	assert_int_equal(thread_u64(doc, a, "sched_yield"), N);
+	assert_int_equal(thread_u64(doc, b, "sched_yield"), N);
+	assert_int_equal(thread_entries(doc, a), 1);
+	assert_int_equal(thread_entries(doc, b), 1);
+	assert_total(doc, "sched_yield", 2 * N);
+	assert_totals_are_sums(doc);
+	assert_nothing_dropped(doc);
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+static void test_slot_mates_seeded(void **state)
+{
+	check_slot_mates(false);
+}
+
+static void test_slot_mates_made_by_bpf(void **state)
+{
+	check_slot_mates(true);
 }
 
 /* -t TID: only that thread is traced. */
@@ -868,6 +923,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_yield_counts_exact, tt_teardown),
 		cmocka_unit_test_teardown(test_yield_threads_created_after_attach, tt_teardown),
+		cmocka_unit_test_teardown(test_slot_mates_seeded, tt_teardown),
+		cmocka_unit_test_teardown(test_slot_mates_made_by_bpf, tt_teardown),
 		cmocka_unit_test_teardown(test_tid_filter_narrows_to_one_thread, tt_teardown),
 		cmocka_unit_test_teardown(test_futex_waits_exact, tt_teardown),
 		cmocka_unit_test_teardown(test_pi_lock_at_once_is_not_blocked, tt_teardown),

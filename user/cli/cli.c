@@ -285,7 +285,7 @@ void ss_print_help(FILE *out)
 	      "                       a call site whose stack stays the same is walked\n"
 	      "                       less often, down to once per 16 MS\n"
 	      "      --max-threads N  map sizes (defaults 4096 threads, 4096 futex\n"
-	      "      --max-futexes N  addresses, 2048 stacks: at most about 11 MiB of kernel\n"
+	      "      --max-futexes N  addresses, 2048 stacks: at most about 13 MiB of kernel\n"
 	      "      --max-stacks N   memory, taken as used from Linux 6.1, at once before)\n"
 	      "  -h, --help           this text\n"
 	      "  -V, --version        version\n"

@@ -483,9 +483,27 @@ static void refresh_comm(int pid, struct ss_thread *th)
  * kernel those that exit (a thousand names read here were a tenth of the
  * attach time).
  */
+static void seed_thread(struct tracer *t, __u32 tid)
+{
+	int slots = bpf_map__fd(t->skel->maps.thread_slots);
+	int owners = bpf_map__fd(t->skel->maps.thread_slot_owners);
+	__u32 slot = tid % SS_THREAD_SLOTS, owner = 0;
+	struct ss_thread th = { .tid = tid }, cur;
+
+	/* Its slot if free, else the threads hash: the rule of thread_get()
+	 * (bpf/sched_account.bpf.h), so that BPF finds it where it looks. */
+	if (bpf_map_update_elem(owners, &slot, &tid, BPF_NOEXIST) == 0 ||
+	    (bpf_map_lookup_elem(owners, &slot, &owner) == 0 && owner == tid)) {
+		if (bpf_map_lookup_elem(slots, &slot, &cur) == 0 && !cur.tid)
+			bpf_map_update_elem(slots, &slot, &th, BPF_ANY);
+		return;
+	}
+	/* NOEXIST: a thread BPF already saw keeps its record. */
+	bpf_map_update_elem(bpf_map__fd(t->skel->maps.threads), &th.tid, &th, BPF_NOEXIST);
+}
+
 static void seed_threads(struct tracer *t)
 {
-	int fd = bpf_map__fd(t->skel->maps.threads);
 	char path[64];
 	struct dirent *de;
 	DIR *d;
@@ -495,14 +513,11 @@ static void seed_threads(struct tracer *t)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		struct ss_thread th = {0};
 		long tid = strtol(de->d_name, NULL, 10);
 
-		if (tid <= 0 || (t->tid && tid != t->tid))
+		if (tid <= 0 || tid > UINT32_MAX || (t->tid && tid != t->tid))
 			continue;
-		th.tid = tid;
-		/* NOEXIST: a thread BPF already saw keeps its record. */
-		bpf_map_update_elem(fd, &th.tid, &th, BPF_NOEXIST);
+		seed_thread(t, (__u32)tid);
 	}
 	closedir(d);
 }
@@ -580,12 +595,18 @@ int tracer__attach(struct tracer *t, char *why, size_t whylen)
 static int read_threads(struct tracer *t, struct ss_profile *p)
 {
 	int fd = bpf_map__fd(t->skel->maps.threads);
-	size_t cap = bpf_map__max_entries(t->skel->maps.threads);
+	int slots = bpf_map__fd(t->skel->maps.thread_slots);
+	size_t cap = bpf_map__max_entries(t->skel->maps.threads) + SS_THREAD_SLOTS;
 	__u32 key, next, *prev = NULL;
 
 	p->threads = calloc(cap, sizeof(*p->threads));
 	if (!p->threads)
 		return -ENOMEM;
+	/* The slots' records (a tid 0: a free slot), then the hash's. */
+	for (__u32 slot = 0; slot < SS_THREAD_SLOTS; slot++)
+		if (bpf_map_lookup_elem(slots, &slot, &p->threads[p->nthreads]) == 0 &&
+		    p->threads[p->nthreads].tid)
+			p->nthreads++;
 	while (p->nthreads < cap && bpf_map_get_next_key(fd, prev, &next) == 0) {
 		if (bpf_map_lookup_elem(fd, &next, &p->threads[p->nthreads]) == 0)
 			p->nthreads++;
