@@ -57,11 +57,20 @@ json_object *calib_merge__results(const json_object *stored, const json_object *
  * measured_at (a state carried before keeps its own). Only from a stored
  * family not flagged busy, of the same lock workload (cs_work,
  * outside_work, spin_hint), and a level of the same threads on the same
- * CPUs. fresh's "changed" stays what its own readings said. Returns the
- * levels that got one (calib_merge__results then keeps them only if they
- * pass the advisor's checks).
+ * CPUs, and only a verdict measured at most CALIB_CARRY_MAX_AGE_S before
+ * fresh (a time that does not read as "YYYY-MM-DD HH:MM:SS UTC" is
+ * carried, as before: its time is shown wherever it is used). fresh's
+ * "changed" stays what its own readings said. Returns the levels that got
+ * one (calib_merge__results then keeps them only if they pass the
+ * advisor's checks).
  */
 int calib_merge__carry_states(json_object *fresh, const json_object *stored);
+
+/* How old a carried state may be, against the run it is carried into: a
+ * week. The other state is a fact of where the VM's vCPUs may sit, which
+ * its host's maintenance and migrations change; a verdict carried on run
+ * after run would otherwise outlive the placement it was measured on. */
+#define CALIB_CARRY_MAX_AGE_S (7 * 24 * 3600L)
 
 /* "2026-12-01 12:26 UTC, other processes 3% of the CPUs, steal 0%, load
  * 0.99, 2100 MHz (cpufreq)": when and under what load a family was

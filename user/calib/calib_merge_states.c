@@ -9,6 +9,9 @@
  * state's verdict beside the new one lets the advisor recommend what holds
  * in both, or say that nothing does.
  */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 #include "calib_json.h"
 #include "calib_merge.h"
 #include "calib/kern/calib_stat.h"
@@ -18,6 +21,31 @@
 static bool other_state(double a, double b)
 {
 	return a > 0 && b > 0 && (a >= CALIB_DISTANCE_CHANGE * b || b >= CALIB_DISTANCE_CHANGE * a);
+}
+
+/* at ("2026-12-02 17:29:05 UTC", as measured_at) in seconds since the
+ * epoch; false when it does not read so. */
+static bool utc_seconds(const char *at, time_t *out)
+{
+	struct tm tm = { 0 };
+	char tail[4] = "";
+
+	if (!at || sscanf(at, "%d-%d-%d %d:%d:%d %3s", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, tail) != 7 || strcmp(tail, "UTC"))
+		return false;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*out = timegm(&tm);
+	return *out != (time_t)-1;
+}
+
+/* Whether a verdict measured at from is too old to carry into a run
+ * measured at now (both as measured_at; either unreadable: not). */
+static bool too_old(const char *from, const char *now)
+{
+	time_t f, n;
+
+	return utc_seconds(from, &f) && utc_seconds(now, &n) && n - f > CALIB_CARRY_MAX_AGE_S;
 }
 
 /* A state entry {"round_trip_ns", "share", "region", "carried_from"?}. */
@@ -36,11 +64,13 @@ static json_object *state_entry(double rt, double share, json_object *region, co
 /*
  * The stored level's verdict for a state other than rt (the new run's):
  * one of its own two states, or its whole verdict when it met one state.
- * NULL when it has none with a region. A state the stored level carried
- * itself keeps its first run's time, so that nothing is carried forever
- * unnoticed.
+ * NULL when it has none with a region, or when that verdict was measured
+ * more than CALIB_CARRY_MAX_AGE_S before now (fresh's time). A state the
+ * stored level carried itself keeps its first run's time: it ages from
+ * when it was measured, not from when it was last carried.
  */
-static json_object *stored_other(const json_object *old, double rt, const char *old_at)
+static json_object *stored_other(const json_object *old, double rt, const char *old_at,
+				 const char *now)
 {
 	json_object *dist = json_object_object_get(old, "cpu_distance");
 	json_object *states = json_object_object_get(dist, "states"), *region;
@@ -49,18 +79,20 @@ static json_object *stored_other(const json_object *old, double rt, const char *
 	if (json_object_is_type(states, json_type_array)) {
 		for (size_t i = 0; i < calib_json__len(states); i++) {
 			json_object *st = calib_json__at(states, i);
+			const char *from = calib_json__string(st, "carried_from", old_at);
 
 			region = json_object_object_get(st, "region");
 			ort = calib_json__double(st, "round_trip_ns", 0);
 			if (region && json_object_object_get(region, "pick") && other_state(rt, ort))
-				return state_entry(ort, calib_json__double(st, "share", 0), region,
-						   calib_json__string(st, "carried_from", old_at));
+				return too_old(from, now) ? NULL :
+					state_entry(ort, calib_json__double(st, "share", 0), region, from);
 		}
 		return NULL;
 	}
 	region = json_object_object_get(old, "region");
 	ort = calib_json__distance_ns(dist);
-	if (!region || !json_object_object_get(region, "pick") || !other_state(rt, ort))
+	if (!region || !json_object_object_get(region, "pick") || !other_state(rt, ort) ||
+	    too_old(old_at, now))
 		return NULL;
 	return state_entry(ort, 1, region, old_at);
 }
@@ -77,7 +109,8 @@ static bool same(const json_object *a, const json_object *b, const char *key)
  * verdict for another, measured the same way: the same threads on the
  * same two CPUs (a verdict from another --cpus or thread count answers
  * another question). */
-static bool carry_level(json_object *fresh, const json_object *old, const char *old_at)
+static bool carry_level(json_object *fresh, const json_object *old, const char *old_at,
+			const char *now)
 {
 	json_object *dist = json_object_object_get(fresh, "cpu_distance"), *states, *other, *mine;
 	json_object *region = json_object_object_get(fresh, "region");
@@ -89,7 +122,7 @@ static bool carry_level(json_object *fresh, const json_object *old, const char *
 	if (!same(fresh, old, "threads") ||
 	    !same(dist, json_object_object_get(old, "cpu_distance"), "cpus"))
 		return false;
-	other = stored_other(old, rt, old_at);
+	other = stored_other(old, rt, old_at, now);
 	if (!other)
 		return false;
 	mine = state_entry(rt, 1, region, NULL);
@@ -107,6 +140,7 @@ int calib_merge__carry_states(json_object *fresh, const json_object *stored)
 {
 	static const char *const levels[] = { "light", "heavy" };
 	const char *old_at = calib_json__string(stored, "measured_at", "an earlier run");
+	const char *now = calib_json__string(fresh, "measured_at", NULL);
 	json_object *busy = json_object_object_get(stored, "busy");
 	int carried = 0;
 
@@ -125,7 +159,7 @@ int calib_merge__carry_states(json_object *fresh, const json_object *stored)
 							levels[i]);
 
 		if (f && o)
-			carried += carry_level(f, o, old_at);
+			carried += carry_level(f, o, old_at, now);
 	}
 	return carried;
 }

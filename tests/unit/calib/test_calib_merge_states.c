@@ -211,6 +211,41 @@ static void test_results_carry_into_a_copy(void **state)
 	json_object_put(fresh);
 }
 
+/* A verdict ages from when it was measured: the stored family's own one
+ * within CALIB_CARRY_MAX_AGE_S (a week) of the new run is carried, a day
+ * later it is not; a state the stored family carried itself ages from its
+ * own first run, however recent the family. */
+static void test_old_verdicts_not_carried(void **state)
+{
+	char near[1024], far[1024], two[2048];
+	json_object *old, *fresh;
+
+	level_json(near, sizeof(near), "spin_then_park", 7, 255, 9e6, "60,62,64", "");
+	level_json(far, sizeof(far), "spin_then_yield", 0, 7, 5e6, "330,340,335", "");
+	old = family("2026-12-02 10:00:00 UTC", near);
+	fresh = family("2026-12-09 09:00:00 UTC", far);	/* 6 days 23 h */
+	assert_int_equal(calib_merge__carry_states(fresh, old), 2);
+	json_object_put(fresh);
+	fresh = family("2026-12-09 11:00:00 UTC", far);	/* 7 days 1 h */
+	assert_int_equal(calib_merge__carry_states(fresh, old), 0);
+	assert_null(states_of(fresh, "light"));
+	json_object_put(fresh);
+	json_object_put(old);
+
+	level_json(two, sizeof(two), "spin_then_yield", 0, 7, 5e6, "60,340",
+		   "[{\"round_trip_ns\":60,\"share\":0.5,\"carried_from\":\"2026-11-20 09:00:00 UTC\","
+		   "\"region\":{\"pick\":{\"strategy\":\"spin_then_park\",\"spins\":7,\"acq_per_s\":9e6},"
+		   "\"spins_min\":7,\"spins_max\":255,\"members\":[\"a\"],\"separated\":true}},"
+		   "{\"round_trip_ns\":340,\"share\":0.5,\"region\":{\"pick\":{\"strategy\":"
+		   "\"spin_then_yield\",\"spins\":0,\"acq_per_s\":5e6},\"spins_min\":0,\"spins_max\":7,"
+		   "\"members\":[\"b\"],\"separated\":true}}]");
+	old = family("2026-12-02 10:00:00 UTC", two);
+	fresh = family("2026-12-02 11:00:00 UTC", far);
+	assert_int_equal(calib_merge__carry_states(fresh, old), 0);
+	json_object_put(fresh);
+	json_object_put(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_stored_state_lent_and_read),
 		cmocka_unit_test(test_results_carry_into_a_copy),
 		cmocka_unit_test(test_nothing_carried_that_answers_another_question),
+		cmocka_unit_test(test_old_verdicts_not_carried),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
