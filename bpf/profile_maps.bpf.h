@@ -64,8 +64,9 @@ struct {
 	__type(value, __u64);
 } yield_sites SEC(".maps");
 
-/* tid's record, NULL where it has none yet. A free slot means none: a
- * tid goes to the hash only when another holds its slot. */
+/* tid's record, NULL where it has none yet: its slot's, else the hash's
+ * (a slot whose record shows no tid may have been taken by another tid
+ * that is writing it, thread_get(): the hash is asked then too). */
 static __always_inline struct ss_thread *ss_thread_find(__u32 tid)
 {
 	__u32 slot = tid % SS_THREAD_SLOTS;
@@ -73,8 +74,6 @@ static __always_inline struct ss_thread *ss_thread_find(__u32 tid)
 
 	if (t && t->tid == tid)
 		return t;
-	if (t && !t->tid)
-		return NULL;
 	return bpf_map_lookup_elem(&threads, &tid);
 }
 

@@ -46,10 +46,17 @@ static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struc
 		return t;
 	if (t && !t->tid) {
 		/* Free: take it, unless another CPU took it first (for this
-		 * tid too, when both make the same thread's record). */
+		 * tid too, when both make the same thread's record). No owner
+		 * at all (the owners map could not make the entry): the tid
+		 * gets no record, counted, rather than one in the hash behind
+		 * a slot a later event could still take (two records). */
 		bpf_map_update_elem(&thread_slot_owners, &slot, &tid, BPF_NOEXIST);
 		owner = bpf_map_lookup_elem(&thread_slot_owners, &slot);
-		if (owner && *owner == tid)
+		if (!owner) {
+			count_drop(SS_DROP_THREADS_FULL);
+			return NULL;
+		}
+		if (*owner == tid)
 			return thread_made(t, tid, task);
 	}
 	t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);

@@ -347,8 +347,11 @@ static int thread_entries(json_object *doc, long long tid)
 
 /* Two threads whose tids share a thread-record slot (SS_THREAD_SLOTS,
  * bpf/trace.h): one's record is in the slot, the other's in the threads
- * hash, and both are counted exactly, each once. late: made after attach
- * (BPF places them); else alive at attach (user space seeds them). */
+ * hash, and both are counted exactly, each once: their yields (the
+ * record found by thread_get()) and their futex wakes (each exit finds it
+ * by ss_thread_find(): one lost would be a missed exit, counted). late:
+ * made after attach (BPF places them); else alive at attach (user space
+ * seeds them). */
 static void check_slot_mates(bool late)
 {
 	enum { N = 300 };
@@ -369,6 +372,8 @@ static void check_slot_mates(bool late)
 	assert_true(a != b && a % SS_THREAD_SLOTS == b % SS_THREAD_SLOTS);
 	assert_int_equal(thread_u64(doc, a, "sched_yield"), N);
 	assert_int_equal(thread_u64(doc, b, "sched_yield"), N);
+	assert_int_equal(thread_u64(doc, a, "futex_wake"), N);
+	assert_int_equal(thread_u64(doc, b, "futex_wake"), N);
 	assert_int_equal(thread_entries(doc, a), 1);
 	assert_int_equal(thread_entries(doc, b), 1);
 	assert_total(doc, "sched_yield", 2 * N);

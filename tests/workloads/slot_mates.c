@@ -3,7 +3,9 @@
  * Workload: two threads, A and B, whose tids are equal modulo SLOTS (the
  * tracer's thread-record slots, SS_THREAD_SLOTS in bpf/trace.h: one slot
  * holds one of them, the other's record is in the threads hash), each
- * making exactly N sched_yield system calls.
+ * making exactly N sched_yield system calls and N FUTEX_WAKE calls on a
+ * word nobody waits on (each wakes 0): the yields find a thread's record
+ * by making it, the futex exits by looking it up.
  *
  *   slot_mates SLOTS N         A and B exist before go (spinscope seeds
  *                              their records at attach); "ready" gives
@@ -14,24 +16,30 @@
  *
  * B is found by making threads until one's tid falls in A's slot: the
  * others return at once and are joined (a kernel hands out tids in turn,
- * so about SLOTS of them). A and B stay alive, idle, after their yields,
- * so that neither tid is reused before the trace ends.
+ * so about SLOTS of them). A is never in the main thread's slot (that
+ * would put both A and B in the hash). A and B stay alive, idle, after
+ * their calls, so that neither tid is reused before the trace ends.
  */
+#include <linux/futex.h>
 #include "workload.h"
 
 #define MAX_TRIES 200000
 
-static unsigned long slots, n_yields;
+static unsigned long slots, n_calls;
 static bool late;
 static int go_pipe[2];		/* main -> A and B: one byte each to start */
 static int done_pipe[2];	/* A and B -> main: one byte each when done */
+static int look_pipe[2];	/* a candidate -> main: 'B' or 'x', its verdict */
 static pid_t a_tid, b_tid;
-static int decided;		/* the candidate has looked at its tid */
+static uint32_t wake_word;	/* nobody waits on it */
 
-static void __attribute__((noinline)) yield_many(unsigned long n)
+static void __attribute__((noinline)) calls(unsigned long n)
 {
-	for (unsigned long i = 0; i < n; i++)
+	for (unsigned long i = 0; i < n; i++) {
 		syscall(SYS_sched_yield);
+		if (syscall(SYS_futex, &wake_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) != 0)
+			wl_fail("FUTEX_WAKE with nobody waiting woke someone, or failed");
+	}
 }
 
 /* A, or B: waits for go (unless late), yields, stays. */
@@ -41,58 +49,56 @@ static void mate(void)
 
 	if (!late)
 		wl_read_all(go_pipe[0], &c, 1);
-	yield_many(n_yields);
+	calls(n_calls);
 	wl_write_all(done_pipe[1], &c, 1);
 	for (;;)
 		pause();
 }
 
-static void *a_main(void *arg)
+static bool in_main_slot(pid_t tid)
 {
-	(void)arg;
-	__atomic_store_n(&a_tid, wl_gettid(), __ATOMIC_RELEASE);
-	mate();
-	return NULL;
+	return (unsigned long)tid % slots == (unsigned long)getpid() % slots;
 }
 
-/* A candidate for B: B if its tid falls in A's slot, else gone at once. */
+/* A candidate for A (a_tid still 0: A unless in the main thread's slot)
+ * or for B (B if in A's slot); one that is neither says so and returns. */
 static void *candidate(void *arg)
 {
-	pid_t tid = wl_gettid();
+	pid_t tid = wl_gettid(), a = __atomic_load_n(&a_tid, __ATOMIC_ACQUIRE);
+	char verdict = 'x';
 
 	(void)arg;
-	if ((unsigned long)tid % slots != (unsigned long)__atomic_load_n(&a_tid, __ATOMIC_ACQUIRE) % slots) {
-		__atomic_store_n(&decided, 1, __ATOMIC_RELEASE);
-		return NULL;
+	if (!a && !in_main_slot(tid)) {
+		__atomic_store_n(&a_tid, tid, __ATOMIC_RELEASE);
+		verdict = 'A';
+	} else if (a && (unsigned long)tid % slots == (unsigned long)a % slots) {
+		__atomic_store_n(&b_tid, tid, __ATOMIC_RELEASE);
+		verdict = 'B';
 	}
-	__atomic_store_n(&b_tid, tid, __ATOMIC_RELEASE);
-	__atomic_store_n(&decided, 1, __ATOMIC_RELEASE);
-	mate();
+	wl_write_all(look_pipe[1], &verdict, 1);
+	if (verdict != 'x')
+		mate();
 	return NULL;
 }
 
-/* Starts A, then candidates until B: false if none came in MAX_TRIES. */
+/* Candidates until A, then until B: false if none came in MAX_TRIES. The
+ * main thread waits for each verdict on a pipe (blocked, not spinning: a
+ * loaded host may have no CPU for the candidate else). */
 static bool start_mates(void)
 {
 	pthread_t th;
 
-	wl_thread_start(a_main);
-	while (!__atomic_load_n(&a_tid, __ATOMIC_ACQUIRE))
-		wl_sleep_ms(1);
 	for (int i = 0; i < MAX_TRIES; i++) {
-		int err;
+		int err = pthread_create(&th, NULL, candidate, NULL);
+		char verdict;
 
-		__atomic_store_n(&decided, 0, __ATOMIC_RELEASE);
-		err = pthread_create(&th, NULL, candidate, NULL);
 		if (err)
 			wl_fail("pthread_create: %s", strerror(err));
-		/* B never returns: wait (without a system call: no yields but
-		 * A's and B's) for the candidate to look, then join the others. */
-		while (!__atomic_load_n(&decided, __ATOMIC_ACQUIRE))
-			;
-		if (__atomic_load_n(&b_tid, __ATOMIC_ACQUIRE))
+		wl_read_all(look_pipe[0], &verdict, 1);
+		if (verdict == 'B')
 			return true;
-		pthread_join(th, NULL);
+		if (verdict == 'x')
+			pthread_join(th, NULL);
 	}
 	return false;
 }
@@ -105,14 +111,14 @@ int main(int argc, char **argv)
 	if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "late")))
 		wl_fail("usage: slot_mates SLOTS N [late]");
 	slots = wl_arg(argv[1], "SLOTS");
-	n_yields = wl_arg(argv[2], "N");
+	n_calls = wl_arg(argv[2], "N");
 	late = argc == 4;
 	if (!slots)
 		wl_fail("SLOTS: at least 1");
-	if (pipe(go_pipe) || pipe(done_pipe))
+	if (pipe(go_pipe) || pipe(done_pipe) || pipe(look_pipe))
 		wl_fail("pipe: %s", strerror(errno));
 	if (late) {
-		wl_ready("slots=%lu n=%lu late", slots, n_yields);
+		wl_ready("slots=%lu n=%lu late", slots, n_calls);
 		if (!start_mates())
 			wl_fail("no tid in A's slot after %d threads", MAX_TRIES);
 		wl_read_all(done_pipe[0], buf, 2);
@@ -121,7 +127,7 @@ int main(int argc, char **argv)
 	} else {
 		if (!start_mates())
 			wl_fail("no tid in A's slot after %d threads", MAX_TRIES);
-		wl_ready("slots=%lu n=%lu a=%d b=%d", slots, n_yields, (int)a_tid,
+		wl_ready("slots=%lu n=%lu a=%d b=%d", slots, n_calls, (int)a_tid,
 			 (int)__atomic_load_n(&b_tid, __ATOMIC_ACQUIRE));
 		wl_write_all(go_pipe[1], buf, 2);
 		wl_read_all(done_pipe[0], buf, 2);

@@ -83,9 +83,9 @@ static json_object *stored_other(const json_object *old, double rt, const char *
 
 			region = json_object_object_get(st, "region");
 			ort = calib_json__double(st, "round_trip_ns", 0);
-			if (region && json_object_object_get(region, "pick") && other_state(rt, ort))
-				return too_old(from, now) ? NULL :
-					state_entry(ort, calib_json__double(st, "share", 0), region, from);
+			if (region && json_object_object_get(region, "pick") && other_state(rt, ort) &&
+			    !too_old(from, now))
+				return state_entry(ort, calib_json__double(st, "share", 0), region, from);
 		}
 		return NULL;
 	}

@@ -498,7 +498,6 @@ static void seed_thread(struct tracer *t, __u32 tid)
 			bpf_map_update_elem(slots, &slot, &th, BPF_ANY);
 		return;
 	}
-	/* NOEXIST: a thread BPF already saw keeps its record. */
 	bpf_map_update_elem(bpf_map__fd(t->skel->maps.threads), &th.tid, &th, BPF_NOEXIST);
 }
 
@@ -781,7 +780,9 @@ static struct ss_futex_rec *futex_rec(struct ss_profile *p, __u64 uaddr)
  * BPF side adds them to the word's record at the next change, and made
  * that record when the word became the pending one): add them here, so
  * that the words' counts are exact. A word whose record was not read
- * (the copy stopped at the map's size) drops them, counted.
+ * (the copy stopped at the map's size) drops them, counted. As with the
+ * waits' batches (add_pending_waits()), a read while attached can count a
+ * batch that moved into the map between the two reads twice.
  */
 static void add_pending_light(struct ss_profile *p)
 {
