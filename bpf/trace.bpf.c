@@ -639,6 +639,13 @@ static __always_inline __u64 wait_duration(const struct ss_thread *t)
 #define SS_EXIT_WAKES 0x2
 #define SS_EXIT_ANY (SS_EXIT_WAITS | SS_EXIT_WAKES)
 
+/* Set by user space when the trace ends, before it closes the links: they
+ * close in parallel (tracer.c, destroy_links()), so a call's entry may be
+ * unhooked tens of milliseconds before its exit, whose runs then find no
+ * entry; on a target making a million futex calls a second that counted
+ * thousands of missed exits the trace never missed. */
+volatile __u32 stopping = 0;
+
 /* unwind: a constant, see ss_user_stackid(); only wakes take stacks here.
  * classes: a constant SS_EXIT_* (a call of another class counts as other,
  * which its entry never makes). */
@@ -651,8 +658,10 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind, int clas
 		return 0;
 	t = ss_thread_find(tid);
 	if (!t || !t->cur.start_ns) {
-		/* Entered before we attached (or its thread was not recorded). */
-		count_drop(SS_DROP_MISSED_EXIT);
+		/* Entered before we attached (or its thread was not recorded;
+		 * or after the entry's link went, see stopping). */
+		if (!stopping)
+			count_drop(SS_DROP_MISSED_EXIT);
 		return 0;
 	}
 	if ((classes & SS_EXIT_WAITS) && t->cur.class == SS_FUTEX_CLASS_WAIT)

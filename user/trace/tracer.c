@@ -1059,6 +1059,8 @@ static void destroy_links(struct tracer *t)
  */
 void tracer__stop(struct tracer *t)
 {
+	/* Exits whose entry's link closed first are not missed exits. */
+	t->skel->bss->stopping = 1;
 	light_tracer__detach(t->light);
 	destroy_links(t);
 	(void)syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
