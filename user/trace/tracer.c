@@ -487,18 +487,16 @@ static void seed_thread(struct tracer *t, __u32 tid)
 {
 	int slots = bpf_map__fd(t->skel->maps.thread_slots);
 	int owners = bpf_map__fd(t->skel->maps.thread_slot_owners);
-	__u32 slot = tid % SS_THREAD_SLOTS, owner = 0;
-	struct ss_thread th = { .tid = tid }, cur;
+	__u32 slot = tid % SS_THREAD_SLOTS;
+	struct ss_thread th = { .tid = tid };
 
 	/* Its slot if free, else the threads hash: the rule of thread_get()
-	 * (bpf/sched_account.bpf.h), so that BPF finds it where it looks. */
-	if (bpf_map_update_elem(owners, &slot, &tid, BPF_NOEXIST) == 0 ||
-	    (bpf_map_lookup_elem(owners, &slot, &owner) == 0 && owner == tid)) {
-		if (bpf_map_lookup_elem(slots, &slot, &cur) == 0 && !cur.tid)
-			bpf_map_update_elem(slots, &slot, &th, BPF_ANY);
-		return;
-	}
-	bpf_map_update_elem(bpf_map__fd(t->skel->maps.threads), &th.tid, &th, BPF_NOEXIST);
+	 * (bpf/sched_account.bpf.h), so that BPF finds it where it looks.
+	 * Before attach: no program has taken a slot yet. */
+	if (bpf_map_update_elem(owners, &slot, &tid, BPF_NOEXIST) == 0)
+		bpf_map_update_elem(slots, &slot, &th, BPF_ANY);
+	else
+		bpf_map_update_elem(bpf_map__fd(t->skel->maps.threads), &th.tid, &th, BPF_NOEXIST);
 }
 
 static void seed_threads(struct tracer *t)
@@ -624,6 +622,15 @@ static int read_threads(struct tracer *t, struct ss_profile *p)
 	return 0;
 }
 
+/* The futex record of uaddr (NULL: not read, its map was full). */
+static struct ss_futex_rec *futex_rec(struct ss_profile *p, __u64 uaddr)
+{
+	for (size_t i = 0; i < p->nfutexes; i++)
+		if (p->futexes[i].uaddr == uaddr)
+			return &p->futexes[i];
+	return NULL;
+}
+
 /* Has another (uaddr, tid) record of this address been counted already? */
 static bool tid_seen(__u32 *tids, size_t n, __u32 tid)
 {
@@ -666,42 +673,39 @@ static int add_share(struct ss_futex_rec *r, const struct ss_waiter_key *k,
 static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
 		      const struct ss_waiter_val *v, bool pending)
 {
-	for (size_t i = 0; i < p->nfutexes; i++) {
-		struct ss_futex_rec *r = &p->futexes[i];
-		struct ss_waiter_stack *s;
-		size_t j;
+	struct ss_futex_rec *r = futex_rec(p, k->uaddr);
+	struct ss_waiter_stack *s;
+	size_t j;
 
-		if (r->uaddr != k->uaddr)
-			continue;
-		if (!tid_seen(r->tids, r->waiters, k->tid)) {
-			__u32 *tids = realloc(r->tids, (r->waiters + 1) * sizeof(*tids));
+	if (!r)
+		return 0;	/* the address itself was not recorded (map full) */
+	if (!tid_seen(r->tids, r->waiters, k->tid)) {
+		__u32 *tids = realloc(r->tids, (r->waiters + 1) * sizeof(*tids));
 
-			if (!tids)
-				return -ENOMEM;
-			r->tids = tids;
-			r->tids[r->waiters++] = k->tid;
-		}
-		for (j = 0; j < r->nstacks; j++)
-			if (r->stacks[j].stack_id == k->stack_id)
-				break;
-		if (j == r->nstacks) {
-			s = realloc(r->stacks, (r->nstacks + 1) * sizeof(*s));
-			if (!s)
-				return -ENOMEM;
-			r->stacks = s;
-			s[r->nstacks++] = (struct ss_waiter_stack){ .stack_id = k->stack_id };
-		}
-		r->stacks[j].count += v->count;
-		r->stacks[j].wait_ns += v->wait_ns;
-		r->stacks[j].at_once += v->at_once;
-		if (add_share(r, k, v, pending))
+		if (!tids)
 			return -ENOMEM;
-		/* BPF keeps maxima per waiter (no cmpxchg before Linux 5.12). */
-		if (v->wait_ns_max > r->f.wait_ns_max)
-			r->f.wait_ns_max = v->wait_ns_max;
-		return 0;
+		r->tids = tids;
+		r->tids[r->waiters++] = k->tid;
 	}
-	return 0;	/* the address itself was not recorded (map full) */
+	for (j = 0; j < r->nstacks; j++)
+		if (r->stacks[j].stack_id == k->stack_id)
+			break;
+	if (j == r->nstacks) {
+		s = realloc(r->stacks, (r->nstacks + 1) * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		r->stacks = s;
+		s[r->nstacks++] = (struct ss_waiter_stack){ .stack_id = k->stack_id };
+	}
+	r->stacks[j].count += v->count;
+	r->stacks[j].wait_ns += v->wait_ns;
+	r->stacks[j].at_once += v->at_once;
+	if (add_share(r, k, v, pending))
+		return -ENOMEM;
+	/* BPF keeps maxima per waiter (no cmpxchg before Linux 5.12). */
+	if (v->wait_ns_max > r->f.wait_ns_max)
+		r->f.wait_ns_max = v->wait_ns_max;
+	return 0;
 }
 
 static int read_futexes(struct tracer *t, struct ss_profile *p)
@@ -765,15 +769,6 @@ static int add_pending_waits(struct ss_profile *p)
 	return 0;
 }
 
-/* The futex record of uaddr (NULL: not read, its map was full). */
-static struct ss_futex_rec *futex_rec(struct ss_profile *p, __u64 uaddr)
-{
-	for (size_t i = 0; i < p->nfutexes; i++)
-		if (p->futexes[i].uaddr == uaddr)
-			return &p->futexes[i];
-	return NULL;
-}
-
 /*
  * Under --light each thread's blocked waits and wakes since its word last
  * changed are still pending in its record (struct ss_light_pending; the
@@ -790,20 +785,26 @@ static void add_pending_light(struct ss_profile *p)
 		const struct ss_light_pending *lp = &p->threads[i].light_pending;
 		struct ss_futex_rec *r;
 
-		if (lp->waits && (r = futex_rec(p, lp->wait_uaddr))) {
-			r->f.waits += lp->waits;
-			r->f.blocked += lp->waits;
-			r->f.wait_ns += lp->wait_ns;
-			for (int k = 0; k < SS_HIST_SLOTS; k++)
-				r->f.hist[k] += lp->wait_hist[k];
-		} else if (lp->waits) {
-			p->drops[SS_DROP_FUTEXES_FULL] += lp->waits;
+		if (lp->waits) {
+			r = futex_rec(p, lp->wait_uaddr);
+			if (!r) {
+				p->drops[SS_DROP_FUTEXES_FULL] += lp->waits;
+			} else {
+				r->f.waits += lp->waits;
+				r->f.blocked += lp->waits;
+				r->f.wait_ns += lp->wait_ns;
+				for (int k = 0; k < SS_HIST_SLOTS; k++)
+					r->f.hist[k] += lp->wait_hist[k];
+			}
 		}
-		if (lp->wakes && (r = futex_rec(p, lp->wake_uaddr))) {
-			r->f.wakes += lp->wakes;
-			r->f.woken += lp->wakes;
-		} else if (lp->wakes) {
-			p->drops[SS_DROP_FUTEXES_FULL] += lp->wakes;
+		if (lp->wakes) {
+			r = futex_rec(p, lp->wake_uaddr);
+			if (!r) {
+				p->drops[SS_DROP_FUTEXES_FULL] += lp->wakes;
+			} else {
+				r->f.wakes += lp->wakes;
+				r->f.woken += lp->wakes;
+			}
 		}
 	}
 }
@@ -813,20 +814,17 @@ static void add_pending_light(struct ss_profile *p)
 static int add_release(struct ss_profile *p, const struct ss_release_key *k,
 		       const struct ss_release_val *v)
 {
-	for (size_t i = 0; i < p->nfutexes; i++) {
-		struct ss_futex_rec *r = &p->futexes[i];
-		struct ss_release_rec *rel;
+	struct ss_futex_rec *r = futex_rec(p, k->uaddr);
+	struct ss_release_rec *rel;
 
-		if (r->uaddr != k->uaddr)
-			continue;
-		rel = realloc(r->releases, (r->nreleases + 1) * sizeof(*rel));
-		if (!rel)
-			return -ENOMEM;
-		r->releases = rel;
-		rel[r->nreleases++] = (struct ss_release_rec){ .stack_id = k->stack_id,
-							       .tid = k->tid, .v = *v };
+	if (!r)
 		return 0;
-	}
+	rel = realloc(r->releases, (r->nreleases + 1) * sizeof(*rel));
+	if (!rel)
+		return -ENOMEM;
+	r->releases = rel;
+	rel[r->nreleases++] = (struct ss_release_rec){ .stack_id = k->stack_id, .tid = k->tid,
+						       .v = *v };
 	return 0;
 }
 
@@ -861,26 +859,19 @@ static int add_pending_releases(struct ss_profile *p)
 		const struct ss_thread *th = &p->threads[i];
 		struct ss_release_key k = { .uaddr = th->wake_stack_site,
 					    .stack_id = th->wake_stack_id, .tid = th->tid };
-		bool added = false;
+		struct ss_release_rec *rel = NULL;
+		struct ss_futex_rec *r;
 		int err;
 
 		if (!th->wake_pending.wakes)
 			continue;
-		for (size_t f = 0; f < p->nfutexes && !added; f++) {
-			struct ss_futex_rec *r = &p->futexes[f];
-
-			if (r->uaddr != k.uaddr)
-				continue;
-			for (size_t j = 0; j < r->nreleases && !added; j++) {
-				struct ss_release_rec *rel = &r->releases[j];
-
-				if (rel->stack_id != k.stack_id || rel->tid != k.tid)
-					continue;
-				SS_COUNTERS_ADD(SS_RELEASE_COUNTERS, &rel->v, &th->wake_pending);
-				added = true;
-			}
-		}
-		if (!added && (err = add_release(p, &k, &th->wake_pending)))
+		r = futex_rec(p, k.uaddr);
+		for (size_t j = 0; r && !rel && j < r->nreleases; j++)
+			if (r->releases[j].stack_id == k.stack_id && r->releases[j].tid == k.tid)
+				rel = &r->releases[j];
+		if (rel)
+			SS_COUNTERS_ADD(SS_RELEASE_COUNTERS, &rel->v, &th->wake_pending);
+		else if ((err = add_release(p, &k, &th->wake_pending)))
 			return err;
 	}
 	return 0;

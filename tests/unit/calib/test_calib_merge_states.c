@@ -58,6 +58,24 @@ static const char *state_str(json_object *states, size_t i, const char *key)
 	return json_object_get_string(v);
 }
 
+/* A stored level that met two states: near (60 ns, share near_share,
+ * spin_then_park 7-255, carried from near_from) and far (340 ns,
+ * spin_then_yield 0-7). */
+static void two_states_json(char *buf, size_t len, double near_share, const char *near_from)
+{
+	char states[1024];
+
+	snprintf(states, sizeof(states),
+		 "[{\"round_trip_ns\":60,\"share\":%g,\"carried_from\":\"%s\","
+		 "\"region\":{\"pick\":{\"strategy\":\"spin_then_park\",\"spins\":7,\"acq_per_s\":9e6},"
+		 "\"spins_min\":7,\"spins_max\":255,\"members\":[\"a\"],\"separated\":true}},"
+		 "{\"round_trip_ns\":340,\"share\":%g,\"region\":{\"pick\":{\"strategy\":"
+		 "\"spin_then_yield\",\"spins\":0,\"acq_per_s\":5e6},\"spins_min\":0,\"spins_max\":7,"
+		 "\"members\":[\"b\"],\"separated\":true}}]",
+		 near_share, near_from, 1 - near_share);
+	level_json(buf, len, "spin_then_park", 7, 255, 9e6, "60,340", states);
+}
+
 /* Far now, near before: the stored near verdict comes in first, marked
  * with its run's time; this run's own state last, unmarked. */
 static void test_other_state_carried_nearest_first(void **state)
@@ -115,13 +133,7 @@ static void test_stored_state_lent_and_read(void **state)
 	json_object *old, *fresh, *doc;
 	struct adv_host h;
 
-	level_json(old_lvl, sizeof(old_lvl), "spin_then_park", 7, 255, 9e6, "60,340",
-		   "[{\"round_trip_ns\":60,\"share\":0.6,\"carried_from\":\"2026-12-01 09:00:00 UTC\","
-		   "\"region\":{\"pick\":{\"strategy\":\"spin_then_park\",\"spins\":7,\"acq_per_s\":9e6},"
-		   "\"spins_min\":7,\"spins_max\":255,\"members\":[\"a\"],\"separated\":true}},"
-		   "{\"round_trip_ns\":340,\"share\":0.4,\"region\":{\"pick\":{\"strategy\":"
-		   "\"spin_then_yield\",\"spins\":0,\"acq_per_s\":5e6},\"spins_min\":0,\"spins_max\":7,"
-		   "\"members\":[\"b\"],\"separated\":true}}]");
+	two_states_json(old_lvl, sizeof(old_lvl), 0.6, "2026-12-01 09:00:00 UTC");
 	level_json(fresh_lvl, sizeof(fresh_lvl), "spin_then_yield", 0, 15, 5.2e6, "350,330", "");
 	old = family("2026-12-02 10:00:00 UTC", old_lvl);
 	fresh = family("2026-12-02 11:00:00 UTC", fresh_lvl);
@@ -232,13 +244,7 @@ static void test_old_verdicts_not_carried(void **state)
 	json_object_put(fresh);
 	json_object_put(old);
 
-	level_json(two, sizeof(two), "spin_then_yield", 0, 7, 5e6, "60,340",
-		   "[{\"round_trip_ns\":60,\"share\":0.5,\"carried_from\":\"2026-11-20 09:00:00 UTC\","
-		   "\"region\":{\"pick\":{\"strategy\":\"spin_then_park\",\"spins\":7,\"acq_per_s\":9e6},"
-		   "\"spins_min\":7,\"spins_max\":255,\"members\":[\"a\"],\"separated\":true}},"
-		   "{\"round_trip_ns\":340,\"share\":0.5,\"region\":{\"pick\":{\"strategy\":"
-		   "\"spin_then_yield\",\"spins\":0,\"acq_per_s\":5e6},\"spins_min\":0,\"spins_max\":7,"
-		   "\"members\":[\"b\"],\"separated\":true}}]");
+	two_states_json(two, sizeof(two), 0.5, "2026-11-20 09:00:00 UTC");
 	old = family("2026-12-02 10:00:00 UTC", two);
 	fresh = family("2026-12-02 11:00:00 UTC", far);
 	assert_int_equal(calib_merge__carry_states(fresh, old), 0);
