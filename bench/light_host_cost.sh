@@ -16,7 +16,9 @@
 #   bench/light_host_cost.sh [-r ROUNDS] [-w SECONDS] [-m "MODE ..."]
 #
 # MODEs: baseline default tracepoint fentry light (default: "baseline
-# default light"). Environment: SPINSCOPE (default build/spinscope), LOOP
+# default light"), or LABEL=PATH: the program PATH (another build, or a
+# stand-in such as bench/syscall_mech.c behind a wrapper) in spinscope's
+# place, with no mode option. Environment: SPINSCOPE (default build/spinscope), LOOP
 # (default build/bench/getppid_loop). `make bench-light` builds and runs
 # it here, `make bench-kernel-cost` inside the kernel matrix's 6.1 guest
 # (POSIX sh: the guest has busybox only). Root.
@@ -49,14 +51,16 @@ run_one() {
 	mode=$1
 	TRACER=
 	if [ "$mode" != baseline ]; then
+		bin=$SPINSCOPE
 		case $mode in
 		default) extra= ;;
 		light) extra=--light ;;
+		*=*) extra= bin=${mode#*=} ;;
 		*) extra=--attach=$mode ;;
 		esac
 		: > "$TMP/err"
 		# $extra unquoted: empty for the default mode.
-		"$SPINSCOPE" -p "$SLEEPER" -d 0 --no-calibrate $extra > /dev/null 2> "$TMP/err" &
+		"$bin" -p "$SLEEPER" -d 0 --no-calibrate $extra > /dev/null 2> "$TMP/err" &
 		TRACER=$!
 		for _ in $(seq 200); do
 			grep -q "tracing" "$TMP/err" && break
@@ -68,7 +72,7 @@ run_one() {
 	if [ -n "$TRACER" ]; then
 		kill -INT "$TRACER"; wait "$TRACER" 2>/dev/null; TRACER=
 	fi
-	echo "$rate" > "$TMP/rate.$mode"
+	echo "$rate" > "$TMP/rate.${mode%%=*}"
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -90,6 +94,7 @@ while [ "$r" -lt "$ROUNDS" ]; do
 	line="round $r:"
 	base=$(cat "$TMP/rate.baseline")
 	for m in $MODES; do
+		m=${m%%=*}
 		line="$line $m $(cat "$TMP/rate.$m")"
 		awk -v a="$(cat "$TMP/rate.$m")" -v b="$base" 'BEGIN{print a/b}' >> "$TMP/ratio.$m"
 	done
@@ -102,6 +107,8 @@ echo
 echo "| set-up (tracing another, sleeping pid) | getppid loop / alone, median | range | rounds |"
 echo "|---|---|---|---|"
 for m in $MODES; do
+	path=
+	case $m in *=*) path=${m#*=} m=${m%%=*} ;; esac
 	case $m in
 	baseline) echo "| alone | 1.000 ($(median < "$TMP/baseline") calls/s) | - | $ROUNDS |"; continue ;;
 	default) label="spinscope (default: --attach=auto)" ;;
@@ -110,5 +117,6 @@ for m in $MODES; do
 	light) label="spinscope --light" ;;
 	*) label="spinscope $m" ;;
 	esac
+	[ -n "$path" ] && label="$m ($path)"
 	echo "| $label | $(median < "$TMP/ratio.$m") | $(range < "$TMP/ratio.$m") | $ROUNDS |"
 done

@@ -209,7 +209,9 @@ run_one() {
 		esac
 		"${VARIANT[$tool]:-$SPINSCOPE}" -p "$WL_PID" -d 0 --json "${mode[@]}" >"$tout" 2>"$terr" &
 		TOOL_PID=$!
-		wait_line 'spinscope: tracing' "$terr" 10 || ready=0 ;;
+		# spinscope says "spinscope: tracing ..."; a stand-in variant
+		# (bench/syscall_mech.c) its own name.
+		wait_line ': tracing' "$terr" 10 || ready=0 ;;
 	bpftrace)
 		in_tracefs bpftrace "$HERE/equivalent.bt" "$WL_PID" >"$tout" 2>"$terr" &
 		TOOL_PID=$!

@@ -154,6 +154,13 @@ static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u
 #ifndef SS_NO_RELEASE_STACKS
 #define SS_NO_RELEASE_STACKS 0
 #endif
+/* Benchmarks only: -DSS_SYSCALLS_FILTER_ONLY=1 builds syscall programs
+ * that return right after their target check (the scheduler programs as
+ * they are): the floor any exact-path work adds to, what being attached
+ * to the syscall tracepoints costs the target. */
+#ifndef SS_SYSCALLS_FILTER_ONLY
+#define SS_SYSCALLS_FILTER_ONLY 0
+#endif
 
 /* Wake calls that found waiters, by word, waker stack and waker thread
  * (struct ss_release_val). Sized by user space to --max-futexes. */
@@ -383,9 +390,13 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 class,
 				       __u16 flags, bool unwind)
 {
-	struct ss_thread *t = current_thread(tid);
-	__u64 now = bpf_ktime_get_ns();
+	struct ss_thread *t;
+	__u64 now;
 
+	if (SS_SYSCALLS_FILTER_ONLY)
+		return 0;
+	t = current_thread(tid);
+	now = bpf_ktime_get_ns();
 	if (!t)
 		return 0;	/* counted as threads_map_full */
 	t->cur.uaddr = uaddr;
@@ -654,7 +665,7 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind, int clas
 	struct ss_thread *t;
 	__u32 tid;
 
-	if (!current_is_target(&tid))
+	if (!current_is_target(&tid) || SS_SYSCALLS_FILTER_ONLY)
 		return 0;
 	t = ss_thread_find(tid);
 	if (!t || !t->cur.start_ns) {
@@ -737,7 +748,7 @@ static __always_inline int on_yield(struct syscall_trace_enter *ctx, bool unwind
 	__u64 now, sp;
 	__u32 tid;
 
-	if (!current_is_target(&tid))
+	if (!current_is_target(&tid) || SS_SYSCALLS_FILTER_ONLY)
 		return 0;
 	t = current_thread(tid);
 	if (!t)

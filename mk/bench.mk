@@ -55,6 +55,23 @@ $(OUTPUT)/bench/cpu_distance: $(CPU_DISTANCE_SRCS) $(wildcard user/calib/kern/*.
 bench-cpu-distance: $(OUTPUT)/bench/cpu_distance
 	$(Q)$(OUTPUT)/bench/cpu_distance $(BENCH_ARGS)
 
+# The syscall attach mechanism alone: do-nothing futex programs on the
+# per-syscall tracepoints or on raw sys_enter/sys_exit (bench/syscall_mech.c),
+# a stand-in for spinscope in overhead.sh and light_host_cost.sh.
+$(OUTPUT)/bench/syscall_mech.bpf.o: bench/syscall_mech.bpf.c | check-deps
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) -Wall -Werror \
+		-c $< -o $@.tmp.o
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+
+$(OUTPUT)/bench/syscall_mech.skel.h: $(OUTPUT)/bench/syscall_mech.bpf.o
+	$(Q)$(BPFTOOL) gen skeleton $< name syscall_mech > $@
+
+$(OUTPUT)/bench/syscall_mech: bench/syscall_mech.c $(OUTPUT)/bench/syscall_mech.skel.h | check-deps
+	$(call msg,CC-BENCH,$@)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -I$(OUTPUT)/bench $< -lbpf -lelf -lz -o $@
+
 .PHONY: bench bench-bins bench-light bench-attach bench-cpu-distance
 
 # The same, inside the kernel matrix's 6.1 guest (tests/vm), where fentry
