@@ -425,8 +425,10 @@ fail:
 }
 
 /*
- * --attach=auto: fentry where the probes said it works; should this
- * kernel's verifier still refuse the fentry programs, the tracepoints.
+ * Opens the tracer with the mechanism asked for. Under --attach=auto, should
+ * the first open have refused the fentry programs (fentry_refused), the
+ * tracepoints are tried; auto itself keeps to the tracepoints
+ * (attach_choose() in attach.c says why).
  */
 struct tracer *tracer__open(const struct tracer_opts *o, int *code, char *why, size_t whylen)
 {
