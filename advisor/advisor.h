@@ -239,6 +239,7 @@ struct adv_region {
 	uint32_t size;			/* configurations in it; 0: no region stored */
 	double spread;			/* slowest member vs the fastest, 0..1 */
 	bool separated;			/* false: the sweep could not tell them apart */
+	bool full;			/* swept by calibrate --full */
 };
 
 /* One configuration of the spin-threshold sweep. */

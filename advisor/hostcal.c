@@ -175,7 +175,8 @@ const char *adv_cal__region_words(const struct adv_host *h, bool heavy, char *bu
 	if (!adv_cal__best(h, heavy) || !g->size)
 		return buf;
 	if (!g->separated)
-		snprintf(buf, len, "; the sweep could not separate the strategies (calibrate --full)");
+		snprintf(buf, len, "; the sweep could not separate the strategies (%s)",
+			 g->full ? "calibrate on idle --cpus" : "calibrate --full");
 	else if (g->n_max > g->n_min)
 		snprintf(buf, len, "; any N from %u to %u as good here", g->n_min, g->n_max);
 	return buf;

@@ -83,7 +83,8 @@ struct adv_lock_choice {
 bool adv_cal__lock_choice(const struct adv_host *h, bool heavy, struct adv_lock_choice *c);
 
 /* ", any N from 0 to 255 as good here" or ", the sweep could not separate
- * the strategies (calibrate --full)": what the region adds to the best;
+ * the strategies (calibrate --full)" (after a --full sweep: "calibrate on
+ * idle --cpus"): what the region adds to the best;
  * "" when nothing. Returns buf. */
 const char *adv_cal__region_words(const struct adv_host *h, bool heavy, char *buf, size_t len);
 

@@ -27,8 +27,14 @@ struct calib_ctx {
 struct calib_family {
 	const char *key;		/* JSON key: "false_sharing", ... */
 	const char *title;		/* "False sharing and padding" */
-	double quick_seconds;		/* expected run time, for the progress bar */
+	/* Expected run time on a quiet 2-CPU host, for the estimate said up
+	 * front and the progress bar (measured there: docs/BENCHMARKS.md);
+	 * more CPUs or a busy host take longer. */
+	double quick_seconds;
 	double full_seconds;
+	/* Where a family may skip itself (NULL: never): its expected time
+	 * on this host and these CPUs, 0 when it will skip. */
+	double (*expected_seconds)(const struct calib_ctx *ctx);
 	/* Fills *result with the family's object; on a skip sets "skipped":
 	 * true and "reason". Returns 0, or -errno on a real failure. */
 	int (*run)(const struct calib_ctx *ctx, json_object *result);

@@ -130,6 +130,7 @@ static void fill_best(const json_object *level, struct adv_best *o, struct adv_r
 		g->size = (uint32_t)calib_json__len(path(reg, "members", NULL));
 	g->spread = calib_json__double(reg, "spread", 0);
 	g->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
+	g->full = !strcmp(calib_json__string(level, "mode", "quick"), "full");
 }
 
 /* A region's member_configs (calib_spin_threshold__region()): at

@@ -806,7 +806,7 @@ const struct calib_family calib_host_costs = {
 	.key = "host_costs",
 	.title = "Host costs the advisor needs",
 	.quick_seconds = 2,
-	.full_seconds = 60,
+	.full_seconds = 15,
 	.run = host_costs_run,
 	.print = host_costs_print,
 };

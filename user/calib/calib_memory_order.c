@@ -224,7 +224,7 @@ const struct calib_family calib_memory_order = {
 	.key = "memory_order",
 	.title = "Memory ordering",
 	.quick_seconds = 1,
-	.full_seconds = 40,
+	.full_seconds = 4,
 	.run = mo_run,
 	.print = mo_print,
 };

@@ -657,11 +657,31 @@ static void numa_print(const json_object *r, FILE *out)
 	}
 }
 
+/* Nothing to measure where the CPUs asked for span fewer than two nodes
+ * (the run's own rule: numa_plan__make()). */
+static double numa_expected_seconds(const struct calib_ctx *ctx)
+{
+	struct numa_topo *t = calloc(1, sizeof(*t));
+	struct numa_plan *plan = calloc(1, sizeof(*plan));
+	double s = 0;
+	char why[256];
+
+	if (t && plan && !numa_topo__read(NULL, t, why, sizeof(why))) {
+		numa_plan__make(t, &ctx->cpus, ctx->quick, ctx->quick ? 2 : 0, plan);
+		if (!plan->skip)
+			s = ctx->quick ? calib_numa.quick_seconds : calib_numa.full_seconds;
+	}
+	free(t);
+	free(plan);
+	return s;
+}
+
 const struct calib_family calib_numa = {
 	.key = "numa",
 	.title = "NUMA placement",
 	.quick_seconds = 0.5,
 	.full_seconds = 60,
+	.expected_seconds = numa_expected_seconds,
 	.run = numa_run,
 	.print = numa_print,
 };

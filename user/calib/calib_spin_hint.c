@@ -288,7 +288,7 @@ const struct calib_family calib_spin_hint = {
 	.key = "spin_hint",
 	.title = "Spin-wait hint instructions",
 	.quick_seconds = 0.5,
-	.full_seconds = 60,
+	.full_seconds = 3,
 	.run = sh_run,
 	.print = sh_print,
 };

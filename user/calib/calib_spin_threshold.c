@@ -546,6 +546,9 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	calib_busy__judge(&busy0, &busy1, ctx->ncpus, &busy);
 	json_object_object_add(level, "threads", json_object_new_int(cfg.nthreads));
 	json_object_object_add(level, "reps", json_object_new_int(reps));
+	/* What a level that could not separate its strategies advises: no
+	 * "rerun with --full" after a --full run. */
+	json_object_object_add(level, "mode", json_object_new_string(ctx->quick ? "quick" : "full"));
 	json_object_object_add(level, "time_boxed", json_object_new_boolean(reps < plan->reps &&
 									    !calib__stopped(ctx)));
 	level_json(level, plan, configs, samples, nconfigs, &dist, &busy);
@@ -631,6 +634,12 @@ static void state_clauses(const json_object *level, char *buf, size_t len)
  * 9 of 26 configurations in the best's cluster (all within 4% of it) are equivalent here":
  * one clause per level, from its good region (the raw best for files
  * without one), for --show and JSON readers. */
+/* Whether the level was swept by --full (files from before "mode": no). */
+static bool level_was_full(const json_object *level)
+{
+	return !strcmp(calib_json__string(level, "mode", "quick"), "full");
+}
+
 static void level_headline(const char *name, const json_object *level, char *buf, size_t len)
 {
 	json_object *reg, *pick, *best;
@@ -660,10 +669,11 @@ static void level_headline(const char *name, const json_object *level, char *buf
 			 calib_json__double(reg, "spread", 0) * 100);
 	else
 		snprintf(buf, len, "%s contention (%d thread%s%s): this run could not separate the "
-			 "strategies (%d of %d in the best's cluster, no break): rerun with --full, or --cpus on "
+			 "strategies (%d of %d in the best's cluster, no break): rerun %s on "
 			 "idle CPUs; meanwhile %s is as good as any", name,
 			 threads, threads == 1 ? "" : "s", dist, n,
-			 (int)calib_json__double(reg, "of", 0), what);
+			 (int)calib_json__double(reg, "of", 0),
+			 level_was_full(level) ? "with --cpus" : "with --full, or --cpus", what);
 	state_clauses(level, buf + strlen(buf), len - strlen(buf));
 }
 
@@ -688,6 +698,10 @@ static void add_headline(json_object *result)
 		json_object_object_add(result, "headline", json_object_new_string(line));
 }
 
+/* --full's time box: twice what a quiet 2-CPU host takes (full_seconds),
+ * room for a busier or larger host. */
+#define ST_FULL_BOX_S 240
+
 static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 {
 	struct st_config configs[NCONFIGS];
@@ -698,7 +712,7 @@ static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 	const int reps = ctx->quick ? 5 : 9, stops = ctx->quick ? 3 : 10;
 	const uint64_t run_ns = ctx->quick ? 8000000ULL : 100000000ULL;
 	const double budget = (ctx->quick ? calib_spin_threshold.quick_seconds :
-			       calib_spin_threshold.full_seconds) * 1e9;
+			       ST_FULL_BOX_S) * 1e9;
 	const struct st_plan plans[2] = {
 		{ "light", 1, reps, run_ns, stops, (uint64_t)(0.4 * budget) },
 		{ "heavy", ctx->quick ? 4 : 32, reps, run_ns, stops, (uint64_t)(0.6 * budget) },
@@ -809,7 +823,7 @@ const struct calib_family calib_spin_threshold = {
 	.key = "spin_threshold",
 	.title = "Spin-then-yield thresholds",
 	.quick_seconds = 3,
-	.full_seconds = 240,
+	.full_seconds = 120,
 	.run = spin_threshold_run,
 	.print = spin_threshold_print,
 };

@@ -275,14 +275,23 @@ static void add_conditions(json_object *r, const struct calib_busy_sample *b0, i
 	}
 }
 
+/* The expected time of family f under ctx. */
+static double family_seconds(const struct calib_family *f, const struct calib_ctx *ctx)
+{
+	if (f->expected_seconds)
+		return f->expected_seconds(ctx);
+	return ctx->quick ? f->quick_seconds : f->full_seconds;
+}
+
 static double budget_of(const struct calibrate_opts *o)
 {
+	struct calib_ctx ctx = { .quick = o->quick, .cpus = o->cpus,
+				 .ncpus = CPU_COUNT(&o->cpus) };
 	double s = 0;
 
 	for (int i = 0; i < calibrate_nfamilies; i++)
 		if (o->only & (1u << i))
-			s += o->quick ? calibrate_families[i]->quick_seconds
-				      : calibrate_families[i]->full_seconds;
+			s += family_seconds(calibrate_families[i], &ctx);
 	return s;
 }
 
@@ -306,7 +315,7 @@ static int run_families(const struct calibrate_opts *o, json_object *results, bo
 		if (!(o->only & (1u << i)))
 			continue;
 		prog.name = f->key;
-		prog.budget_now = o->quick ? f->quick_seconds : f->full_seconds;
+		prog.budget_now = family_seconds(f, &ctx);
 		prog.budget_left -= prog.budget_now;
 		progress_draw(&prog, 0);
 		r = json_object_new_object();
@@ -573,10 +582,18 @@ int cmd_calibrate(int argc, char **argv)
 				strerror(-err));
 	if (geteuid() != 0 && !o.json)
 		fprintf(stderr, "spinscope: not root: figures that need BPF are skipped and listed at the end\n");
-	if (!o.json)
-		fprintf(stderr, "spinscope: calibrating (%s): about %.0f s on a quiet host, longer on a busy "
+	if (!o.json) {
+		double s = budget_of(&o);
+		char when[48];
+
+		if (s < 1)
+			snprintf(when, sizeof(when), "under a second");
+		else
+			snprintf(when, sizeof(when), "about %.0f s", s + 0.5);
+		fprintf(stderr, "spinscope: calibrating (%s): %s on a quiet host, longer on a busy "
 			"one; Ctrl-C stops and keeps what is done\n", o.quick ? "--quick" : "--full",
-			budget_of(&o) + 0.5);
+			when);
+	}
 	results = run_stoppable(&o, &failed);
 	partial = stop_requested;
 	merged = merge_with_stored(path, results, o.force, notes, sizeof(notes) / sizeof(notes[0]),

@@ -168,7 +168,8 @@ static void test_rejected_and_unreadable_are_said(void **state)
 }
 
 /* The good region stands beside the best strategy: its spin range, or
- * that the sweep could not separate the strategies. */
+ * that the sweep could not separate the strategies (and what to run then,
+ * by the sweep's mode). */
 static void test_region_in_best_strategy_evidence(void **state)
 {
 	struct fx *fx = fx_new(5, 4);
@@ -176,7 +177,9 @@ static void test_region_in_best_strategy_evidence(void **state)
 
 	yielders(fx);
 	fx_host(fx);
-	fx->h.spin_threshold.light_region = (struct adv_region){ 0, 255, 9, 0.03, true };
+	fx->h.spin_threshold.light_region = (struct adv_region){
+		.n_min = 0, .n_max = 255, .size = 9, .spread = 0.03, .separated = true
+	};
 	f = fx_run_get(fx, "spin-yield");
 	assert_non_null(strstr(fx_evidence(f, "best lock strategy here"),
 			       "N=31 (0x1F) at light contention"));
@@ -187,10 +190,25 @@ static void test_region_in_best_strategy_evidence(void **state)
 	fx = fx_new(5, 4);
 	yielders(fx);
 	fx_host(fx);
-	fx->h.spin_threshold.light_region = (struct adv_region){ 31, 31, 20, 0.3, false };
+	fx->h.spin_threshold.light_region = (struct adv_region){
+		.n_min = 31, .n_max = 31, .size = 20, .spread = 0.3, .separated = false
+	};
 	f = fx_run_get(fx, "spin-yield");
 	assert_non_null(strstr(fx_evidence(f, "best lock strategy here"),
 			       "the sweep could not separate the strategies (calibrate --full)"));
+	fx_free(fx);
+
+	/* A --full sweep that could not either: not sent back to --full. */
+	fx = fx_new(5, 4);
+	yielders(fx);
+	fx_host(fx);
+	fx->h.spin_threshold.light_region = (struct adv_region){
+		.n_min = 31, .n_max = 31, .size = 20, .spread = 0.3, .separated = false,
+		.full = true
+	};
+	f = fx_run_get(fx, "spin-yield");
+	assert_non_null(strstr(fx_evidence(f, "best lock strategy here"),
+			       "could not separate the strategies (calibrate on idle --cpus)"));
 	fx_free(fx);
 }
 

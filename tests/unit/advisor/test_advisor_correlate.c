@@ -90,7 +90,9 @@ static struct adv_distance_state park_state(double rt, const char *strategy, uin
 	snprintf(st.best.strategy, sizeof(st.best.strategy), "%s", strategy);
 	st.best.n = n;
 	st.best.throughput = 5e6;
-	st.region = (struct adv_region){ n, n, 1, 0, true };
+	st.region = (struct adv_region){
+		.n_min = n, .n_max = n, .size = 1, .spread = 0, .separated = true
+	};
 	return st;
 }
 

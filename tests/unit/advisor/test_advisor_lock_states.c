@@ -25,7 +25,9 @@ static struct adv_distance_state dstate(double rt_ns, double share, const char *
 	snprintf(s.best.strategy, sizeof(s.best.strategy), "%s", strategy);
 	s.best.n = n_min;
 	s.best.throughput = acq_per_s;
-	s.region = (struct adv_region){ n_min, n_max, 6, 0.04, true };
+	s.region = (struct adv_region){
+		.n_min = n_min, .n_max = n_max, .size = 6, .spread = 0.04, .separated = true
+	};
 	return s;
 }
 
@@ -36,7 +38,9 @@ static struct fx *with_states(struct adv_distance_state near, struct adv_distanc
 
 	yielders(fx);
 	fx_host(fx);
-	fx->h.spin_threshold.light_region = (struct adv_region){ 0, 255, 9, 0.03, true };
+	fx->h.spin_threshold.light_region = (struct adv_region){
+		.n_min = 0, .n_max = 255, .size = 9, .spread = 0.03, .separated = true
+	};
 	fx->h.spin_threshold.light_states.s[0] = near;
 	fx->h.spin_threshold.light_states.s[1] = far;
 	fx->h.spin_threshold.light_states.n = n;

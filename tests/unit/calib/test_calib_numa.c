@@ -151,7 +151,8 @@ static void test_bad_arguments(void **state)
 }
 
 /* The family: on a one-node host it skips with that reason and still
- * reports the topology; on more nodes it measures every planned case. */
+ * reports the topology (and expects no time); on more nodes it measures
+ * every planned case. */
 static void test_family(void **state)
 {
 	json_object *r = json_object_new_object(), *nodes;
@@ -161,6 +162,9 @@ static void test_family(void **state)
 
 	assert_int_equal(calib_numa.run(&ctx, r), 0);
 	assert_int_equal((int)calib_json__double(r, "node_count", 0), topo.nnodes);
+	/* The estimate said up front counts it exactly when it runs. */
+	assert_true(json_object_get_boolean(json_object_object_get(r, "skipped")) ==
+		    (calib_numa.expected_seconds(&ctx) == 0));
 	if (numa_topo__memory_nodes(&topo) > 1) {
 		json_object *cases;
 
