@@ -21,40 +21,31 @@ static int open_build(struct bpf_object_skeleton *s, const struct bpf_object_ope
 	return bpf_object__open_skeleton(s, opts);
 }
 
-struct trace *trace_object_open(const struct bpf_object_open_opts *opts, bool kfuncs)
-{
-	struct trace *obj = calloc(1, sizeof(*obj));
-	int err;
+/*
+ * NAME_object_open(): the skeleton NAME (trace, light) created, then opened
+ * on the build kfuncs chooses. One definition for both objects: only the
+ * skeleton's type and functions differ.
+ */
+#define DEFINE_OBJECT_OPEN(name)                                                         \
+	struct name *name##_object_open(const struct bpf_object_open_opts *opts, bool kfuncs) \
+	{                                                                                \
+		struct name *obj = calloc(1, sizeof(*obj));                              \
+		int err;                                                                 \
+											 \
+		if (!obj) {                                                              \
+			errno = ENOMEM;                                                  \
+			return NULL;                                                     \
+		}                                                                        \
+		err = name##__create_skeleton(obj);                                      \
+		err = err ?: open_build(obj->skeleton, opts, kfuncs,                     \
+					name##_nokfunc__elf_bytes);                      \
+		if (err) {                                                               \
+			name##__destroy(obj);                                            \
+			errno = -err;                                                    \
+			return NULL;                                                     \
+		}                                                                        \
+		return obj;                                                              \
+	}
 
-	if (!obj) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	err = trace__create_skeleton(obj);
-	err = err ?: open_build(obj->skeleton, opts, kfuncs, trace_nokfunc__elf_bytes);
-	if (err) {
-		trace__destroy(obj);
-		errno = -err;
-		return NULL;
-	}
-	return obj;
-}
-
-struct light *light_object_open(const struct bpf_object_open_opts *opts, bool kfuncs)
-{
-	struct light *obj = calloc(1, sizeof(*obj));
-	int err;
-
-	if (!obj) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	err = light__create_skeleton(obj);
-	err = err ?: open_build(obj->skeleton, opts, kfuncs, light_nokfunc__elf_bytes);
-	if (err) {
-		light__destroy(obj);
-		errno = -err;
-		return NULL;
-	}
-	return obj;
-}
+DEFINE_OBJECT_OPEN(trace)
+DEFINE_OBJECT_OPEN(light)
