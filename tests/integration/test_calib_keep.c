@@ -4,13 +4,15 @@
  * calibration of this host (a fixture's results under this host's
  * fingerprint, in a temporary store, never /var/lib/spinscope) survives
  * `spinscope calibrate` run while two CPU burners load the host, and the
- * run says which one it kept; `--force` replaces it. An interrupted run
- * never replaces a complete family either.
+ * run says which one it kept; `--force` replaces it. A --quick run does not
+ * replace a --full run's family, and an interrupted run never replaces a
+ * complete family either.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include "testlib.h"
@@ -43,13 +45,23 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-/* The fixture's quiet results saved as this host's calibration. */
-static void plant_quiet_store(void)
+/* The fixture's quiet results saved as this host's calibration; full:
+ * its spin_hint as a --full run's, measured now. */
+static void plant_store(bool full)
 {
 	struct ss_fingerprint fp;
-	json_object *results = json_object_from_file(FIXTURE), *doc;
+	json_object *results = json_object_from_file(FIXTURE), *doc, *sh;
 
 	assert_non_null(results);
+	if (full) {
+		time_t now = time(NULL);
+		char at[32];
+
+		strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
+		assert_true(json_object_object_get_ex(results, "spin_hint", &sh));
+		json_object_object_add(sh, "mode", json_object_new_string("full"));
+		json_object_object_add(sh, "measured_at", json_object_new_string(at));
+	}
 	assert_int_equal(fingerprint__read(NULL, &fp), 0);
 	doc = calib_store__document(&fp, results, false);
 	char why[256];
@@ -57,19 +69,23 @@ static void plant_quiet_store(void)
 	json_object_put(doc);
 }
 
-/* measured_at of a family in the store. */
-static const char *stored_time(const char *family, char *buf, size_t len)
+/* A string of a family in the store (measured_at, mode). */
+static const char *stored_string(const char *family, const char *key, char *buf, size_t len)
 {
 	json_object *res, *f, *v;
 	char why[256];
 
 	buf[0] = 0;
 	assert_int_equal(calib_store__load_matching_at(store, NULL, &res, why, sizeof(why)), 0);
-	if (json_object_object_get_ex(res, family, &f) &&
-	    json_object_object_get_ex(f, "measured_at", &v))
+	if (json_object_object_get_ex(res, family, &f) && json_object_object_get_ex(f, key, &v))
 		snprintf(buf, len, "%s", json_object_get_string(v));
 	json_object_put(res);
 	return buf;
+}
+
+static const char *stored_time(const char *family, char *buf, size_t len)
+{
+	return stored_string(family, "measured_at", buf, len);
 }
 
 struct burners {
@@ -114,7 +130,7 @@ static void test_busy_run_keeps_quiet_store(void **state)
 	char *out, *err, when[64];
 	int rc;
 
-	plant_quiet_store();
+	plant_store(false);
 	burners_start(&b);
 	rc = calibrate(false, &out, &err);
 	burners_stop(&b);
@@ -156,6 +172,35 @@ static void test_busy_run_keeps_quiet_store(void **state)
 	free(err);
 }
 
+/* A --quick run does not replace a --full run's family (measured now, on
+ * a host as quiet as this one or quieter) unless forced, and says so. */
+static void test_quick_run_keeps_full_family(void **state)
+{
+	char *out, *err, mode[16];
+	int rc;
+
+	plant_store(true);
+	rc = calibrate(false, &out, &err);
+	if (rc != 0)
+		fail_msg("calibrate exited %d: %s", rc, err);
+	assert_string_equal(stored_string("spin_hint", "mode", mode, sizeof(mode)), "full");
+	/* Kept for being --full, or (a loaded host) for being quieter too. */
+	if (!strstr(err, "spin_hint: kept the figures of a --full run (") &&
+	    !strstr(err, "spin_hint: kept the figures measured on a quieter host"))
+		fail_msg("no note of the kept --full family: %s", err);
+	assert_non_null(strstr(err, "give --force to replace them"));
+	free(out);
+	free(err);
+
+	rc = calibrate(true, &out, &err);
+	if (rc != 0)
+		fail_msg("calibrate --force exited %d: %s", rc, err);
+	assert_string_equal(stored_string("spin_hint", "mode", mode, sizeof(mode)), "quick");
+	assert_null(strstr(err, "kept the figures"));
+	free(out);
+	free(err);
+}
+
 static void test_interrupted_run_keeps_complete_family(void **state)
 {
 	char *argv[] = { (char *)tl_path("spinscope"), "calibrate", "--full", "--only",
@@ -163,11 +208,11 @@ static void test_interrupted_run_keeps_complete_family(void **state)
 	char when[64];
 	struct tl_proc p;
 
-	plant_quiet_store();
+	plant_store(false);
 	assert_int_equal(tl_spawn(&p, argv), 0);
 	/* The signal must land mid-family: once calibrate has measured for a
-	 * while (its start takes a few ms of CPU; --full memory_order 40 s of
-	 * it), however long a loaded host takes to give it that CPU. */
+	 * while (its start takes a few ms of CPU; --full memory_order about
+	 * 3 s of it), however long a loaded host takes to give it that CPU. */
 	for (int polls = 0; tt_cpu_ms(p.pid) < FAMILY_STARTED_CPU_MS; polls++) {
 		/* A zombie's CPU time stands still: bounded, not forever. */
 		if (polls == 12000) {
@@ -191,6 +236,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_busy_run_keeps_quiet_store),
+		cmocka_unit_test(test_quick_run_keeps_full_family),
 		cmocka_unit_test(test_interrupted_run_keeps_complete_family),
 	};
 

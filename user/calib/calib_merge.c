@@ -33,6 +33,12 @@ double calib_merge__busy_score(const json_object *family)
 	return json_object_get_double(others) + calib_json__double(busy, "steal_frac", 0);
 }
 
+/* Measured by calibrate --full (files from before "mode": no). */
+static bool is_full(const json_object *f)
+{
+	return !strcmp(calib_json__string(f, "mode", "quick"), "full");
+}
+
 /* Measured in full: not skipped, failed or interrupted. */
 static bool complete(const json_object *f)
 {
@@ -43,10 +49,12 @@ const char *calib_merge__conditions(const json_object *family, char *buf, size_t
 {
 	json_object *busy = get(family, "busy"), *others = get(busy, "others_cpu_share");
 	const char *at = calib_json__string(family, "measured_at", NULL);
+	const char *mode = calib_json__string(family, "mode", NULL);
 	double mhz = calib_json__double(busy, "cpu_mhz", 0);
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "%s", at ? at : "time not recorded");
+	n = (size_t)snprintf(buf, len, "%s%s%s", at ? at : "time not recorded",
+			     mode ? " by --" : "", mode ? mode : "");
 	if (!busy) {
 		snprintf(buf + n, n < len ? len - n : 0, ", load not recorded");
 		return buf;
@@ -85,13 +93,25 @@ static bool keep_stored(const char *key, const json_object *old, const json_obje
 			 "skipped");
 		return true;
 	}
+	if (force)
+		return false;
 	s_old = calib_merge__busy_score(old);
 	s_new = calib_merge__busy_score(new);
-	if (force || !flag(get(new, "busy"), "busy") || s_new <= s_old + CALIB_MERGE_QUIETER)
+	if (flag(get(new, "busy"), "busy") && s_new > s_old + CALIB_MERGE_QUIETER) {
+		snprintf(text, len, "%s: kept the figures measured on a quieter host (%s); this "
+			 "run's (%s) were not saved: rerun when the host is quiet, or give --force to "
+			 "replace them", key, cond_old, cond_new);
+		return true;
+	}
+	/* The longer run's figures are the steadier ones: a --quick run
+	 * replaces them only from a quieter host, or once they are old. */
+	if (!is_full(old) || is_full(new) || s_new + CALIB_MERGE_QUIETER < s_old ||
+	    calib_merge__too_old(calib_json__string(old, "measured_at", NULL),
+				 calib_json__string(new, "measured_at", NULL)))
 		return false;
-	snprintf(text, len, "%s: kept the figures measured on a quieter host (%s); this run's "
-		 "(%s) were not saved: rerun when the host is quiet, or give --force to replace them",
-		 key, cond_old, cond_new);
+	snprintf(text, len, "%s: kept the figures of a --full run (%s); this --quick run's (%s) "
+		 "were not saved: run --full, or give --force to replace them", key, cond_old,
+		 cond_new);
 	return true;
 }
 

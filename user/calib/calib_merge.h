@@ -8,6 +8,9 @@
  *    unless forced (`calibrate --force`);
  *  - an interrupted (partial) or failed family never replaces a complete
  *    one, nor does a skipped family replace a measured one;
+ *  - a family of a --full run is not replaced by one of a --quick run on a
+ *    host as quiet, unless forced or older than CALIB_CARRY_MAX_AGE_S:
+ *    the steadier measurement stays;
  *  - a stored family whose figures fail calib_host.h's checks is replaced
  *    by anything;
  *  - families this run did not measure are kept;
@@ -71,10 +74,15 @@ int calib_merge__carry_states(json_object *fresh, const json_object *stored);
  * its host's maintenance and migrations change; a verdict carried on run
  * after run would otherwise outlive the placement it was measured on. */
 #define CALIB_CARRY_MAX_AGE_S (7 * 24 * 3600L)
+/* Whether something measured at from is more than CALIB_CARRY_MAX_AGE_S
+ * older than a run measured at now (both as measured_at, "YYYY-MM-DD
+ * HH:MM:SS UTC"; either unreadable: not). */
+bool calib_merge__too_old(const char *from, const char *now);
 
-/* "2026-12-01 12:26 UTC, other processes 3% of the CPUs, steal 0%, load
- * 0.99, 2100 MHz (cpufreq)": when and under what load a family was
- * measured, for --show and the notes. Returns buf. */
+/* "2026-12-01 12:26 UTC by --quick, other processes 3% of the CPUs, steal
+ * 0%, load 0.99, 2100 MHz (cpufreq)": when, by which run (files from
+ * before "mode" say nothing) and under what load a family was measured,
+ * for --show and the notes. Returns buf. */
 const char *calib_merge__conditions(const json_object *family, char *buf, size_t len);
 
 #endif

@@ -39,9 +39,7 @@ static bool utc_seconds(const char *at, time_t *out)
 	return *out != (time_t)-1;
 }
 
-/* Whether a verdict measured at from is too old to carry into a run
- * measured at now (both as measured_at; either unreadable: not). */
-static bool too_old(const char *from, const char *now)
+bool calib_merge__too_old(const char *from, const char *now)
 {
 	time_t f, n;
 
@@ -84,7 +82,7 @@ static json_object *stored_other(const json_object *old, double rt, const char *
 			region = json_object_object_get(st, "region");
 			ort = calib_json__double(st, "round_trip_ns", 0);
 			if (region && json_object_object_get(region, "pick") && other_state(rt, ort) &&
-			    !too_old(from, now))
+			    !calib_merge__too_old(from, now))
 				return state_entry(ort, calib_json__double(st, "share", 0), region, from);
 		}
 		return NULL;
@@ -92,7 +90,7 @@ static json_object *stored_other(const json_object *old, double rt, const char *
 	region = json_object_object_get(old, "region");
 	ort = calib_json__distance_ns(dist);
 	if (!region || !json_object_object_get(region, "pick") || !other_state(rt, ort) ||
-	    too_old(old_at, now))
+	    calib_merge__too_old(old_at, now))
 		return NULL;
 	return state_entry(ort, 1, region, old_at);
 }

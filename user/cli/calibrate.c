@@ -48,7 +48,8 @@ static const char usage[] =
 	"  --json         print {schema, host, results} as JSON\n"
 	"  -o FILE        save to FILE (default: /var/lib/spinscope/calibration.json\n"
 	"                 as root, else $XDG_CACHE_HOME/spinscope/calibration.json)\n"
-	"  --force        replace stored families even when this run's host was busier\n"
+	"  --force        replace stored families even when this run's host was busier,\n"
+	"                 or this --quick run would replace a --full one\n"
 	"  --show         print the saved results again, with when and under what load\n"
 	"                 each family was measured; measures nothing\n"
 	"  --compare A B  print two calibrations' headline figures side by side, with\n"
@@ -320,6 +321,8 @@ static int run_families(const struct calibrate_opts *o, json_object *results, bo
 		progress_draw(&prog, 0);
 		r = json_object_new_object();
 		json_object_object_add(r, "measured_at", utc_now());
+		/* What the store weighs it by (calib_merge.h). */
+		json_object_object_add(r, "mode", json_object_new_string(o->quick ? "quick" : "full"));
 		calib_busy__read(NULL, &b0);
 		t0 = calib__now_ns();
 		err = f->run(&ctx, r);

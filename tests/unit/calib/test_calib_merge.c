@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a calibration run may replace in the stored one (calib_merge.h): a
- * busier family never replaces a quieter one unless forced, an interrupted
- * or failed one never replaces a complete one, untouched families stay.
+ * busier family never replaces a quieter one unless forced, nor a --quick
+ * one a --full one, an interrupted or failed one never replaces a complete
+ * one, untouched families stay.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,54 @@ static void test_partial_never_replaces_complete(void **state)
 	json_object_put(fresh);
 }
 
+/* A --full family stays over a --quick run as quiet: it replaces it only
+ * from a quieter host, when forced, or once the --full one is a week old;
+ * a --full run replaces either. */
+static void test_full_not_replaced_by_quick(void **state)
+{
+	const char *full = "\"mode\":\"full\"", *quick = "\"mode\":\"quick\"";
+	json_object *stored = json_object_new_object(), *fresh = json_object_new_object(), *out;
+	struct calib_merge_note notes[8];
+	size_t n;
+
+	/* a: a quick run as quiet: kept, said. */
+	json_object_object_add(stored, "a", family("2026-12-01 12:00:00 UTC", 0.03, false, 1, full));
+	json_object_object_add(fresh, "a", family("2026-12-02 12:00:00 UTC", 0.04, false, 2, quick));
+	/* b: a quick run from a quieter host than a busy --full one. */
+	json_object_object_add(stored, "b", family("2026-12-01 12:00:00 UTC", 0.60, true, 1, full));
+	json_object_object_add(fresh, "b", family("2026-12-02 12:00:00 UTC", 0.02, false, 2, quick));
+	/* c: the --full one eight days old. */
+	json_object_object_add(stored, "c", family("2026-12-01 12:00:00 UTC", 0.01, false, 1, full));
+	json_object_object_add(fresh, "c", family("2026-12-09 12:00:01 UTC", 0.04, false, 2, quick));
+	/* d: a --full run replaces a --full one; e: a quick one, a quick one. */
+	json_object_object_add(stored, "d", family("2026-12-01 12:00:00 UTC", 0.01, false, 1, full));
+	json_object_object_add(fresh, "d", family("2026-12-02 12:00:00 UTC", 0.04, false, 2, full));
+	json_object_object_add(stored, "e", family("2026-12-01 12:00:00 UTC", 0.01, false, 1, quick));
+	json_object_object_add(fresh, "e", family("2026-12-02 12:00:00 UTC", 0.04, false, 2, quick));
+	out = calib_merge__results(stored, fresh, false, notes, 8, &n);
+	assert_true(x_of(out, "a") == 1);
+	assert_true(x_of(out, "b") == 2);
+	assert_true(x_of(out, "c") == 2);
+	assert_true(x_of(out, "d") == 2);
+	assert_true(x_of(out, "e") == 2);
+	assert_int_equal(n, 1);
+	assert_string_equal(notes[0].family, "a");
+	assert_non_null(strstr(notes[0].text, "a: kept the figures of a --full run "
+			       "(2026-12-01 12:00:00 UTC by --full, other processes 3% of the CPUs"));
+	assert_non_null(strstr(notes[0].text, "this --quick run's (2026-12-02 12:00:00 UTC by "
+			       "--quick, other processes 4%"));
+	assert_non_null(strstr(notes[0].text, "run --full, or give --force"));
+	json_object_put(out);
+
+	/* --force replaces it. */
+	out = calib_merge__results(stored, fresh, true, notes, 8, &n);
+	assert_true(x_of(out, "a") == 2);
+	assert_int_equal(n, 0);
+	json_object_put(out);
+	json_object_put(stored);
+	json_object_put(fresh);
+}
+
 static void test_busy_score_and_conditions(void **state)
 {
 	json_object *f = family("2026-12-01 12:00:00 UTC", 0.25, true, 1, "");
@@ -149,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_busier_does_not_replace_quieter),
 		cmocka_unit_test(test_quieter_or_equal_replaces),
 		cmocka_unit_test(test_partial_never_replaces_complete),
+		cmocka_unit_test(test_full_not_replaced_by_quick),
 		cmocka_unit_test(test_busy_score_and_conditions),
 	};
 
