@@ -180,33 +180,9 @@ static __always_inline void light_switch_out(void *ctx, bool preempt, __u32 stat
 	t->cur.start_ns = now;
 }
 
-/* The thread's pending waits (struct ss_light_pending) into their word's
- * record, made when the word became the pending one: at a wait on
- * another word. */
-static __always_inline void light_flush_waits(struct ss_light_pending *lp)
-{
-	struct ss_futex *f;
-
-	if (!lp->waits)
-		return;
-	f = bpf_map_lookup_elem(&futexes, &lp->wait_uaddr);
-	if (f) {
-		__sync_fetch_and_add(&f->waits, lp->waits);
-		__sync_fetch_and_add(&f->blocked, lp->waits);
-		__sync_fetch_and_add(&f->wait_ns, lp->wait_ns);
-		for (int i = 0; i < SS_HIST_SLOTS; i++)
-			if (lp->wait_hist[i])
-				__sync_fetch_and_add(&f->hist[i], lp->wait_hist[i]);
-	} else {
-		count_drops(SS_DROP_FUTEXES_FULL, lp->waits);
-	}
-	lp->waits = 0;
-	lp->wait_ns = 0;
-	__builtin_memset(lp->wait_hist, 0, sizeof(lp->wait_hist));
-}
-
-/* The same for its pending wakes, at a wake of another word. */
-static __always_inline void light_flush_wakes(struct ss_light_pending *lp)
+/* The thread's pending wakes (struct ss_word_pending) into their word's
+ * record, at a wake of another word, as its waits (ss_word_wait()). */
+static __always_inline void light_flush_wakes(struct ss_word_pending *lp)
 {
 	struct ss_futex *f;
 
@@ -226,7 +202,7 @@ static __always_inline void light_flush_wakes(struct ss_light_pending *lp)
  * outcome (woken, timed out) is the return value, not yet written: unseen. */
 static __always_inline void light_switch_in(struct ss_thread *t, __u32 tid, __u64 now)
 {
-	struct ss_light_pending *lp = &t->light_pending;
+	struct ss_word_pending *wp;
 	__u64 dur, uaddr = t->cur.uaddr;
 	__u32 slot;
 
@@ -243,18 +219,16 @@ static __always_inline void light_switch_in(struct ss_thread *t, __u32 tid, __u6
 		t->futex_wait_ns_max = dur;
 	ss_waiter_add(t, tid, &t->cur, dur, true, false);
 	/* The word's counts wait in the record while the thread keeps
-	 * waiting on it (a word 0, an unreadable futex_waitv, never). */
-	if (lp->wait_uaddr != uaddr || !uaddr) {
-		light_flush_waits(lp);
-		if (!ss_futex_get(uaddr))
-			return;
-		lp->wait_uaddr = uaddr;
-	}
-	lp->waits++;
-	lp->wait_ns += dur;
+	 * waiting on it. */
+	wp = ss_word_wait(t, uaddr);
+	if (!wp)
+		return;
+	wp->waits++;
+	wp->wait_blocked++;
+	wp->wait_ns += dur;
 	slot = ss_hist_slot(dur);
 	if (slot < SS_HIST_SLOTS)
-		lp->wait_hist[slot]++;
+		wp->wait_hist[slot]++;
 }
 
 /* One program for both: the scheduler's accounting of the thread
@@ -335,7 +309,7 @@ static __always_inline bool woken_by_futex(struct task_struct *p, struct ss_thre
  */
 static __always_inline void light_waking(struct task_struct *p, struct ss_thread *pt)
 {
-	struct ss_light_pending *lp;
+	struct ss_word_pending *lp;
 	struct syscall_regs s;
 	struct ss_thread *t;
 	/* BTF-typed: its ids are plain loads, one helper call where
@@ -372,7 +346,7 @@ static __always_inline void light_waking(struct task_struct *p, struct ss_thread
 	t->futex_wake++;
 	t->futex_woken++;
 	/* As the waits' (light_switch_in()). */
-	lp = &t->light_pending;
+	lp = &t->word_pending;
 	if (lp->wake_uaddr != uaddr || !uaddr) {
 		light_flush_wakes(lp);
 		if (!ss_futex_get(uaddr))

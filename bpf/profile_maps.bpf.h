@@ -90,6 +90,62 @@ static __always_inline struct ss_futex *ss_futex_get(__u64 uaddr)
 	return f;
 }
 
+/* The thread's pending waits (struct ss_word_pending) into their word's
+ * record, made when the word became the pending one. */
+static __always_inline void ss_word_flush_waits(struct ss_word_pending *wp)
+{
+	struct ss_futex *f;
+
+	if (!wp->waits)
+		return;
+	f = bpf_map_lookup_elem(&futexes, &wp->wait_uaddr);
+	if (f) {
+		__sync_fetch_and_add(&f->waits, wp->waits);
+		if (wp->wait_blocked) {
+			__sync_fetch_and_add(&f->blocked, wp->wait_blocked);
+			__sync_fetch_and_add(&f->wait_ns, wp->wait_ns);
+		}
+		if (wp->wait_at_once) {
+			__sync_fetch_and_add(&f->returned_at_once, wp->wait_at_once);
+			__sync_fetch_and_add(&f->at_once_ns, wp->wait_at_once_ns);
+		}
+		if (wp->wait_bitset)
+			__sync_fetch_and_add(&f->bitset_waits, wp->wait_bitset);
+		for (int i = 0; i < SS_FUTEX_OUTCOMES; i++)
+			if (wp->wait_outcome[i])
+				__sync_fetch_and_add(&f->outcome[i], wp->wait_outcome[i]);
+		for (int i = 0; i < SS_HIST_SLOTS; i++)
+			if (wp->wait_hist[i])
+				__sync_fetch_and_add(&f->hist[i], wp->wait_hist[i]);
+	} else {
+		count_drops(SS_DROP_FUTEXES_FULL, wp->waits);
+	}
+	wp->waits = 0;
+	wp->wait_blocked = 0;
+	wp->wait_ns = 0;
+	wp->wait_at_once = 0;
+	wp->wait_at_once_ns = 0;
+	wp->wait_bitset = 0;
+	__builtin_memset(wp->wait_outcome, 0, sizeof(wp->wait_outcome));
+	__builtin_memset(wp->wait_hist, 0, sizeof(wp->wait_hist));
+}
+
+/* The thread's pending waits, ready for one more on uaddr: moved to their
+ * word first if that was another (or word 0, never kept pending); NULL
+ * where uaddr has no record (the futexes map is full: counted). */
+static __always_inline struct ss_word_pending *ss_word_wait(struct ss_thread *t, __u64 uaddr)
+{
+	struct ss_word_pending *wp = &t->word_pending;
+
+	if (wp->wait_uaddr != uaddr || !uaddr) {
+		ss_word_flush_waits(wp);
+		if (!ss_futex_get(uaddr))
+			return NULL;
+		wp->wait_uaddr = uaddr;
+	}
+	return wp;
+}
+
 /*
  * The thread's pending waiter record (struct ss_thread's wait_pending)
  * goes into waiters[word, stack, tid]: once per change of the thread's

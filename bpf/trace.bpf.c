@@ -566,7 +566,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 	bool blocked = !pi_at_once && (outcome == SS_FUTEX_WOKEN || outcome == SS_FUTEX_TIMEDOUT ||
 				       outcome == SS_FUTEX_INTR);
 	__u32 slot = ss_hist_slot(dur);
-	struct ss_futex *f;
+	struct ss_word_pending *wp;
 
 	t->futex_wait++;
 	t->last_wait_uaddr = in->uaddr;
@@ -581,21 +581,23 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 		t->futex_returned_at_once++;
 	}
 
-	f = ss_futex_get(in->uaddr);
-	if (f) {
-		__sync_fetch_and_add(&f->waits, 1);
+	/* The word's counts wait in the record while the thread keeps
+	 * waiting on it (struct ss_word_pending). */
+	wp = ss_word_wait(t, in->uaddr);
+	if (wp) {
+		wp->waits++;
 		if (outcome < SS_FUTEX_OUTCOMES)
-			__sync_fetch_and_add(&f->outcome[outcome], 1);
+			wp->wait_outcome[outcome]++;
 		if (in->flags & SS_INFLIGHT_BITSET)
-			__sync_fetch_and_add(&f->bitset_waits, 1);
+			wp->wait_bitset++;
 		if (blocked) {
-			__sync_fetch_and_add(&f->blocked, 1);
-			__sync_fetch_and_add(&f->wait_ns, dur);
+			wp->wait_blocked++;
+			wp->wait_ns += dur;
 			if (slot < SS_HIST_SLOTS)
-				__sync_fetch_and_add(&f->hist[slot], 1);
+				wp->wait_hist[slot]++;
 		} else if (at_once) {
-			__sync_fetch_and_add(&f->returned_at_once, 1);
-			__sync_fetch_and_add(&f->at_once_ns, dur);
+			wp->wait_at_once++;
+			wp->wait_at_once_ns += dur;
 		}
 	}
 

@@ -202,21 +202,28 @@ struct ss_waiter_val {
 };
 
 /*
- * --light's counts for the futexes map (light.bpf.c), kept in the thread's
- * record as its waiter record is: its blocked waits on wait_uaddr and its
- * wakes on wake_uaddr since that word last changed, not yet in
- * futexes[word] (whose record exists from the change on). A thread mostly
- * waits on one word and wakes one; a lookup and four atomics per wait, and
- * one and two per wake, were a quarter of --light's time on a futex
- * ping-pong (docs/BENCHMARKS.md). User space adds what is pending when it
- * reads the maps (tracer.c).
+ * A thread's counts for the futexes map, kept in its record as its waiter
+ * record is: its waits on wait_uaddr and its wakes on wake_uaddr since
+ * that word last changed, not yet in futexes[word] (whose record exists
+ * from the change on). A thread mostly waits on one word and wakes one; a
+ * lookup and four to eight atomics per wait were a quarter of --light's
+ * time on a futex ping-pong (docs/BENCHMARKS.md). User space adds what is
+ * pending when it reads the maps (tracer.c). Both tracers fill the waits
+ * (profile_maps.bpf.h); the wakes only --light, whose wakes each woke one
+ * waiter (the exact path looks the word up at every wake anyway, for its
+ * release bound).
  */
-struct ss_light_pending {
+struct ss_word_pending {
 	__u64 wait_uaddr;
-	__u64 waits;			/* all blocked: --light sees no others */
-	__u64 wait_ns;
+	__u64 waits;
+	__u64 wait_blocked;		/* --light: all of them */
+	__u64 wait_ns;			/* the blocked ones' */
+	__u64 wait_at_once;		/* returned at once, and their time */
+	__u64 wait_at_once_ns;
+	__u64 wait_bitset;		/* FUTEX_WAIT_BITSET */
+	__u64 wait_outcome[SS_FUTEX_OUTCOMES];	/* --light: none seen */
 	__u64 wake_uaddr;
-	__u64 wakes;			/* each woke one waiter */
+	__u64 wakes;
 	__u64 wait_hist[SS_HIST_SLOTS];
 };
 
@@ -282,7 +289,7 @@ struct ss_thread {
 	__u64 wait_pending_uaddr;
 	__s32 wait_pending_stack;
 	__u32 wait_pending_pad;
-	struct ss_light_pending light_pending;
+	struct ss_word_pending word_pending;
 	/* Kept in the thread's own record, which enter and exit look up
 	 * anyway: a separate map cost a second lookup and an update per call. */
 	struct ss_inflight cur;
@@ -311,10 +318,10 @@ struct ss_futex {
 _Static_assert(sizeof(struct ss_thread) ==
 	       8 * (29 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32 +
 		       sizeof(struct ss_release_val) + sizeof(struct ss_waiter_val) + 16 +
-		       sizeof(struct ss_light_pending),
+		       sizeof(struct ss_word_pending),
 	       "struct ss_thread layout");
-_Static_assert(sizeof(struct ss_light_pending) == 8 * (5 + SS_HIST_SLOTS),
-	       "struct ss_light_pending layout");
+_Static_assert(sizeof(struct ss_word_pending) == 8 * (9 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS),
+	       "struct ss_word_pending layout");
 _Static_assert(sizeof(struct ss_futex) ==
 	       8 * (12 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_release_key) == 16, "struct ss_release_key layout");

@@ -98,7 +98,7 @@ static uint64_t sum_over(json_object *doc, const char *path, const char *key)
 
 /* Every wait and wake a thread's own counters hold is on some word: the
  * words' counts pend in each thread's record from its last change of word
- * until read time (struct ss_light_pending), and none may be lost or
+ * until read time (struct ss_word_pending), and none may be lost or
  * counted twice there. */
 static void assert_words_hold_threads(json_object *doc)
 {

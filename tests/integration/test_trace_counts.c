@@ -734,7 +734,7 @@ static uint64_t folded_root_total(const char *path, const char *root)
 static void test_report_is_one_snapshot(void **state)
 {
 	char folded[] = "/tmp/ss-snap-XXXXXX.folded";
-	uint64_t waits = 0, wait_ns = 0;
+	uint64_t waits = 0, wait_ns = 0, blocked = 0, at_once = 0;
 	json_object *doc, *futexes;
 	struct tt_workload w;
 	struct tt_trace t;
@@ -760,12 +760,19 @@ static void test_report_is_one_snapshot(void **state)
 	for (size_t i = 0; i < json_object_array_length(futexes); i++) {
 		waits += tt_u64(json_object_array_get_idx(futexes, i), "waits");
 		wait_ns += tt_u64(json_object_array_get_idx(futexes, i), "wait_ns");
+		blocked += tt_u64(json_object_array_get_idx(futexes, i), "blocked");
+		at_once += tt_u64(json_object_array_get_idx(futexes, i), "returned_at_once");
 	}
-	print_message("# %llu waits, %llu ns waiting\n", (unsigned long long)waits,
-		      (unsigned long long)wait_ns);
+	print_message("# %llu waits (%llu blocked, %llu at once), %llu ns waiting\n",
+		      (unsigned long long)waits, (unsigned long long)blocked,
+		      (unsigned long long)at_once, (unsigned long long)wait_ns);
 	assert_true(waits > 0);
+	/* The words' counts pend in the threads' records between word
+	 * changes (struct ss_word_pending): every kind is added at read. */
 	assert_int_equal(waits, tt_u64(doc, "totals.futex_wait"));
 	assert_int_equal(wait_ns, tt_u64(doc, "totals.futex_wait_ns"));
+	assert_int_equal(blocked, tt_u64(doc, "totals.futex_blocked"));
+	assert_int_equal(at_once, tt_u64(doc, "totals.futex_returned_at_once"));
 	assert_int_equal(folded_root_total(folded, "futex-wait-ns"), wait_ns);
 	assert_totals_are_sums(doc);
 	json_object_put(doc);

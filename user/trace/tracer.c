@@ -772,8 +772,8 @@ static int add_pending_waits(struct ss_profile *p)
 }
 
 /*
- * Under --light each thread's blocked waits and wakes since its word last
- * changed are still pending in its record (struct ss_light_pending; the
+ * Each thread's waits (and under --light its wakes) since its word last
+ * changed are still pending in its record (struct ss_word_pending; the
  * BPF side adds them to the word's record at the next change, and made
  * that record when the word became the pending one): add them here, so
  * that the words' counts are exact. A word whose record was not read
@@ -781,31 +781,36 @@ static int add_pending_waits(struct ss_profile *p)
  * waits' batches (add_pending_waits()), a read while attached can count a
  * batch that moved into the map between the two reads twice.
  */
-static void add_pending_light(struct ss_profile *p)
+static void add_pending_words(struct ss_profile *p)
 {
 	for (size_t i = 0; i < p->nthreads; i++) {
-		const struct ss_light_pending *lp = &p->threads[i].light_pending;
+		const struct ss_word_pending *wp = &p->threads[i].word_pending;
 		struct ss_futex_rec *r;
 
-		if (lp->waits) {
-			r = futex_rec(p, lp->wait_uaddr);
+		if (wp->waits) {
+			r = futex_rec(p, wp->wait_uaddr);
 			if (!r) {
-				p->drops[SS_DROP_FUTEXES_FULL] += lp->waits;
+				p->drops[SS_DROP_FUTEXES_FULL] += wp->waits;
 			} else {
-				r->f.waits += lp->waits;
-				r->f.blocked += lp->waits;
-				r->f.wait_ns += lp->wait_ns;
+				r->f.waits += wp->waits;
+				r->f.blocked += wp->wait_blocked;
+				r->f.wait_ns += wp->wait_ns;
+				r->f.returned_at_once += wp->wait_at_once;
+				r->f.at_once_ns += wp->wait_at_once_ns;
+				r->f.bitset_waits += wp->wait_bitset;
+				for (int k = 0; k < SS_FUTEX_OUTCOMES; k++)
+					r->f.outcome[k] += wp->wait_outcome[k];
 				for (int k = 0; k < SS_HIST_SLOTS; k++)
-					r->f.hist[k] += lp->wait_hist[k];
+					r->f.hist[k] += wp->wait_hist[k];
 			}
 		}
-		if (lp->wakes) {
-			r = futex_rec(p, lp->wake_uaddr);
+		if (wp->wakes) {
+			r = futex_rec(p, wp->wake_uaddr);
 			if (!r) {
-				p->drops[SS_DROP_FUTEXES_FULL] += lp->wakes;
+				p->drops[SS_DROP_FUTEXES_FULL] += wp->wakes;
 			} else {
-				r->f.wakes += lp->wakes;
-				r->f.woken += lp->wakes;
+				r->f.wakes += wp->wakes;
+				r->f.woken += wp->wakes;
 			}
 		}
 	}
@@ -968,7 +973,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
 	if (!err)
-		add_pending_light(p);	/* after read_drops(): it may add some */
+		add_pending_words(p);	/* after read_drops(): it may add some */
 	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t->skel->obj);
 	if (t->light)
 		p->drops[SS_DROP_PROG_MISSES] += prog_misses(light_tracer__object(t->light));
