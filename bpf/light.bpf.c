@@ -220,7 +220,7 @@ static __always_inline void light_switch_in(struct ss_thread *t, __u32 tid, __u6
 	ss_waiter_add(t, tid, &t->cur, dur, true, false);
 	/* The word's counts wait in the record while the thread keeps
 	 * waiting on it. */
-	wp = ss_word_wait(t, uaddr);
+	wp = ss_word_wait(t, tid, uaddr);
 	if (!wp)
 		return;
 	wp->waits++;

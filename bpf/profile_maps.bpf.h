@@ -90,14 +90,25 @@ static __always_inline struct ss_futex *ss_futex_get(__u64 uaddr)
 	return f;
 }
 
-/* The thread's pending waits (struct ss_word_pending) into their word's
- * record, made when the word became the pending one. */
-static __always_inline void ss_word_flush_waits(struct ss_word_pending *wp)
+/*
+ * Thread tid's pending waits (struct ss_word_pending) into their word's
+ * record, made when the word became the pending one. A global function:
+ * the verifier checks it once, apart from its callers' paths; inlined in
+ * every futex exit, its 37 conditional adds multiplied those programs'
+ * verification, 15 -> 56 ms for the futex exit (spinscope's attach time,
+ * docs/BENCHMARKS.md). It runs only when a thread's word changes.
+ */
+__noinline int ss_word_flush_waits(__u32 tid)
 {
+	struct ss_thread *t = ss_thread_find(tid);
+	struct ss_word_pending *wp;
 	struct ss_futex *f;
 
+	if (!t)
+		return 0;
+	wp = &t->word_pending;
 	if (!wp->waits)
-		return;
+		return 0;
 	f = bpf_map_lookup_elem(&futexes, &wp->wait_uaddr);
 	if (f) {
 		__sync_fetch_and_add(&f->waits, wp->waits);
@@ -128,17 +139,20 @@ static __always_inline void ss_word_flush_waits(struct ss_word_pending *wp)
 	wp->wait_bitset = 0;
 	__builtin_memset(wp->wait_outcome, 0, sizeof(wp->wait_outcome));
 	__builtin_memset(wp->wait_hist, 0, sizeof(wp->wait_hist));
+	return 0;
 }
 
-/* The thread's pending waits, ready for one more on uaddr: moved to their
+/* Thread t's (tid's) pending waits, ready for one more on uaddr: moved to their
  * word first if that was another (or word 0, never kept pending); NULL
  * where uaddr has no record (the futexes map is full: counted). */
-static __always_inline struct ss_word_pending *ss_word_wait(struct ss_thread *t, __u64 uaddr)
+static __always_inline struct ss_word_pending *ss_word_wait(struct ss_thread *t, __u32 tid,
+							     __u64 uaddr)
 {
 	struct ss_word_pending *wp = &t->word_pending;
 
 	if (wp->wait_uaddr != uaddr || !uaddr) {
-		ss_word_flush_waits(wp);
+		if (wp->waits)
+			ss_word_flush_waits(tid);
 		if (!ss_futex_get(uaddr))
 			return NULL;
 		wp->wait_uaddr = uaddr;

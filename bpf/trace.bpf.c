@@ -583,7 +583,7 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 
 	/* The word's counts wait in the record while the thread keeps
 	 * waiting on it (struct ss_word_pending). */
-	wp = ss_word_wait(t, in->uaddr);
+	wp = ss_word_wait(t, tid, in->uaddr);
 	if (wp) {
 		wp->waits++;
 		if (outcome < SS_FUTEX_OUTCOMES)
