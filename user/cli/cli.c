@@ -287,7 +287,7 @@ void ss_print_help(FILE *out)
 	      "      --max-threads N  map sizes (defaults 4096 threads, 4096 futex\n"
 	      "      --max-futexes N  addresses, 2048 stacks: at most about 13 MiB of kernel\n"
 	      "      --max-stacks N   memory, taken as used from Linux 6.1, at once before;\n"
-	      "                       and a 0.33 MiB table of 256 threads' records, at once)\n"
+	      "                       and a 0.35 MiB table of 256 threads' records, at once)\n"
 	      "  -h, --help           this text\n"
 	      "  -V, --version        version\n"
 	      "\n"
