@@ -4,7 +4,7 @@
 # What does tracing one process cost the OTHER processes of the host? An
 # unrelated getppid(2) loop (bench/getppid_loop.c) runs alone, and while
 # spinscope traces a different, sleeping pid in each mode: default (auto:
-# fentry where the kernel runs it, else syscall tracepoints), tracepoint
+# the syscall tracepoints; README says why not fentry), tracepoint
 # (--attach=tracepoint: every syscall of the host takes the slow path),
 # fentry (--attach=fentry: only futex and sched_yield calls pay) and light
 # (--light: scheduler tracepoints only). Interleaved rounds (the order
@@ -66,7 +66,7 @@ run_one() {
 			grep -q "tracing" "$TMP/err" && break
 			sleep 0.05
 		done
-		grep -q "tracing" "$TMP/err" || { echo "spinscope $extra did not attach: $(cat "$TMP/err")" >&2; exit 1; }
+		grep -q "tracing" "$TMP/err" || { echo "$bin $extra did not attach: $(cat "$TMP/err")" >&2; exit 1; }
 	fi
 	rate=$("$LOOP" "$WINDOW" | sed 's/calls_per_s=//')
 	if [ -n "$TRACER" ]; then

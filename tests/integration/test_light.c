@@ -107,6 +107,8 @@ static void assert_words_hold_threads(json_object *doc)
 	print_message("waits: %llu on words, %llu by threads\n", (unsigned long long)word_waits,
 		      (unsigned long long)sum_over(doc, "threads", "futex_wait"));
 	assert_int_equal(word_waits, sum_over(doc, "threads", "futex_wait"));
+	assert_int_equal(sum_over(doc, "futexes", "blocked"), sum_over(doc, "threads", "futex_blocked"));
+	assert_int_equal(sum_over(doc, "futexes", "wait_ns"), sum_over(doc, "threads", "futex_wait_ns"));
 	assert_int_equal(sum_over(doc, "futexes", "wakes"), sum_over(doc, "threads", "futex_wake"));
 	assert_int_equal(tt_u64(doc, "dropped.futexes_map_full"), 0);
 }

@@ -28,8 +28,9 @@ struct calib_family {
 	const char *key;		/* JSON key: "false_sharing", ... */
 	const char *title;		/* "False sharing and padding" */
 	/* Expected run time on a quiet 2-CPU host, for the estimate said up
-	 * front and the progress bar (measured there: docs/BENCHMARKS.md);
-	 * more CPUs or a busy host take longer. */
+	 * front and the progress bar (measured there, rounded up:
+	 * docs/BENCHMARKS.md; NUMA's a guess, that host has one node); more
+	 * CPUs or a busy host take longer. */
 	double quick_seconds;
 	double full_seconds;
 	/* Where a family may skip itself (NULL: never): its expected time

@@ -351,7 +351,7 @@ const struct calib_family calib_false_sharing = {
 	.key = "false_sharing",
 	.title = "False sharing and padding",
 	.quick_seconds = 1,
-	.full_seconds = 3,
+	.full_seconds = 5,
 	.run = fs_run,
 	.print = fs_print,
 };

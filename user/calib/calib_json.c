@@ -261,9 +261,12 @@ int calib_json__print_warnings(const json_object *obj, FILE *out)
 	int shown = 0, spread = 0;
 
 	walk_warnings((json_object *)obj, path, sizeof(path), out, &shown, &spread);
+	/* After --full, "with --full" would send the reader round. */
 	if (spread)
 		fprintf(out, "  warning: %d figure%s marked ! %s a wide spread, too few samples or a busy host: "
-			"rerun on an idle host or with --full\n", spread, spread == 1 ? "" : "s",
-			spread == 1 ? "has" : "have");
+			"rerun on an idle host%s\n", spread, spread == 1 ? "" : "s",
+			spread == 1 ? "has" : "have",
+			strcmp(calib_json__string(obj, "mode", "quick"), "full") ? " or with --full" :
+			" (--cpus on idle CPUs)");
 	return shown + spread;
 }

@@ -630,16 +630,16 @@ static void state_clauses(const json_object *level, char *buf, size_t len)
 	}
 }
 
-/* "light contention (2 threads): spin 0-255 then yield loop, 5.22 M acq/s;
- * 9 of 26 configurations in the best's cluster (all within 4% of it) are equivalent here":
- * one clause per level, from its good region (the raw best for files
- * without one), for --show and JSON readers. */
 /* Whether the level was swept by --full (files from before "mode": no). */
 static bool level_was_full(const json_object *level)
 {
 	return !strcmp(calib_json__string(level, "mode", "quick"), "full");
 }
 
+/* "light contention (2 threads): spin 0-255 then yield loop, 5.22 M acq/s;
+ * 9 of 26 configurations in the best's cluster (all within 4% of it) are equivalent here":
+ * one clause per level, from its good region (the raw best for files
+ * without one), for --show and JSON readers. */
 static void level_headline(const char *name, const json_object *level, char *buf, size_t len)
 {
 	json_object *reg, *pick, *best;
@@ -700,7 +700,7 @@ static void add_headline(json_object *result)
 
 /* --full's time box: twice what a quiet 2-CPU host takes (full_seconds),
  * room for a busier or larger host. */
-#define ST_FULL_BOX_S 240
+#define ST_FULL_BOX_S (2 * calib_spin_threshold.full_seconds)
 
 static int spin_threshold_run(const struct calib_ctx *ctx, json_object *result)
 {

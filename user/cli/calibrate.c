@@ -49,7 +49,7 @@ static const char usage[] =
 	"  -o FILE        save to FILE (default: /var/lib/spinscope/calibration.json\n"
 	"                 as root, else $XDG_CACHE_HOME/spinscope/calibration.json)\n"
 	"  --force        replace stored families even when this run's host was busier,\n"
-	"                 or this --quick run would replace a --full one\n"
+	"                 or they are from a --full run and this one is --quick\n"
 	"  --show         print the saved results again, with when and under what load\n"
 	"                 each family was measured; measures nothing\n"
 	"  --compare A B  print two calibrations' headline figures side by side, with\n"

@@ -188,8 +188,8 @@ static void test_quick_completes_and_saves(void **state)
 	assert_non_null(strstr(out, "\n  unpadded/padded: "));
 	assert_non_null(strstr(out, "Memory ordering [memory_order]\n  measured 20"));
 	assert_non_null(strstr(out, "\n  store: release "));
-	/* When and under what load each family was measured. */
-	assert_non_null(strstr(out, " UTC, other processes "));
+	/* When, by which run and under what load each family was measured. */
+	assert_non_null(strstr(out, " UTC by --quick, other processes "));
 	free(out);
 	free(err);
 }
