@@ -130,7 +130,6 @@ static void fill_best(const json_object *level, struct adv_best *o, struct adv_r
 		g->size = (uint32_t)calib_json__len(path(reg, "members", NULL));
 	g->spread = calib_json__double(reg, "spread", 0);
 	g->separated = reg ? json_object_get_boolean(path(reg, "separated", NULL)) : true;
-	g->full = !strcmp(calib_json__string(level, "mode", "quick"), "full");
 }
 
 /* A region's member_configs (calib_spin_threshold__region()): at
@@ -441,6 +440,7 @@ static void fill_spin_threshold(const json_object *f, struct adv_host *h, bool w
 	o->present = true;
 	fill_best(path(f, "contention", "light"), &o->light, &o->light_region);
 	fill_best(path(f, "contention", "heavy"), &o->heavy, &o->heavy_region);
+	o->light_region.full = o->heavy_region.full = calib_json__full_run(f);
 	check_best(&o->light, &o->light_region, "at light contention", &c);
 	check_best(&o->heavy, &o->heavy_region, "at heavy contention", &c);
 	judge(h, ADV_FAM_SPIN_THRESHOLD, "spin_threshold", &o->present, &c, warn);

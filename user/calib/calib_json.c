@@ -161,6 +161,11 @@ const char *calib_json__string(const json_object *obj, const char *key, const ch
 	return json_object_get_string(v);
 }
 
+bool calib_json__full_run(const json_object *family)
+{
+	return !strcmp(calib_json__string(family, "mode", "quick"), "full");
+}
+
 const char *calib_json__cell(const json_object *obj, const char *key,
 			     const char *fmt, char *buf, size_t len)
 {
@@ -266,7 +271,6 @@ int calib_json__print_warnings(const json_object *obj, FILE *out)
 		fprintf(out, "  warning: %d figure%s marked ! %s a wide spread, too few samples or a busy host: "
 			"rerun on an idle host%s\n", spread, spread == 1 ? "" : "s",
 			spread == 1 ? "has" : "have",
-			strcmp(calib_json__string(obj, "mode", "quick"), "full") ? " or with --full" :
-			" (--cpus on idle CPUs)");
+			calib_json__full_run(obj) ? " (--cpus on idle CPUs)" : " or with --full");
 	return shown + spread;
 }

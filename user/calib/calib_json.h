@@ -59,6 +59,9 @@ double calib_json__double(const json_object *obj, const char *key, double dflt);
  * [...]}, zeros "not read", calib_distance.h); 0 when it has none. */
 double calib_json__distance_ns(const json_object *cpu_distance);
 const char *calib_json__string(const json_object *obj, const char *key, const char *dflt);
+/* Whether a family's result was measured by calibrate --full: its "mode",
+ * which the driver sets (files from before it say nothing: --quick). */
+bool calib_json__full_run(const json_object *family);
 
 /* Table cell for obj[key]: the median with printf format fmt ("%.2f"),
  * then "±N%" and a trailing "!" when the figure carries a warning; "-"

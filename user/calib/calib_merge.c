@@ -33,12 +33,6 @@ double calib_merge__busy_score(const json_object *family)
 	return json_object_get_double(others) + calib_json__double(busy, "steal_frac", 0);
 }
 
-/* Measured by calibrate --full (files from before "mode": no). */
-static bool is_full(const json_object *f)
-{
-	return !strcmp(calib_json__string(f, "mode", "quick"), "full");
-}
-
 /* Measured in full: not skipped, failed or interrupted. */
 static bool complete(const json_object *f)
 {
@@ -105,7 +99,7 @@ static bool keep_stored(const char *key, const json_object *old, const json_obje
 	}
 	/* The longer run's figures are the steadier ones: a --quick run
 	 * replaces them only from a quieter host, or once they are old. */
-	if (!is_full(old) || is_full(new) || s_new + CALIB_MERGE_QUIETER < s_old ||
+	if (!calib_json__full_run(old) || calib_json__full_run(new) || s_new + CALIB_MERGE_QUIETER < s_old ||
 	    calib_merge__too_old(calib_json__string(old, "measured_at", NULL),
 				 calib_json__string(new, "measured_at", NULL)))
 		return false;

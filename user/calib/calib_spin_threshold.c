@@ -546,9 +546,6 @@ static int run_level(const struct calib_ctx *ctx, const struct st_plan *plan,
 	calib_busy__judge(&busy0, &busy1, ctx->ncpus, &busy);
 	json_object_object_add(level, "threads", json_object_new_int(cfg.nthreads));
 	json_object_object_add(level, "reps", json_object_new_int(reps));
-	/* What a level that could not separate its strategies advises: no
-	 * "rerun with --full" after a --full run. */
-	json_object_object_add(level, "mode", json_object_new_string(ctx->quick ? "quick" : "full"));
 	json_object_object_add(level, "time_boxed", json_object_new_boolean(reps < plan->reps &&
 									    !calib__stopped(ctx)));
 	level_json(level, plan, configs, samples, nconfigs, &dist, &busy);
@@ -630,17 +627,12 @@ static void state_clauses(const json_object *level, char *buf, size_t len)
 	}
 }
 
-/* Whether the level was swept by --full (files from before "mode": no). */
-static bool level_was_full(const json_object *level)
-{
-	return !strcmp(calib_json__string(level, "mode", "quick"), "full");
-}
-
 /* "light contention (2 threads): spin 0-255 then yield loop, 5.22 M acq/s;
  * 9 of 26 configurations in the best's cluster (all within 4% of it) are equivalent here":
  * one clause per level, from its good region (the raw best for files
  * without one), for --show and JSON readers. */
-static void level_headline(const char *name, const json_object *level, char *buf, size_t len)
+static void level_headline(const char *name, const json_object *level, bool full, char *buf,
+			   size_t len)
 {
 	json_object *reg, *pick, *best;
 	int threads = (int)calib_json__double(level, "threads", 0), n;
@@ -673,7 +665,7 @@ static void level_headline(const char *name, const json_object *level, char *buf
 			 "idle CPUs; meanwhile %s is as good as any", name,
 			 threads, threads == 1 ? "" : "s", dist, n,
 			 (int)calib_json__double(reg, "of", 0),
-			 level_was_full(level) ? "with --cpus" : "with --full, or --cpus", what);
+			 full ? "with --cpus" : "with --full, or --cpus", what);
 	state_clauses(level, buf + strlen(buf), len - strlen(buf));
 }
 
@@ -689,7 +681,8 @@ static void add_headline(json_object *result)
 	for (int i = 0; i < 2; i++) {
 		if (!json_object_object_get_ex(levels, level_names[i], &level))
 			continue;
-		level_headline(level_names[i], level, part, sizeof(part));
+		level_headline(level_names[i], level, calib_json__full_run(result), part,
+			       sizeof(part));
 		if (part[0])
 			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
 				 line[0] ? "; " : "", part);
@@ -756,12 +749,12 @@ static void print_distance(const json_object *level, FILE *out)
 		calib_json__double(far, "round_trip_ns", 0), calib_json__double(far, "share", 0) * 100);
 }
 
-static void print_headline(const char *name, const json_object *level, FILE *out)
+static void print_headline(const char *name, const json_object *level, bool full, FILE *out)
 {
 	json_object *stop;
 	char line[640];
 
-	level_headline(name, level, line, sizeof(line));
+	level_headline(name, level, full, line, sizeof(line));
 	if (line[0])
 		fprintf(out, "  %s\n", line);
 	print_distance(level, out);
@@ -813,7 +806,7 @@ static void spin_threshold_print(const json_object *result, FILE *out)
 		return;
 	for (int i = 0; i < 2; i++)
 		if (json_object_object_get_ex(levels, level_names[i], &level))
-			print_headline(level_names[i], level, out);
+			print_headline(level_names[i], level, calib_json__full_run(result), out);
 	for (int i = 0; i < 2; i++)
 		if (json_object_object_get_ex(levels, level_names[i], &level))
 			print_level(level_names[i], level, out);

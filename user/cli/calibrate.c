@@ -284,10 +284,16 @@ static double family_seconds(const struct calib_family *f, const struct calib_ct
 	return ctx->quick ? f->quick_seconds : f->full_seconds;
 }
 
+/* What the families are run with: the options' mode and CPUs. */
+static struct calib_ctx ctx_of(const struct calibrate_opts *o)
+{
+	return (struct calib_ctx){ .quick = o->quick, .cpus = o->cpus,
+				   .ncpus = CPU_COUNT(&o->cpus), .stop = &stop_requested };
+}
+
 static double budget_of(const struct calibrate_opts *o)
 {
-	struct calib_ctx ctx = { .quick = o->quick, .cpus = o->cpus,
-				 .ncpus = CPU_COUNT(&o->cpus) };
+	struct calib_ctx ctx = ctx_of(o);
 	double s = 0;
 
 	for (int i = 0; i < calibrate_nfamilies; i++)
@@ -298,11 +304,10 @@ static double budget_of(const struct calibrate_opts *o)
 
 static int run_families(const struct calibrate_opts *o, json_object *results, bool *failed)
 {
-	struct calib_ctx ctx = { .quick = o->quick, .cpus = o->cpus, .stop = &stop_requested };
+	struct calib_ctx ctx = ctx_of(o);
 	struct progress prog = { .on = isatty(2) };
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 
-	ctx.ncpus = CPU_COUNT(&o->cpus);
 	ctx.progress = progress_draw;
 	ctx.progress_arg = &prog;
 	prog.budget_left = budget_of(o);
