@@ -180,22 +180,30 @@ static __always_inline void light_switch_out(void *ctx, bool preempt, __u32 stat
 	t->cur.start_ns = now;
 }
 
-/* The thread's pending wakes (struct ss_word_pending) into their word's
- * record, at a wake of another word, as its waits (ss_word_wait()). */
-static __always_inline void light_flush_wakes(struct ss_word_pending *lp)
+/* The thread's pending wakes (struct ss_word_pending), ready for one more
+ * on uaddr, as its waits (ss_word_wait()): moved to their word's record
+ * first at a wake of another word; NULL where uaddr has no record. */
+static __always_inline struct ss_word_pending *light_word_wake(struct ss_thread *t, __u64 uaddr)
 {
+	struct ss_word_pending *wp = &t->word_pending;
 	struct ss_futex *f;
 
-	if (!lp->wakes)
-		return;
-	f = bpf_map_lookup_elem(&futexes, &lp->wake_uaddr);
-	if (f) {
-		__sync_fetch_and_add(&f->wakes, lp->wakes);
-		__sync_fetch_and_add(&f->woken, lp->wakes);
-	} else {
-		count_drops(SS_DROP_FUTEXES_FULL, lp->wakes);
+	if (wp->wake_uaddr == uaddr && uaddr)
+		return wp;
+	if (wp->wakes) {
+		f = bpf_map_lookup_elem(&futexes, &wp->wake_uaddr);
+		if (f) {
+			__sync_fetch_and_add(&f->wakes, wp->wakes);
+			__sync_fetch_and_add(&f->woken, wp->wakes);
+		} else {
+			count_drops(SS_DROP_FUTEXES_FULL, wp->wakes);
+		}
+		wp->wakes = 0;
 	}
-	lp->wakes = 0;
+	if (!ss_futex_get(uaddr))
+		return NULL;
+	wp->wake_uaddr = uaddr;
+	return wp;
 }
 
 /* Switch-in: a blocked futex wait ends; its time is the time off CPU. The
@@ -309,7 +317,7 @@ static __always_inline bool woken_by_futex(struct task_struct *p, struct ss_thre
  */
 static __always_inline void light_waking(struct task_struct *p, struct ss_thread *pt)
 {
-	struct ss_word_pending *lp;
+	struct ss_word_pending *wp;
 	struct syscall_regs s;
 	struct ss_thread *t;
 	/* BTF-typed: its ids are plain loads, one helper call where
@@ -345,15 +353,9 @@ static __always_inline void light_waking(struct task_struct *p, struct ss_thread
 		return;
 	t->futex_wake++;
 	t->futex_woken++;
-	/* As the waits' (light_switch_in()). */
-	lp = &t->word_pending;
-	if (lp->wake_uaddr != uaddr || !uaddr) {
-		light_flush_wakes(lp);
-		if (!ss_futex_get(uaddr))
-			return;
-		lp->wake_uaddr = uaddr;
-	}
-	lp->wakes++;
+	wp = light_word_wake(t, uaddr);
+	if (wp)
+		wp->wakes++;
 }
 
 /* One program for both: the woken thread's run-queue wait starts

@@ -96,7 +96,9 @@ static __always_inline struct ss_futex *ss_futex_get(__u64 uaddr)
  * the verifier checks it once, apart from its callers' paths; inlined in
  * every futex exit, its 37 conditional adds multiplied those programs'
  * verification, 15 -> 56 ms for the futex exit (spinscope's attach time,
- * docs/BENCHMARKS.md). It runs only when a thread's word changes.
+ * docs/BENCHMARKS.md). It takes the tid and finds the record again: a
+ * global function's pointer arguments need Linux 5.12. It runs only when
+ * a thread's word changes, after its caller saw pending waits.
  */
 __noinline int ss_word_flush_waits(__u32 tid)
 {
@@ -107,8 +109,6 @@ __noinline int ss_word_flush_waits(__u32 tid)
 	if (!t)
 		return 0;
 	wp = &t->word_pending;
-	if (!wp->waits)
-		return 0;
 	f = bpf_map_lookup_elem(&futexes, &wp->wait_uaddr);
 	if (f) {
 		__sync_fetch_and_add(&f->waits, wp->waits);

@@ -478,13 +478,6 @@ static void refresh_comm(int pid, struct ss_thread *th)
 	memcpy(th->comm, name, sizeof(th->comm));
 }
 
-/*
- * Seeds the threads map with the threads alive at attach, so that threads
- * that never switch during the trace (a main thread in pause()) are shown.
- * Only their tids: read_threads() names the threads alive at the end, the
- * kernel those that exit (a thousand names read here were a tenth of the
- * attach time).
- */
 static void seed_thread(struct tracer *t, __u32 tid)
 {
 	int slots = bpf_map__fd(t->skel->maps.thread_slots);
@@ -501,6 +494,13 @@ static void seed_thread(struct tracer *t, __u32 tid)
 		bpf_map_update_elem(bpf_map__fd(t->skel->maps.threads), &th.tid, &th, BPF_NOEXIST);
 }
 
+/*
+ * Seeds the thread records with the threads alive at attach, so that
+ * threads that never switch during the trace (a main thread in pause())
+ * are shown. Only their tids: read_threads() names the threads alive at
+ * the end, the kernel those that exit (a thousand names read here were a
+ * tenth of the attach time).
+ */
 static void seed_threads(struct tracer *t)
 {
 	char path[64];
@@ -781,37 +781,39 @@ static int add_pending_waits(struct ss_profile *p)
  * waits' batches (add_pending_waits()), a read while attached can count a
  * batch that moved into the map between the two reads twice.
  */
+/* uaddr's record for n pending counts; NULL (the n counted as dropped)
+ * where the word was not read. */
+static struct ss_futex_rec *pending_rec(struct ss_profile *p, __u64 uaddr, __u64 n)
+{
+	struct ss_futex_rec *r = n ? futex_rec(p, uaddr) : NULL;
+
+	if (n && !r)
+		p->drops[SS_DROP_FUTEXES_FULL] += n;
+	return r;
+}
+
 static void add_pending_words(struct ss_profile *p)
 {
 	for (size_t i = 0; i < p->nthreads; i++) {
 		const struct ss_word_pending *wp = &p->threads[i].word_pending;
 		struct ss_futex_rec *r;
 
-		if (wp->waits) {
-			r = futex_rec(p, wp->wait_uaddr);
-			if (!r) {
-				p->drops[SS_DROP_FUTEXES_FULL] += wp->waits;
-			} else {
-				r->f.waits += wp->waits;
-				r->f.blocked += wp->wait_blocked;
-				r->f.wait_ns += wp->wait_ns;
-				r->f.returned_at_once += wp->wait_at_once;
-				r->f.at_once_ns += wp->wait_at_once_ns;
-				r->f.bitset_waits += wp->wait_bitset;
-				for (int k = 0; k < SS_FUTEX_OUTCOMES; k++)
-					r->f.outcome[k] += wp->wait_outcome[k];
-				for (int k = 0; k < SS_HIST_SLOTS; k++)
-					r->f.hist[k] += wp->wait_hist[k];
-			}
+		if ((r = pending_rec(p, wp->wait_uaddr, wp->waits))) {
+			r->f.waits += wp->waits;
+			r->f.blocked += wp->wait_blocked;
+			r->f.wait_ns += wp->wait_ns;
+			r->f.returned_at_once += wp->wait_at_once;
+			r->f.at_once_ns += wp->wait_at_once_ns;
+			r->f.bitset_waits += wp->wait_bitset;
+			for (int k = 0; k < SS_FUTEX_OUTCOMES; k++)
+				r->f.outcome[k] += wp->wait_outcome[k];
+			for (int k = 0; k < SS_HIST_SLOTS; k++)
+				r->f.hist[k] += wp->wait_hist[k];
 		}
-		if (wp->wakes) {
-			r = futex_rec(p, wp->wake_uaddr);
-			if (!r) {
-				p->drops[SS_DROP_FUTEXES_FULL] += wp->wakes;
-			} else {
-				r->f.wakes += wp->wakes;
-				r->f.woken += wp->wakes;
-			}
+		/* --light's: each wake woke one waiter. */
+		if ((r = pending_rec(p, wp->wake_uaddr, wp->wakes))) {
+			r->f.wakes += wp->wakes;
+			r->f.woken += wp->wakes;
 		}
 	}
 }
