@@ -19,3 +19,10 @@ $(OUTPUT)/workloads/convoy_lock_home: tests/workloads/convoy_lock.c Makefile | c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread -DHOME_LOCK $< -o $@ && strip --strip-all $@
 workloads: $(OUTPUT)/workloads/convoy_lock_home
+
+# ... and CPython's GIL, on Debian's python3: the script is the workload.
+DEB_DEPS += python3
+$(OUTPUT)/workloads/gil_threads: tests/workloads/gil_threads.py
+	$(call msg,PY-WL,$@)
+	$(Q)mkdir -p $(dir $@) && install -m 0755 $< $@
+workloads: $(OUTPUT)/workloads/gil_threads

@@ -1,15 +1,18 @@
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Workload: T threads of pure-Python arithmetic on CPython's GIL.
 
-    python3 gil_threads.py T SECONDS
+    gil_threads T SECONDS
 
 The threads never share data, so on a free-threaded interpreter they would
 run in parallel; on a GIL build they take turns. Known answer: the process
 runs about one CPU's worth however many CPUs are free (serialization on the
-GIL). Prints "ready pid=N" and waits for a line on stdin (the harness's go),
-then "done loops=N".
+GIL). As every workload (workload.h): prints "ready pid=N" and waits for
+go (SIGUSR1, or a line on stdin), then "done loops=N".
 """
 import os
+import select
+import signal
 import sys
 import threading
 import time
@@ -27,10 +30,15 @@ def crunch(stop, counts, i):
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: gil_threads.py T SECONDS")
+        sys.exit("usage: gil_threads T SECONDS")
     t, seconds = int(sys.argv[1]), float(sys.argv[2])
+    signal.alarm(120)  # never outlive a test that forgot it (workload.h)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
     print(f"ready pid={os.getpid()}", flush=True)
-    sys.stdin.readline()
+    while not signal.sigtimedwait({signal.SIGUSR1}, 0.05):
+        readable, _, _ = select.select([sys.stdin], [], [], 0)
+        if readable and sys.stdin.readline():
+            break
     stop = threading.Event()
     counts = [0] * t
     threads = [threading.Thread(target=crunch, args=(stop, counts, i)) for i in range(t)]
