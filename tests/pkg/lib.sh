@@ -68,6 +68,6 @@ error_values() {
 # lacks, e.g. "--foo: in --help, not in the man page".
 sets_differ() {
 	local na=$1 a=$2 nb=$3 b=$4
-	comm -23 <(sort -u <<<"$a") <(sort -u <<<"$b") | sed "/^$/d; s/\$/: in $na, not in $nb/"
-	comm -13 <(sort -u <<<"$a") <(sort -u <<<"$b") | sed "/^$/d; s/\$/: in $nb, not in $na/"
+	comm -23 <(sort -u <<<"$a") <(sort -u <<<"$b") | awk -v t=": in $na, not in $nb" 'NF { print $0 t }'
+	comm -13 <(sort -u <<<"$a") <(sort -u <<<"$b") | awk -v t=": in $nb, not in $na" 'NF { print $0 t }'
 }
