@@ -3,7 +3,7 @@
 # by debootstrap (cached in $(OUTPUT)/debroot) and runs it there as root
 # (tests/pkg/deb_chroot.sh). Both skip what has not changed.
 
-DEB_DEPS += debhelper dpkg-dev lintian debootstrap
+DEB_DEPS += debhelper dpkg-dev lintian debootstrap python3
 
 .PHONY: deb test-deb
 deb: check-deps

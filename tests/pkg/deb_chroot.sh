@@ -113,7 +113,7 @@ saved=$root/var/lib/spinscope/calibration.json
 # once), traced 3 s; its 4 threads wait on one mutex all the time.
 install -m 0755 "$OUTPUT/workloads/hot_lock" "$root/usr/local/bin/hot_lock"
 in_root /usr/local/bin/hot_lock 4 1 20 60 </dev/null >"$run/wl.out" 2>&1 &
-for _ in $(seq 200); do
+for _ in $(seq 600); do
 	wl=$(sed -n 's/^ready pid=\([0-9]*\).*/\1/p' "$run/wl.out")
 	[ -n "$wl" ] && break
 	sleep 0.05

@@ -59,7 +59,7 @@ sleep 300 &
 pid=$!
 trap 'kill $pid 2>/dev/null' EXIT
 # wait until the child has exec'd sleep (its comm changes from bash's)
-for _ in $(seq 100); do
+for _ in $(seq 400); do
 	[ "$(cat /proc/$pid/comm 2>/dev/null)" = sleep ] && break
 	sleep 0.05
 done

@@ -59,7 +59,7 @@ start_workload() {	# sets wl: 4 threads on one mutex for 100 s, started
 	[ -n "$wl" ] && kill "$wl" 2>/dev/null
 	"$workload" 4 1 20 100 </dev/null >"$dir/wl.out" 2>&1 &
 	wl=$!
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		grep -q '^ready' "$dir/wl.out" && break
 		sleep 0.05
 	done
