@@ -124,7 +124,7 @@ _spinscope()
 		[[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
 	elif [[ -z $cmd && $COMP_CWORD == 1 ]]; then
 		COMPREPLY=($(compgen -W "demo calibrate report diff" -- "$cur"))
-	elif [[ $cmd == report || $cmd == diff || $prev == --compare ]]; then
+	elif [[ $cmd == report || $cmd == diff || " ${COMP_WORDS[*]} " == *" --compare "* ]]; then
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi
 }

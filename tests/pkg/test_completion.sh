@@ -89,5 +89,7 @@ touch "$dir/rec.json.zst" "$dir/other"
 same "report FILE" "$dir/rec.json.zst" "$(candidates spinscope report "$dir/re")"
 same "-o FILE" "$dir/rec.json.zst" "$(candidates spinscope -p 1 -o "$dir/re")"
 same "diff BEFORE AFTER" "$dir/rec.json.zst" "$(candidates spinscope diff "$dir/rec.json.zst" "$dir/r")"
+same "calibrate --compare A B" "$dir/rec.json.zst" \
+	"$(candidates spinscope calibrate --compare "$dir/other" "$dir/r")"
 echo "1..$n"
 [ "$failed" -eq 0 ]
