@@ -28,7 +28,6 @@
 #include "trace/perf_events.h"
 #include "trace/privs.h"
 #include "common/procfs.h"
-#include "common/version.h"
 #include "report/recording.h"
 #include "report/report.h"
 #include "report/recording_json.h"
@@ -816,7 +815,7 @@ int cmd_trace(int argc, char **argv)
 		return 0;
 	}
 	if (o.version) {
-		printf("spinscope %s\n", SS_VERSION);
+		ss_print_version(stdout);
 		return 0;
 	}
 	ss_set_json_errors(o.json);

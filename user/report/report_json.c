@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON form of a trace report (schema SS_JSON_SCHEMA, keys documented
- * in README.md). */
+ * in docs/REFERENCE.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
