@@ -242,6 +242,15 @@ static void test_gil_serializes(void **state)
 	assert_null(fx_run_get(fx, "serialization"));
 	fx_free(fx);
 
+	/* Consumers waiting for another thread's items (it signals, they
+	 * never wake it): they wait for it, they do not take turns. */
+	fx = gil(0.02);
+	for (size_t i = 0; i < fx->futexes[0].nholders; i++)
+		((struct adv_holder *)fx->futexes[0].holders)[i].also_waits = false;
+	fx_host(fx);
+	assert_null(fx_run_get(fx, "serialization"));
+	fx_free(fx);
+
 	/* Not measured (an older recording): nothing claimed. */
 	fx = gil(0.02);
 	memset(fx->p.running_ns, 0, sizeof(fx->p.running_ns));
