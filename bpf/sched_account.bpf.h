@@ -183,8 +183,11 @@ static __always_inline struct ss_thread *switch_in(struct task_struct *next, __u
 		return NULL;
 	if (t->last_out_ns) {
 		t->offcpu_ns += now - t->last_out_ns;
+		/* Asleep until its wake-up; the run-queue wait after it is
+		 * the scheduler's, not the I/O's or the timer's. */
 		if (t->sched_flags & SS_SCHED_NF_BLOCKED)
-			t->nf_block_ns += now - t->last_out_ns;
+			t->nf_block_ns += (t->enqueue_ns > t->last_out_ns && t->enqueue_ns < now ?
+					   t->enqueue_ns : now) - t->last_out_ns;
 	} else if (!t->last_in_ns) {	/* off CPU since the start */
 		t->offcpu_ns += now - start_ns;
 	}
