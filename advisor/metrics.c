@@ -273,9 +273,10 @@ enum adv_word_use adv_futex_use(const struct adv_futex *fx, char *why, size_t si
 			 100 * timed_out / blocked);
 		return ADV_WORD_EVENT;
 	}
-	/* No release records (an older recording): the waits followed by a
-	 * wake from the same thread on the same word. */
-	if (!(fx->holders && fx->nholders) && (double)fx->holder_wakes >= ADV_LOCK_WAKE_SHARE * blocked) {
+	/* The waits followed by a wake from the same thread on the same
+	 * word (also all an older recording without release records has). */
+	if ((double)fx->holder_wakes >= ADV_LOCK_WAKE_SHARE * blocked &&
+	    timed_out < ADV_EVENT_TIMEOUT_SHARE * blocked) {
 		snprintf(why, size, "%u threads wait on it and %llu of its wakes came from threads that had waited on it: held as a lock",
 			 fx->waiters, (unsigned long long)fx->holder_wakes);
 		return ADV_WORD_LOCK;

@@ -34,7 +34,7 @@
 	X(ADV_LOCK_WAKE_SHARE, 0.25, "holder wakes per blocked wait")	\
 	X(ADV_BITSET_SHARE, 0.5, "share of the word's waits")		\
 	/* how a word is used, by behaviour (metrics.c, adv_futex_use) */	\
-	X(ADV_LOCK_WAKER_SHARE, 0.5, "share of the wakes that found waiters") \
+	X(ADV_LOCK_WAKER_SHARE, 0.2, "share of the wakes that found waiters") \
 	X(ADV_HERD_FANOUT, 2.0, "waiters woken per wake")		\
 	X(ADV_HERD_REBLOCK, 0.5, "share of the woken waits")		\
 	X(ADV_BARRIER_ALL, 0.6, "share of the other waiters woken per wake") \

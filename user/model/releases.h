@@ -32,7 +32,7 @@ struct ss_holder {
 
 /*
  * Whether r is used as a lock, so that its wakers are its holders: when
- * at least half of its wakes that found waiters were made by threads that
+ * at least a fifth of its wakes that found waiters were made by threads that
  * also waited on it (they hand it on), whatever call they wait with (a
  * pthread rwlock's waits are FUTEX_WAIT_BITSET); else as follows. A lock
  * has at least two threads that wait to take it (one waiter has nothing
