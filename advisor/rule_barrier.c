@@ -26,6 +26,10 @@ bool adv_rule_barrier(const struct adv_ctx *ctx, struct adv_finding *f)
 		const struct adv_futex *fx = &ctx->p->futexes[i];
 		double share = adv_word_wait_share(fx, m);
 
+		/* A JVM's own workers (GC, compiler) wait in libjvm: its
+		 * rule speaks of them, never as code the user can change. */
+		if (ctx->p->target.is_jvm && !fx->user_named)
+			continue;
 		if (fx->blocked < ADV_FUTEX_MIN_WAITS || share <= worst_share ||
 		    adv_futex_use(fx, why, sizeof(why)) != ADV_WORD_BARRIER)
 			continue;

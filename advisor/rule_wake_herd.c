@@ -25,6 +25,10 @@ bool adv_rule_wake_herd(const struct adv_ctx *ctx, struct adv_finding *f)
 	for (size_t i = 0; ctx->p->futexes && i < ctx->p->nfutexes; i++) {
 		const struct adv_futex *fx = &ctx->p->futexes[i];
 
+		/* A JVM's own workers (GC, compiler) wait in libjvm: its
+		 * rule speaks of them, never as code the user can change. */
+		if (ctx->p->target.is_jvm && !fx->user_named)
+			continue;
 		if (adv_futex_use(fx, why, sizeof(why)) != ADV_WORD_HERD)
 			continue;
 		adv_futex_wakers(fx, &ww);
