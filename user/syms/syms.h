@@ -29,7 +29,7 @@
 struct syms;
 
 struct sym_info {
-	const char *name;	/* function name as shown (C++ demangled), NULL when unresolved */
+	const char *name;	/* function name as shown (C++, Rust demangled), NULL when unresolved */
 	const char *raw_name;	/* as in the symbol table, less any "@VERSION"; NULL when name is */
 	uint64_t offset;	/* addr - function start */
 	const char *module;	/* path of the mapping ("[vdso]", ...), NULL if none */
