@@ -35,6 +35,7 @@
 #include "report/samples_report.h"
 #include "trace/samples.h"
 #include "model/stacks.h"
+#include "syms/runtime_detect.h"
 #include "syms/syms.h"
 #include "syms/unwind_table.h"
 #include "trace_advise.h"
@@ -369,6 +370,7 @@ struct trace_session {
 	bool signals_blocked;		/* rs.old_mask is to be restored */
 	struct host_info host;
 	struct proc_status target;	/* as checked before attaching */
+	const char *runtime;		/* its language runtime (syms/runtime_detect.h) */
 	char btf[512];			/* "": the kernel's own BTF */
 	__u64 t0, start_ns;
 	struct host_ticks ticks0, ticks1;	/* /proc/stat at the start and end */
@@ -406,6 +408,8 @@ static int trace_check(struct trace_session *s)
 	code = proc_check_target("/proc", o->pid, o->tid, &s->target, why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
+	/* while it runs: the advice speaks its language */
+	s->runtime = runtime_detect("/proc", o->pid);
 	if (privs_effective(&caps))
 		return ss_error(SS_EXIT_PERM, "cannot read this process's capabilities: %s", strerror(errno));
 	code = privs_check_caps(caps, why, sizeof(why));
@@ -684,6 +688,7 @@ static int trace_symbolize(struct trace_session *s)
 	if (!s->rs.exited && proc_read_status("/proc", o->pid, &now) == 0 && now.tgid == o->pid)
 		snprintf(rep->comm, sizeof(rep->comm), "%s", now.name);
 	rep->exited = s->rs.exited;
+	rep->runtime = s->runtime;
 	rep->duration_ns = s->prof.now_ns - s->prof.start_ns;
 	rep->end_unix_ns = wall_clock_of(s->prof.now_ns);
 	if (rep->duration_ns)
