@@ -86,16 +86,26 @@ bool adv_is_runtime_symbol(const char *symbol)
 	return last_parens(symbol, module, sizeof(module)) && adv_is_runtime_module(module);
 }
 
+/* A JVM stub in JIT code ("_complete_monitor_locking_Java",
+ * "Interpreter", "StubRoutines::call_stub"): a perf map names Java
+ * methods "Class.method(args)", stubs by neither a '.' nor a '('. */
+static bool jvm_stub(const char *fn, const char *module)
+{
+	return !strcmp(module, "[jit]") && !strchr(fn, '(') && !strchr(fn, '.');
+}
+
 bool adv_is_runtime_frame(const char *frame)
 {
 	const char *plus = frame ? strstr(frame, "+0x") : NULL;
-	char fn[ADV_NAME_LEN];
+	char fn[ADV_NAME_LEN], module[64];
 
 	if (adv_is_runtime_symbol(frame))
 		return true;
 	if (!frame)
 		return false;
 	snprintf(fn, sizeof(fn), "%.*s", plus ? (int)(plus - frame) : (int)strcspn(frame, " "), frame);
+	if (last_parens(frame, module, sizeof(module)) && jvm_stub(fn, module))
+		return true;
 	return adv_is_runtime_function(fn);
 }
 

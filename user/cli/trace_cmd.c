@@ -35,6 +35,7 @@
 #include "report/samples_report.h"
 #include "trace/samples.h"
 #include "model/stacks.h"
+#include "syms/jvm_perfmap.h"
 #include "syms/runtime_detect.h"
 #include "syms/syms.h"
 #include "syms/unwind_table.h"
@@ -371,6 +372,7 @@ struct trace_session {
 	struct host_info host;
 	struct proc_status target;	/* as checked before attaching */
 	const char *runtime;		/* its language runtime (syms/runtime_detect.h) */
+	char jvm_map[320];		/* what asking a JVM for its perf map did; "": not asked */
 	char btf[512];			/* "": the kernel's own BTF */
 	__u64 t0, start_ns;
 	struct host_ticks ticks0, ticks1;	/* /proc/stat at the start and end */
@@ -646,6 +648,23 @@ static int trace_detach(struct trace_session *s)
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
 
+/* How long a JVM may take to start its attach listener and write its map. */
+#define JVM_MAP_TIMEOUT_MS 10000
+
+/* After the trace, while the target still runs: a JVM (or a process
+ * named java, which gets told it is none) is asked for its perf map, so
+ * that its JIT-compiled methods are named. */
+static void trace_jvm_map(struct trace_session *s)
+{
+	bool jvm = s->runtime && !strcmp(s->runtime, "jvm");
+
+	if (s->o->no_jvm_map || s->rs.exited || (!jvm && strncmp(s->target.name, "java", 4)))
+		return;
+	if (jvm_perfmap__request("/proc", s->o->pid, JVM_MAP_TIMEOUT_MS, s->jvm_map, sizeof(s->jvm_map)))
+		ss_warn("%s", s->jvm_map);
+	s->rep.jvm_map = s->jvm_map;
+}
+
 /* A monotonic time (tracer_now_ns) on the wall clock: when the trace
  * ended, which pprof and recordings give. */
 static __u64 wall_clock_of(__u64 mono_ns)
@@ -792,7 +811,10 @@ int trace_run(const struct ss_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	tracer_set_verbose(o->verbose);
 	code = trace_check(&s) ?: trace_open(&s) ?: trace_attach(&s) ?: trace_collect(&s) ?:
-	       trace_detach(&s) ?: trace_symbolize(&s);
+	       trace_detach(&s);
+	if (!code)
+		trace_jvm_map(&s);
+	code = code ?: trace_symbolize(&s);
 	if (!code) {
 		err = trace_advise(&s.rep, o, &s.rs.old_mask, &s.advice_in, &s.advice);
 		if (err)

@@ -76,6 +76,9 @@ struct ss_report {
 	/* The target's language runtime, as syms/runtime_detect.h names it
 	 * ("rust", "jvm", ...) while it ran; NULL: not detected. */
 	const char *runtime;
+	/* What asking a JVM for its perf map did, one line (syms/jvm_perfmap.h);
+	 * NULL: not asked (no JVM, --no-jvm-map). */
+	const char *jvm_map;
 };
 
 /* "light" (--light), "fentry" or "syscall_tracepoints": JSON

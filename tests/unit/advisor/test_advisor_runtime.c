@@ -32,6 +32,9 @@ static void test_runtime_frames_by_function(void **state)
 	assert_true(adv_is_runtime_frame("void java.util.concurrent.locks.ReentrantLock.lock()+0x20 ([jit])"));
 	assert_true(adv_is_runtime_frame("jdk.internal.misc.Unsafe.park(boolean, long)+0x9 ([jit])"));
 	assert_false(adv_is_runtime_frame("void SyncStorm.lambda$main$0(long)+0x44 ([jit])"));
+	/* the JVM's stubs in JIT code */
+	assert_true(adv_is_runtime_frame("_complete_monitor_locking_Java+0x27 ([jit])"));
+	assert_true(adv_is_runtime_frame("Interpreter+0x1a0 ([jit])"));
 	/* by module, as before */
 	assert_true(adv_is_runtime_frame("pthread_mutex_lock+0x111 (libc.so.6)"));
 	assert_false(adv_is_runtime_frame("[unknown]"));

@@ -18,7 +18,7 @@ public class SyncStorm {
         boolean sync = a[0].equals("sync");
         int n = Integer.parseInt(a[1]);
         long secs = Long.parseLong(a[2]);
-        long end = System.nanoTime() + (secs > 0 ? secs : 1L << 40) * 1000000000L;
+        long end = secs > 0 ? System.nanoTime() + secs * 1000000000L : Long.MAX_VALUE;
         Thread[] ts = new Thread[n];
         for (int i = 0; i < n; i++) {
             ts[i] = new Thread(sync ? () -> {
