@@ -88,20 +88,29 @@ static void assert_no_attach_files(pid_t pid, const char *cwd)
 	assert_int_equal(access(p, F_OK), -1);
 }
 
+/* Starts SyncStorm MODE THREADS on Debian's JDK (skips without it). */
+static void start_storm(struct tl_proc *p, const char *mode, const char *threads)
+{
+	char cls[512], path[600];
+	char *const argv[] = { "/usr/bin/java", "-cp", cls, "SyncStorm", (char *)mode, (char *)threads,
+			       "0", NULL };
+
+	snprintf(cls, sizeof(cls), "%s", tl_path("workloads/java"));
+	snprintf(path, sizeof(path), "%s/SyncStorm.class", cls);
+	require(path);
+	require("/usr/bin/java");
+	start_ready(p, argv);
+}
+
 static void test_jvm_perf_map_asked(void **state)
 {
-	char cls[512], cwd[512], *err = NULL, map[64];
-	char *const argv[] = { "/usr/bin/java", "-cp", cls, "SyncStorm", "sync", "4", "0", NULL };
+	char cwd[512], *err = NULL, map[64];
 	json_object *doc;
 	struct tl_proc p;
 
 	TL_REQUIRE_BPF();
-	snprintf(cls, sizeof(cls), "%s", tl_path("workloads/java"));
-	snprintf(map, sizeof(map), "%s/SyncStorm.class", cls);
-	require(map);
-	require("/usr/bin/java");
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	start_ready(&p, argv);
+	start_storm(&p, "sync", "4");
 	doc = trace(p.pid, "2", NULL, &err);
 	assert_non_null(strstr(json_object_get_string(tt_get(doc, "jvm_perf_map")), "written"));
 	/* the storm's lambda, named from the map */
@@ -117,24 +126,19 @@ static void test_jvm_perf_map_asked(void **state)
 
 static void test_no_jvm_map(void **state)
 {
-	char cls[512], cwd[512], *err = NULL, map[64];
-	char *const argv[] = { "/usr/bin/java", "-cp", cls, "SyncStorm", "lock", "2", "0", NULL };
+	char cwd[512], *err = NULL, path[64];
 	json_object *doc;
 	struct tl_proc p;
 
 	TL_REQUIRE_BPF();
-	snprintf(cls, sizeof(cls), "%s", tl_path("workloads/java"));
-	snprintf(map, sizeof(map), "%s/SyncStorm.class", cls);
-	require(map);
-	require("/usr/bin/java");
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	start_ready(&p, argv);
+	start_storm(&p, "lock", "2");
 	doc = trace(p.pid, "1", "--no-jvm-map", &err);
 	assert_null(json_object_object_get(doc, "jvm_perf_map"));
-	snprintf(map, sizeof(map), "/tmp/perf-%d.map", p.pid);
-	assert_int_equal(access(map, F_OK), -1);
-	snprintf(map, sizeof(map), "/tmp/.java_pid%d", p.pid);
-	assert_int_equal(access(map, F_OK), -1);	/* never woken */
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", p.pid);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "/tmp/.java_pid%d", p.pid);
+	assert_int_equal(access(path, F_OK), -1);	/* never woken */
 	assert_no_attach_files(p.pid, cwd);
 	stop(&p);
 	json_object_put(doc);
