@@ -8,7 +8,7 @@
 LANG_DEB_DEPS := rustc golang-go g++ python3
 DEB_DEPS += $(LANG_DEB_DEPS)
 LANG_WL := $(OUTPUT)/workloads/lang
-LANG_WORKLOADS := $(LANG_WL)/mutex_rs $(LANG_WL)/mutex_cxx $(LANG_WL)/go_mutex
+LANG_WORKLOADS := $(LANG_WL)/mutex_rs $(LANG_WL)/mutex_cxx $(LANG_WL)/go_mutex $(LANG_WL)/tail_unlock
 
 # Frame pointers everywhere they can be asked for: the tests name functions.
 $(LANG_WL)/mutex_rs: tests/workloads/lang/mutex_rs.rs mk/lang.mk | check-deps
@@ -19,6 +19,11 @@ $(LANG_WL)/mutex_cxx: tests/workloads/lang/mutex_cxx.cc mk/lang.mk | check-deps
 	$(call msg,CXX-WL,$@)
 	$(Q)mkdir -p $(@D) && g++ -std=gnu++17 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
 	  -pthread $< -o $@
+
+# gcc -O2 turns the unlock that ends acc_long_section() into a tail call.
+$(LANG_WL)/tail_unlock: tests/workloads/lang/tail_unlock.c mk/lang.mk | check-deps
+	$(call msg,CC-WL,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread $< -o $@
 
 # Go's caches stay in the build folder, not in $HOME.
 $(LANG_WL)/go_mutex: tests/workloads/lang/go_mutex/main.go mk/lang.mk | check-deps

@@ -7,7 +7,8 @@
  * no attach file is left), or not with --no-jvm-map; a process named
  * java that is no JVM is told so in one line and is not signalled; a
  * Rust std::sync::Mutex storm is detected as Rust and named demangled,
- * without legacy hashes. Workloads not built are skipped with the reason.
+ * without legacy hashes; gcc -O2's tail-called unlock names the function
+ * that held the lock. Workloads not built are skipped with the reason.
  */
 #include <errno.h>
 #include <signal.h>
@@ -195,7 +196,7 @@ static void test_rust_detected_and_demangled(void **state)
 		json_object *fr = tt_get(json_object_array_get_idx(stacks, i), "frames");
 
 		for (size_t k = 0; k < json_object_array_length(fr); k++) {
-			const char *f = json_object_get_string(json_object_array_get_idx(fr, k));
+			const char *f = json_object_get_string(tt_get(json_object_array_get_idx(fr, k), "name"));
 
 			named |= strstr(f, "mutex_rs::bump_shared+") != NULL;
 			hashed |= strstr(f, "::h") && strstr(f, "::h")[3] && strspn(strstr(f, "::h") + 3, "0123456789abcdef") == 16;
@@ -209,6 +210,37 @@ static void test_rust_detected_and_demangled(void **state)
 	free(err);
 }
 
+/* gcc -O2's tail-called unlock: the release names the function that held
+ * the lock, not the caller its unlock returned to. */
+static void test_tail_called_unlock_named(void **state)
+{
+	char bin[512], *err = NULL;
+	char *const argv[] = { bin, "4", "0", NULL };
+	json_object *doc, *stacks;
+	bool named = false;
+	struct tl_proc p;
+
+	TL_REQUIRE_BPF();
+	snprintf(bin, sizeof(bin), "%s", tl_path("workloads/lang/tail_unlock"));
+	require(bin);
+	start_ready(&p, argv);
+	doc = trace(p.pid, "2", NULL, &err);
+	stop(&p);
+	stacks = tt_get(doc, "stacks");
+	for (size_t i = 0; i < json_object_array_length(stacks); i++) {
+		json_object *fr = tt_get(json_object_array_get_idx(stacks, i), "frames");
+
+		for (size_t k = 0; k < json_object_array_length(fr); k++) {
+			const char *f = json_object_get_string(tt_get(json_object_array_get_idx(fr, k), "name"));
+
+			named |= f && !strcmp(f, "acc_long_section [tail call, seen from long_worker]+0x0 (tail_unlock)");
+		}
+	}
+	assert_true(named);
+	json_object_put(doc);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_no_jvm_map),
 		cmocka_unit_test(test_java_that_is_no_jvm),
 		cmocka_unit_test(test_rust_detected_and_demangled),
+		cmocka_unit_test(test_tail_called_unlock_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, tt_teardown);
 }

@@ -35,6 +35,7 @@
 #include "report/samples_report.h"
 #include "trace/samples.h"
 #include "model/stacks.h"
+#include "advisor/runtime.h"
 #include "syms/jvm_perfmap.h"
 #include "syms/runtime_detect.h"
 #include "syms/syms.h"
@@ -665,6 +666,48 @@ static void trace_jvm_map(struct trace_session *s)
 	s->rep.jvm_map = s->jvm_map;
 }
 
+/* The first frame of the user's code in a stack, when the frame inside it
+ * is the runtime's (a lock or unlock): its index, or -1. */
+static int first_user_frame(const struct ss_stack *st)
+{
+	for (int d = 1; d < st->depth; d++)
+		if (!adv_is_runtime_frame(st->frames[d]))
+			return adv_is_runtime_frame(st->frames[d - 1]) && strstr(st->frames[d], " (") ? d : -1;
+	return -1;
+}
+
+/* A lock or unlock reached by a tail call (gcc -O2: "f() { ...;
+ * pthread_mutex_unlock(&m); }" jumps to it) returns to f's caller, whose
+ * frame then stands where f's would: the frame becomes "f [tail call,
+ * seen from caller]+0x0 (module)", so that the advice names f, the
+ * function that held the lock. */
+static void name_tail_calls(struct syms *syms, struct ss_stacks *stacks)
+{
+	char callee[128], frame[512];
+
+	for (size_t i = 0; syms && i < stacks->n; i++) {
+		struct ss_stack *st = &stacks->v[i];
+		int d = st->frames ? first_user_frame(st) : -1;
+		const char *plus, *mod;
+		char *named;
+
+		if (d < 0 || syms__tail_callee(syms, st->ips[d], d > 1 ? st->ips[d - 1] - 1 : st->ips[d - 1],
+					       callee, sizeof(callee)) || adv_is_runtime_function(callee))
+			continue;
+		plus = strstr(st->frames[d], "+0x");
+		mod = strrchr(st->frames[d], '(');
+		if (!plus || !mod)
+			continue;
+		snprintf(frame, sizeof(frame), "%s [tail call, seen from %.*s]+0x0%s", callee,
+			 (int)(plus - st->frames[d]), st->frames[d], mod - 1);
+		named = strdup(frame);
+		if (named) {
+			free(st->frames[d]);
+			st->frames[d] = named;
+		}
+	}
+}
+
 /* A monotonic time (tracer_now_ns) on the wall clock: when the trace
  * ended, which pprof and recordings give. */
 static __u64 wall_clock_of(__u64 mono_ns)
@@ -687,6 +730,8 @@ static int trace_symbolize(struct trace_session *s)
 	if (s->syms)
 		syms__refresh(s->syms);
 	err = stacks__symbolize(&s->stacks, format_frame, s->syms);
+	if (!err && !s->rs.exited)
+		name_tail_calls(s->syms, &s->stacks);
 	if (!err && (o->output_path || o->json))
 		err = trace_record__locate(&s->stacks, s->syms, o->pid);
 	/* The samples' whole stacks too, placed as the trace's are. */
