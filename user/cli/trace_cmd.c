@@ -659,7 +659,7 @@ static void trace_jvm_map(struct trace_session *s)
 {
 	bool jvm = s->runtime && !strcmp(s->runtime, "jvm");
 
-	if (s->o->no_jvm_map || s->rs.exited || (!jvm && strncmp(s->target.name, "java", 4)))
+	if (s->o->no_jvm_map || s->rs.exited || (!jvm && strcmp(s->target.name, "java")))
 		return;
 	if (jvm_perfmap__request("/proc", s->o->pid, JVM_MAP_TIMEOUT_MS, s->jvm_map, sizeof(s->jvm_map)))
 		ss_warn("%s", s->jvm_map);
