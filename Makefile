@@ -32,7 +32,8 @@ VMLINUX_DIR := vmlinux/$(ARCH)
 
 # --- dependencies: Debian package names, installed by `make deps` ----------
 DEB_BUILD_DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
-	libzstd-dev libjson-c-dev libcmocka-dev libnuma-dev pkg-config
+	libzstd-dev libjson-c-dev libcmocka-dev libnuma-dev pkg-config \
+	libiberty-dev
 DEB_TEST_DEPS := util-linux procps zstd
 DEB_DEPS := $(DEB_BUILD_DEPS) $(DEB_TEST_DEPS)
 

@@ -176,11 +176,25 @@ struct adv_fence_spot {
 	bool runtime;			/* in the runtime: not the user's to change */
 };
 
+/* What the target's code is written in or runs on, from its mappings and
+ * its executable's symbols (syms/runtime_detect.h): findings word locks
+ * and fixes in its terms (advisor/runtime.h). */
+enum adv_runtime {
+	ADV_RT_UNKNOWN = 0,		/* not detected (a recording from before) */
+	ADV_RT_C,			/* native code with neither of the below */
+	ADV_RT_CXX,			/* libstdc++ or libc++ mapped */
+	ADV_RT_RUST,			/* Rust's std in the executable or mapped */
+	ADV_RT_GO,			/* a Go build-id note or Go's runtime symbols */
+	ADV_RT_CPYTHON,			/* libpython or an executable with CPython's eval loop */
+	ADV_RT_JVM,			/* libjvm mapped */
+};
+
 struct adv_target {
 	int32_t pid;
 	char comm[SS_COMM_LEN];
 	bool is_jvm;			/* recommendations then cite JVM flags */
 	uint32_t nthreads;		/* threads seen during the trace */
+	enum adv_runtime runtime;	/* the language runtime, for wording (ADV_RT_JVM iff is_jvm) */
 };
 
 struct adv_profile {

@@ -14,6 +14,7 @@
 #include "finding.h"
 #include "format.h"
 #include "rules.h"
+#include "runtime.h"
 
 struct jvm_cause {
 	const char *const needles[4];	/* substrings of libjvm function names */
@@ -79,9 +80,29 @@ static void measure(const struct adv_profile *p, double *share, double *wait_ns)
 			}
 }
 
+/* The word of cause c its waiters were blocked on longest, worded as
+ * Java names it, as evidence: "a synchronized monitor in
+ * SyncStorm.lambda$main$0". */
+static void name_hottest(const struct adv_profile *p, size_t c, struct adv_finding *f)
+{
+	const struct adv_futex *hot = NULL;
+	struct adv_lock_words w;
+
+	for (size_t i = 0; p->futexes && i < p->nfutexes; i++)
+		if (matches(&causes[c], p->futexes[i].runtime_frames) &&
+		    (!hot || p->futexes[i].wait_ns > hot->wait_ns))
+			hot = &p->futexes[i];
+	if (!hot)
+		return;
+	adv_runtime_word_futex(p, hot, &w);
+	adv_finding__evidence(f, ADV_SRC_TARGET, "hottest", "%s: blocked %s%s", w.lock,
+			      adv_fmt_ns((double)hot->wait_ns).s,
+			      hot->user_named ? "" : " (its stack stops in the JVM: run with -XX:+PreserveFramePointer to name the Java method)");
+}
+
 bool adv_rule_jvm(const struct adv_ctx *ctx, struct adv_finding *f)
 {
-	double share[NCAUSES] = { 0 }, wait_ns[NCAUSES] = { 0 };
+	double share[NCAUSES] = { 0 }, wait_ns[NCAUSES] = { 0 }, blocked;
 	size_t top = NCAUSES;
 
 	if (!ctx->p->target.is_jvm)
@@ -96,13 +117,17 @@ bool adv_rule_jvm(const struct adv_ctx *ctx, struct adv_finding *f)
 	}
 	if (top == NCAUSES)
 		return false;
-	if (share[top] >= ADV_JVM_MIN_SHARE)
+	/* threads blocked in it, on average over the trace: blocked threads
+	 * take no samples, so a monitor storm is graded by this */
+	blocked = wait_ns[top] / (double)ctx->m.dur_ns;
+	if (share[top] >= ADV_JVM_MIN_SHARE && blocked < ADV_JVM_WARN_BLOCKED)
 		adv_finding__init(f, share[top] >= ADV_JVM_WARN_SHARE ? ADV_WARNING : ADV_INFO,
 				  "JVM: %s of on-CPU samples in %s", adv_fmt_pct(share[top]).s,
 				  causes[top].what);
 	else	/* found by the waiters' frames */
-		adv_finding__init(f, ADV_INFO, "JVM: threads blocked %s in %s",
-				  adv_fmt_ns(wait_ns[top]).s, causes[top].what);
+		adv_finding__init(f, blocked >= ADV_JVM_WARN_BLOCKED || share[top] >= ADV_JVM_WARN_SHARE ?
+				  ADV_WARNING : ADV_INFO, "JVM: threads blocked %s (%.1f on average) in %s",
+				  adv_fmt_ns(wait_ns[top]).s, blocked, causes[top].what);
 	for (size_t c = 0; c < NCAUSES; c++) {
 		if (share[c] <= 0 && wait_ns[c] <= 0)
 			continue;
@@ -111,10 +136,11 @@ bool adv_rule_jvm(const struct adv_ctx *ctx, struct adv_finding *f)
 				      wait_ns[c] > 0 ? ", blocked " : "",
 				      wait_ns[c] > 0 ? adv_fmt_ns(wait_ns[c]).s : "");
 	}
+	name_hottest(ctx->p, top, f);
 	adv_finding__recommend(f, "%s", causes[top].advice);
 	adv_finding__recommend(f, "The JVM's own functions are where the time shows, not what to change.");
 	/* Sampled JVM code says where time goes; the Java-level cause is the
 	 * usual reason for it, not proven by the samples. */
-	f->confidence = share[top] >= ADV_JVM_WARN_SHARE ? 0.7 : 0.5;
+	f->confidence = share[top] >= ADV_JVM_WARN_SHARE || blocked >= ADV_JVM_WARN_BLOCKED ? 0.7 : 0.5;
 	return true;
 }

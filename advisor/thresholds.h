@@ -64,6 +64,7 @@
 	/* the JVM's own code (rule_jvm.c) */				\
 	X(ADV_JVM_MIN_SHARE, 0.03, "share of samples or of the trace")	\
 	X(ADV_JVM_WARN_SHARE, 0.15, "share of samples")			\
+	X(ADV_JVM_WARN_BLOCKED, 0.5, "threads blocked, on average")	\
 	/* host noise (rule_host_busy.c) */				\
 	X(ADV_HOST_BUSY_SHARE, 0.25, "share of the host's CPUs")	\
 	/* false sharing */						\

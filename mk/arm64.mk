@@ -11,7 +11,7 @@
 # libmicrohttpd's own libraries: GnuTLS and what it links.
 ARM64_GNUTLS_PKGS := libgnutls30 libgmp10 libhogweed6 libnettle8 libidn2-0 \
 	libunistring2 libp11-kit0 libtasn1-6 libffi8
-ARM64_LIB_PKGS := libbpf-dev libbpf1 libelf-dev libelf1 zlib1g-dev zlib1g \
+ARM64_LIB_PKGS := libbpf-dev libbpf1 libelf-dev libelf1 zlib1g-dev zlib1g libiberty-dev \
 	libzstd-dev libzstd1 libjson-c-dev libjson-c5 libnuma-dev libnuma1 \
 	libcmocka-dev libcmocka0 libprotobuf-c-dev libprotobuf-c1 \
 	libmicrohttpd-dev libmicrohttpd12 $(ARM64_GNUTLS_PKGS) \
@@ -23,8 +23,9 @@ ifeq ($(ARCH),arm64)
 ifneq ($(shell uname -m),aarch64)
 ARM64_SYSROOT ?= $(OUTPUT)/sysroot
 ARM64_TRIPLET := aarch64-linux-gnu
-# The cross compiler and its libc come with mk/calib.mk's DEB_DEPS; the
-# demangler (mk/syms.mk) links libstdc++.
+# The cross compiler and its libc come with mk/calib.mk's DEB_DEPS (with
+# its C++ runtime); the demangler (mk/syms.mk) links libiberty, from
+# ARM64_LIB_PKGS.
 DEB_DEPS += debian-archive-keyring libstdc++-12-dev-arm64-cross
 # The sysroot's headers go with the compiler itself, so that rules with
 # their own flags (mk/exports.mk's generated code) find them too.

@@ -1,6 +1,7 @@
 # Fuzzing (`make fuzz`): clang's libFuzzer with ASan and UBSan, one target
 # per parser of input spinscope does not control (tests/fuzz/fuzz_*.c):
-# the ELF symbol loader, the perf map, /proc/PID/maps lines, /proc/PID/status
+# the ELF symbol loader, the demangler, the runtime detection's reading
+# of an executable, the perf map, /proc/PID/maps lines, /proc/PID/status
 # and stat, the calibration file, a recording (-o FILE[.zst]) read back,
 # and read into the model and diffed. Each runs for FUZZ_TIME seconds from its
 # committed seeds (tests/fuzz/corpus/NAME, plus FUZZ_SEEDS_NAME); new inputs
@@ -19,7 +20,14 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -I$(OUTPUT) -Iuser -Ibpf -I. \
 
 # name -> the sources it links besides tests/fuzz/fuzz_NAME.c, and libraries
 FUZZ_SRCS_elf_symtab := $(addprefix user/syms/,elf_symtab.c demangle.c frame_ptr.c strpool.c)
-FUZZ_LIBS_elf_symtab := -lelf -lz -lstdc++
+FUZZ_LIBS_elf_symtab := -lelf -lz -liberty
+# Symbol names demangled (C++, Rust legacy and v0), through libiberty.
+FUZZ_SRCS_demangle := user/syms/demangle.c
+FUZZ_LIBS_demangle := -liberty
+# The target's executable, read for its runtime (syms/runtime_detect.c).
+FUZZ_SRCS_runtime_detect := user/syms/runtime_detect.c
+FUZZ_LIBS_runtime_detect := -lelf
+FUZZ_SEEDS_runtime_detect := tests/fuzz/corpus/elf_symtab
 FUZZ_SRCS_perfmap := $(addprefix user/syms/,perfmap.c strpool.c proc_root.c)
 FUZZ_SRCS_proc_maps := user/syms/proc_maps.c
 FUZZ_SRCS_proc_status := user/common/procfs.c user/common/errors.c
@@ -45,7 +53,7 @@ FUZZ_SEEDS_recording_read := tests/fixtures/recording
 # Real calibration files are seeds too.
 FUZZ_SEEDS_calib_load := tests/fixtures/advice
 
-FUZZ_NAMES := elf_symtab perfmap proc_maps proc_status calib_load recording recording_read
+FUZZ_NAMES := elf_symtab demangle runtime_detect perfmap proc_maps proc_status calib_load recording recording_read
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_NAMES))
 
 $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_memfd.h $(USER_HDRS) mk/fuzz.mk

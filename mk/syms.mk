@@ -4,8 +4,9 @@
 
 DEB_DEPS += binutils libstdc++-12-dev g++
 
-# C++ names are demangled with libstdc++'s __cxa_demangle (user/syms/demangle.c).
-LIBS += -lstdc++
+# C++ and Rust names are demangled with libiberty (libiberty-dev, in the
+# Makefile's DEB_BUILD_DEPS; user/syms/demangle.c).
+LIBS += -liberty
 
 comma := ,
 SYMS_FIX_SRC := tests/fixtures/syms_fixture.c

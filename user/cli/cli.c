@@ -36,6 +36,7 @@ enum {
 	OPT_METRICS_FILE,
 	OPT_LIGHT,
 	OPT_ATTACH,
+	OPT_NO_JVM_MAP,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -64,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "light", no_argument, NULL, OPT_LIGHT },
 	{ "attach", required_argument, NULL, OPT_ATTACH },
+	{ "no-jvm-map", no_argument, NULL, OPT_NO_JVM_MAP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -206,6 +208,7 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case OPT_FOLDED: o->folded_path = optarg; break;
 		case OPT_HTML: o->html_path = optarg; break;
 		case OPT_NO_CALIBRATE: o->no_calibrate = true; break;
+		case OPT_NO_JVM_MAP: o->no_jvm_map = true; break;
 		case OPT_CALIBRATION: o->calibration_path = optarg; break;
 		case OPT_PPROF: o->pprof_path = optarg; break;
 		case OPT_METRICS: o->metrics_addr = optarg; break;
@@ -280,6 +283,8 @@ void ss_print_help(FILE *out)
 	      "                       the one `spinscope calibrate` saved\n"
 	      "      --no-calibrate   when this host has no stored calibration, do not\n"
 	      "                       measure what the advice needs after the trace\n"
+	      "      --no-jvm-map     do not ask a JVM (JDK 17+) for its perf map after the\n"
+	      "                       trace (jcmd Compiler.perfmap, through its attach socket)\n"
 	      "      --stack-interval MS  take a thread's user stack at most once per MS\n"
 	      "                       (default 1; 0 = every event, which costs ~0.6 us each);\n"
 	      "                       a call site whose stack stays the same is walked\n"

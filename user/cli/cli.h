@@ -28,6 +28,7 @@ struct ss_opts {
 	const char *metrics_addr;	/* --metrics [ADDR:]PORT */
 	const char *metrics_path;	/* --metrics-file FILE */
 	bool no_calibrate;		/* never measure the host after the trace */
+	bool no_jvm_map;		/* --no-jvm-map: never ask a JVM for its perf map */
 	bool light;			/* --light: scheduler tracepoints only */
 	enum tracer_attach attach;	/* --attach=auto|fentry|tracepoint */
 	const char *calibration_path;	/* --calibration FILE; NULL: the store */

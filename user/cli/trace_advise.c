@@ -13,6 +13,7 @@
 #include "calib/calib_host.h"
 #include "common/errors.h"
 #include "common/procfs.h"
+#include "advisor/runtime.h"
 #include "report/advice.h"
 #include "trace_advise.h"
 
@@ -43,7 +44,9 @@ int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sig
 {
 	struct advice_target tgt = {
 		.pid = rep->pid, .comm = rep->comm, .duration_ns = rep->duration_ns,
-		.is_jvm = proc_maps_has("/proc", rep->pid, "/libjvm.so"),
+		.is_jvm = proc_maps_has("/proc", rep->pid, "/libjvm.so") ||
+			  (rep->runtime && !strcmp(rep->runtime, "jvm")),
+		.runtime = adv_runtime_from_id(rep->runtime),
 		.ncpus = proc_allowed_cpus(rep->pid),
 		.light = rep->light,
 		.host_load = {

@@ -34,6 +34,9 @@
 #include "report/samples_report.h"
 #include "trace/samples.h"
 #include "model/stacks.h"
+#include "advisor/runtime.h"
+#include "syms/jvm_perfmap.h"
+#include "syms/runtime_detect.h"
 #include "syms/syms.h"
 #include "syms/unwind_table.h"
 #include "trace_advise.h"
@@ -368,6 +371,8 @@ struct trace_session {
 	bool signals_blocked;		/* rs.old_mask is to be restored */
 	struct host_info host;
 	struct proc_status target;	/* as checked before attaching */
+	const char *runtime;		/* its language runtime (syms/runtime_detect.h) */
+	char jvm_map[320];		/* what asking a JVM for its perf map did; "": not asked */
 	char btf[512];			/* "": the kernel's own BTF */
 	__u64 t0, start_ns;
 	struct host_ticks ticks0, ticks1;	/* /proc/stat at the start and end */
@@ -405,6 +410,8 @@ static int trace_check(struct trace_session *s)
 	code = proc_check_target("/proc", o->pid, o->tid, &s->target, why, sizeof(why));
 	if (code)
 		return ss_error(code, "%s", why);
+	/* while it runs: the advice speaks its language */
+	s->runtime = runtime_detect("/proc", o->pid);
 	if (privs_effective(&caps))
 		return ss_error(SS_EXIT_PERM, "cannot read this process's capabilities: %s", strerror(errno));
 	code = privs_check_caps(caps, why, sizeof(why));
@@ -641,6 +648,65 @@ static int trace_detach(struct trace_session *s)
 	return err ? ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err)) : 0;
 }
 
+/* How long a JVM may take to start its attach listener and write its map. */
+#define JVM_MAP_TIMEOUT_MS 10000
+
+/* After the trace, while the target still runs: a JVM (or a process
+ * named java, which gets told it is none) is asked for its perf map, so
+ * that its JIT-compiled methods are named. */
+static void trace_jvm_map(struct trace_session *s)
+{
+	bool jvm = s->runtime && !strcmp(s->runtime, "jvm");
+
+	if (s->o->no_jvm_map || s->rs.exited || (!jvm && strcmp(s->target.name, "java")))
+		return;
+	if (jvm_perfmap__request("/proc", s->o->pid, JVM_MAP_TIMEOUT_MS, s->jvm_map, sizeof(s->jvm_map)))
+		ss_warn("%s", s->jvm_map);
+	s->rep.jvm_map = s->jvm_map;
+}
+
+/* The first frame of the user's code in a stack, when the frame inside it
+ * is the runtime's (a lock or unlock): its index, or -1. */
+static int first_user_frame(const struct ss_stack *st)
+{
+	for (int d = 1; d < st->depth; d++)
+		if (!adv_is_runtime_frame(st->frames[d]))
+			return adv_is_runtime_frame(st->frames[d - 1]) && strstr(st->frames[d], " (") ? d : -1;
+	return -1;
+}
+
+/* A lock or unlock reached by a tail call (gcc -O2: "f() { ...;
+ * pthread_mutex_unlock(&m); }" jumps to it) returns to f's caller, whose
+ * frame then stands where f's would: the frame becomes "f [tail call,
+ * seen from caller]+0x0 (module)", so that the advice names f, the
+ * function that held the lock. */
+static void name_tail_calls(struct syms *syms, struct ss_stacks *stacks)
+{
+	char callee[128], frame[512];
+
+	for (size_t i = 0; syms && i < stacks->n; i++) {
+		struct ss_stack *st = &stacks->v[i];
+		int d = st->frames ? first_user_frame(st) : -1;
+		const char *plus, *mod;
+		char *named;
+
+		if (d < 0 || syms__tail_callee(syms, st->ips[d], d > 1 ? st->ips[d - 1] - 1 : st->ips[d - 1],
+					       callee, sizeof(callee)) || adv_is_runtime_function(callee))
+			continue;
+		plus = strstr(st->frames[d], "+0x");
+		mod = strrchr(st->frames[d], '(');
+		if (!plus || !mod)
+			continue;
+		snprintf(frame, sizeof(frame), "%s [tail call, seen from %.*s]+0x0%s", callee,
+			 (int)(plus - st->frames[d]), st->frames[d], mod - 1);
+		named = strdup(frame);
+		if (named) {
+			free(st->frames[d]);
+			st->frames[d] = named;
+		}
+	}
+}
+
 /* A monotonic time (tracer_now_ns) on the wall clock: when the trace
  * ended, which pprof and recordings give. */
 static __u64 wall_clock_of(__u64 mono_ns)
@@ -663,6 +729,8 @@ static int trace_symbolize(struct trace_session *s)
 	if (s->syms)
 		syms__refresh(s->syms);
 	err = stacks__symbolize(&s->stacks, format_frame, s->syms);
+	if (!err && !s->rs.exited)
+		name_tail_calls(s->syms, &s->stacks);
 	if (!err && (o->output_path || o->json))
 		err = trace_record__locate(&s->stacks, s->syms, o->pid);
 	/* The samples' whole stacks too, placed as the trace's are. */
@@ -683,6 +751,7 @@ static int trace_symbolize(struct trace_session *s)
 	if (!s->rs.exited && proc_read_status("/proc", o->pid, &now) == 0 && now.tgid == o->pid)
 		snprintf(rep->comm, sizeof(rep->comm), "%s", now.name);
 	rep->exited = s->rs.exited;
+	rep->runtime = s->runtime;
 	rep->duration_ns = s->prof.now_ns - s->prof.start_ns;
 	rep->end_unix_ns = wall_clock_of(s->prof.now_ns);
 	if (rep->duration_ns)
@@ -786,7 +855,10 @@ int trace_run(const struct ss_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	tracer_set_verbose(o->verbose);
 	code = trace_check(&s) ?: trace_open(&s) ?: trace_attach(&s) ?: trace_collect(&s) ?:
-	       trace_detach(&s) ?: trace_symbolize(&s);
+	       trace_detach(&s);
+	if (!code)
+		trace_jvm_map(&s);
+	code = code ?: trace_symbolize(&s);
 	if (!code) {
 		err = trace_advise(&s.rep, o, &s.rs.old_mask, &s.advice_in, &s.advice);
 		if (err)

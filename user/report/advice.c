@@ -61,7 +61,9 @@ void advice__name_stack(char *const *frames, int depth, struct advice_stack_name
 		return;
 	for (int d = 0; d < depth; d++) {
 		frame_module(frames[d], mod, sizeof(mod));
-		if (adv_is_runtime_module(mod)) {
+		/* the runtime's libraries, and language runtimes linked into
+		 * the user's executable (Rust's std, Go's runtime) */
+		if (adv_is_runtime_frame(frames[d])) {
 			/* The runtime's frames, innermost first, say what the
 			 * thread waits in (a lock, a condition variable...). */
 			frame_function(frames[d], fn, sizeof(fn));
@@ -291,6 +293,7 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	ap->target.pid = tgt->pid;
 	snprintf(ap->target.comm, sizeof(ap->target.comm), "%s", tgt->comm);
 	ap->target.is_jvm = tgt->is_jvm;
+	ap->target.runtime = tgt->is_jvm ? ADV_RT_JVM : tgt->runtime;
 	ap->target.nthreads = p->nthreads;
 	ap->host_load = tgt->host_load;
 	SS_COUNTERS_COPY(SS_THREAD_COUNTERS, &ap->totals, &p->totals);

@@ -36,6 +36,7 @@ struct advice_target {
 	__u64 duration_ns;
 	struct adv_host_load host_load;	/* the whole host during the trace */
 	bool light;			/* --light: no futex syscall seen, so no wake pattern */
+	enum adv_runtime runtime;	/* for the wording (advisor/runtime.h) */
 };
 
 /* Fills in->profile from the trace (sr may be NULL). 0 or -ENOMEM. */

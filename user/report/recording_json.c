@@ -4,6 +4,7 @@
 #include <string.h>
 #include "model/counters.h"
 #include "recording_json.h"
+#include "advisor/runtime.h"
 
 #define U64(v) json_object_new_uint64(v)
 
@@ -194,6 +195,7 @@ static json_object *advisor_input_json(const struct adv_profile *ap)
 
 	add(o, "ncpus", json_object_new_int64(ap->ncpus));
 	add(o, "is_jvm", json_object_new_boolean(ap->target.is_jvm));
+	add(o, "runtime", json_object_new_string(adv_runtime_id(ap->target.runtime)));
 	a = json_object_new_array();
 	for (size_t i = 0; i < ap->samples.ntop; i++) {
 		json_object *s = json_object_new_object();

@@ -555,6 +555,7 @@ static int read_advisor_input(struct ss_recording *rec)
 	rec->have_input = in != NULL;
 	rec->ncpus = (__u32)(get_u64(in, "ncpus") & 0xffff);
 	rec->is_jvm = get_bool(in, "is_jvm");
+	rec->runtime = adv_runtime_from_id(json_object_get_string(get(in, "runtime")));
 	rec->samples_top = alloc_n(arr_len(top), sizeof(*rec->samples_top));
 	rec->fences = alloc_n(arr_len(fences), sizeof(*rec->fences));
 	rec->spin_loops = alloc_n(arr_len(spins), sizeof(*rec->spin_loops));

@@ -47,6 +47,7 @@ struct ss_recording {
 	bool have_input;
 	__u32 ncpus;
 	bool is_jvm;
+	enum adv_runtime runtime;	/* "runtime"; unknown when absent (older ones) */
 	struct adv_sample_sym *samples_top;
 	size_t nsamples_top;
 	struct adv_fence_spot *fences;

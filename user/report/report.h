@@ -73,6 +73,12 @@ struct ss_report {
 	json_object *fingerprint;	/* the host's, as calibrate stores it */
 	json_object *intervals;		/* the -i series, oldest first */
 	struct host_load host_load;	/* the host's CPUs during the trace */
+	/* The target's language runtime, as syms/runtime_detect.h names it
+	 * ("rust", "jvm", ...) while it ran; NULL: not detected. */
+	const char *runtime;
+	/* What asking a JVM for its perf map did, one line (syms/jvm_perfmap.h);
+	 * NULL: not asked (no JVM, --no-jvm-map). */
+	const char *jvm_map;
 };
 
 /* "light" (--light), "fentry" or "syscall_tracepoints": JSON

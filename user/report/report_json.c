@@ -315,6 +315,8 @@ json_object *report_to_json(const struct ss_report *r)
 	add(root, "dropped", named_counts_json(ss_drop_names, p->drops, SS_DROPS));
 	add(root, "running_threads_ns", running_json(p));
 	add(root, "symbols", symbols_json(&r->symbols));
+	if (r->jvm_map)
+		add(root, "jvm_perf_map", json_object_new_string(r->jvm_map));
 	if (r->samples)
 		add(root, "samples", samples__to_json(r->samples, r->name, r->name_arg));
 	add(root, "advice", r->advice ? advice__to_json(r->advice) : json_object_new_array());

@@ -488,6 +488,8 @@ void report_print_text(const struct ss_report *r, FILE *out)
 	print_futexes(r, out);
 	print_yields(r, out);
 	print_symbols(r, out);
+	if (r->jvm_map)
+		fprintf(out, "JVM PERF MAP: %s\n\n", r->jvm_map);
 	if (r->profile->totals.runq_count) {
 		fprintf(out, "RUN-QUEUE DELAY (runnable to running, all threads)\n");
 		print_log2_hist_ns(r->profile->totals.runq_hist, SS_HIST_SLOTS, "  ", out);

@@ -1,26 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * C++ demangling through libstdc++ (see demangle.h). __cxa_demangle is
- * the C++ ABI's own entry point, so plain C can call it; its declaration
- * lives in <cxxabi.h>, a C++ header, hence the one below.
+ * C++ and Rust demangling through libiberty (see demangle.h).
+ * cplus_demangle with DMGL_AUTO tries Rust first (legacy Rust names are
+ * also valid Itanium names; the Rust demangler takes them only when they
+ * end in a "h<16 hex>" hash, and drops it), then the C++ ABI's.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <libiberty/demangle.h>
 #include "demangle.h"
 
-extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
+bool demangle__is_mangled(const char *name)
+{
+	return name && (!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2));
+}
 
-size_t demangle__cxx(const char *name, char *buf, size_t size)
+/* Bytes of a name from the target outside printable ASCII (a Rust v0
+ * name may hold punycode-decoded identifiers) are shown as '?', so that
+ * no control character reaches a terminal or a report. */
+static void printable(char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			s[i] = '?';
+}
+
+size_t demangle__name(const char *name, char *buf, size_t size)
 {
 	char mangled[DEMANGLE_MAX_INPUT];
 	size_t base_len, suffix_len, len, keep;
 	const char *suffix;
 	char *plain;
-	int status = 0;
 
-	/* Itanium names start with _Z; anything else (C, Rust v0, Java
-	 * JIT names) is shown as it is */
-	if (strncmp(name, "_Z", 2))
+	/* anything else (C, Java JIT names) is shown as it is */
+	if (!demangle__is_mangled(name))
 		return 0;
 	if (size > DEMANGLE_MAX_SHOWN + 1)
 		size = DEMANGLE_MAX_SHOWN + 1;
@@ -32,8 +45,8 @@ size_t demangle__cxx(const char *name, char *buf, size_t size)
 		return 0;
 	memcpy(mangled, name, base_len);
 	mangled[base_len] = '\0';
-	plain = __cxa_demangle(mangled, NULL, NULL, &status);
-	if (!plain || status != 0) {
+	plain = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	if (!plain || !*plain) {
 		free(plain);
 		return 0;
 	}
@@ -47,6 +60,7 @@ size_t demangle__cxx(const char *name, char *buf, size_t size)
 	}
 	memcpy(buf + keep, suffix ? suffix : "", suffix_len);
 	buf[keep + suffix_len] = '\0';
+	printable(buf, keep + suffix_len);
 	free(plain);
 	return keep + suffix_len;
 }

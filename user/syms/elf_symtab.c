@@ -7,7 +7,7 @@
  * PLT stubs have no symbols of their own: each is given one, named
  * "<import>@plt" after the GOT slot its jump goes through (the dynamic
  * relocation that fills that slot names the import), as perf and objdump
- * do. C++ names are demangled when first shown, not on load.
+ * do. C++ and Rust names are demangled when first shown, not on load.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -980,7 +980,7 @@ static const char *shown_store(struct elf_shown *sh, const char *name, size_t le
 }
 
 /* The name shown for symbol index (raw its raw name): demangled once,
- * then from the cache; the raw name when it is no C++ name or the cache
+ * then from the cache; the raw name when it is no C++ or Rust name or the cache
  * is out of room. */
 static const char *shown_name(const struct elf_symtab *st, size_t index, const char *raw)
 {
@@ -989,7 +989,7 @@ static const char *shown_name(const struct elf_symtab *st, size_t index, const c
 	const char *name;
 	size_t len;
 
-	if (index == SIZE_MAX || strncmp(raw, "_Z", 2))
+	if (index == SIZE_MAX || !demangle__is_mangled(raw))
 		return raw;	/* C: nothing to do, nothing to keep */
 	if (!sh->names) {
 		sh->n = st->nsyms + st->nplt;
@@ -1001,7 +1001,7 @@ static const char *shown_name(const struct elf_symtab *st, size_t index, const c
 		return raw;
 	if (sh->names[index])
 		return sh->names[index];
-	len = demangle__cxx(raw, buf, sizeof(buf));
+	len = demangle__name(raw, buf, sizeof(buf));
 	name = len ? shown_store(sh, buf, len) : NULL;
 	sh->names[index] = name ? name : raw;
 	return sh->names[index];

@@ -62,12 +62,12 @@ int elf_symtab__take_symbols(struct elf_symtab *st, struct elf_symtab *debug,
 const char *elf_symtab__find(const struct elf_symtab *st, uint64_t vaddr, uint64_t *offset);
 
 struct elf_sym_hit {
-	const char *name;	/* as shown: C++ names demangled, cut at DEMANGLE_MAX_SHOWN */
+	const char *name;	/* as shown: C++ and Rust names demangled, cut at DEMANGLE_MAX_SHOWN */
 	const char *raw;	/* as elf_symtab__find gives it */
 	uint64_t offset;
 };
 
-/* elf_symtab__find and the name to show. C++ names are demangled on the
+/* elf_symtab__find and the name to show. C++ and Rust names are demangled on the
  * first lookup of each symbol and kept with st (not thread-safe, like
  * the rest). Strings live as long as st. false when nothing covers vaddr. */
 bool elf_symtab__lookup(const struct elf_symtab *st, uint64_t vaddr, struct elf_sym_hit *hit);

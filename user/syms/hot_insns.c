@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "hot_insns.h"
 
@@ -252,5 +253,45 @@ const char *insn__spin_hint_at(int pid, uint64_t ip)
 	return insn__spin_hint(code, sizeof(code), SPIN_WINDOW, false);
 #else
 	return NULL;
+#endif
+}
+
+bool insn__call_target(const uint8_t *code, size_t len, uint64_t ret_ip, bool arm64,
+		       uint64_t *target)
+{
+	if (arm64) {
+		uint32_t w;
+		int64_t imm;
+
+		if (len < 4 || ret_ip < 4)
+			return false;
+		w = word_at(code + len - 4);
+		if ((w & 0xfc000000u) != 0x94000000u)	/* BL imm26 */
+			return false;
+		imm = (int64_t)((int32_t)((w & 0x03ffffffu) << 6) >> 6);	/* sign-extend 26 bits */
+		*target = ret_ip - 4 + (uint64_t)(imm * 4);
+		return true;
+	}
+	if (len < 5 || code[len - 5] != 0xe8)		/* CALL rel32 */
+		return false;
+	{
+		int32_t rel;
+
+		memcpy(&rel, code + len - 4, 4);
+		*target = ret_ip + (uint64_t)(int64_t)rel;
+	}
+	return true;
+}
+
+bool insn__call_target_at(int pid, uint64_t ret_ip, uint64_t *target)
+{
+	uint8_t code[8];
+
+	if (!read_code(pid, ret_ip, sizeof(code), code, sizeof(code)))
+		return false;
+#if defined(__aarch64__)
+	return insn__call_target(code, sizeof(code), ret_ip, true, target);
+#else
+	return insn__call_target(code, sizeof(code), ret_ip, false, target);
 #endif
 }

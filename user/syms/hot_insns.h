@@ -42,4 +42,17 @@ const char *insn__spin_hint(const uint8_t *code, size_t len, size_t before, bool
 /* Reads the target's code around ip; NULL when unreadable or none. */
 const char *insn__spin_hint_at(int pid, uint64_t ip);
 
+/*
+ * The target of the direct call that ends at a return address: x86-64
+ * "call rel32" (E8 and 4 bytes) or AArch64 "bl" (one word), the bytes
+ * code[0..len) ending at ret_ip. true and *target when they are one.
+ * Pure. What a tail call hides: a return address after "call f" whose
+ * inner frame is not f means f jumped on to it.
+ */
+bool insn__call_target(const uint8_t *code, size_t len, uint64_t ret_ip, bool arm64,
+		       uint64_t *target);
+/* Reads the target's code before ret_ip and decodes it (this host's
+ * architecture). */
+bool insn__call_target_at(int pid, uint64_t ret_ip, uint64_t *target);
+
 #endif

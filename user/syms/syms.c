@@ -17,6 +17,7 @@
 #include "debuginfo.h"
 #include "elf_cache.h"
 #include "elf_symtab.h"
+#include "hot_insns.h"
 #include "perfmap.h"
 #include "proc_maps.h"
 #include "proc_root.h"
@@ -766,4 +767,18 @@ void syms__stats(const struct syms *s, struct syms_stats *out)
 		if (!dup && st && elf_symtab__source(st) == ELF_SYMS_NONE)
 			out->files_no_symbols++;
 	}
+}
+
+int syms__tail_callee(struct syms *s, uint64_t ret_ip, uint64_t inner_ip, char *buf, size_t len)
+{
+	struct sym_info t, in;
+	uint64_t target;
+
+	if (!insn__call_target_at(s->pid, ret_ip, &target) || syms__resolve(s, target, &t) ||
+	    !t.name || t.offset || t.name[0] == '[' || strstr(t.name, "@plt"))
+		return -ENOENT;
+	if (!syms__resolve(s, inner_ip, &in) && in.name && !strcmp(in.name, t.name))
+		return -ENOENT;
+	snprintf(buf, len, "%s", t.name);
+	return 0;
 }

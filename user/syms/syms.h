@@ -29,7 +29,7 @@
 struct syms;
 
 struct sym_info {
-	const char *name;	/* function name as shown (C++ demangled), NULL when unresolved */
+	const char *name;	/* function name as shown (C++, Rust demangled), NULL when unresolved */
 	const char *raw_name;	/* as in the symbol table, less any "@VERSION"; NULL when name is */
 	uint64_t offset;	/* addr - function start */
 	const char *module;	/* path of the mapping ("[vdso]", ...), NULL if none */
@@ -116,5 +116,14 @@ struct syms_stats {
 };
 
 void syms__stats(const struct syms *s, struct syms_stats *out);
+
+/* The function a tail call hid: ret_ip (a return address) follows a
+ * direct call to a function that is not the one running in the frame
+ * inside it (inner_ip, as that frame is resolved), so the callee jumped
+ * on to it (gcc -O2 ends "f() { ...; pthread_mutex_unlock(&m); }" with a
+ * jmp). Its name into buf; -ENOENT when there is none: no direct call
+ * (indirect, or the code unreadable), a call to a PLT stub, or to the
+ * inner function itself. */
+int syms__tail_callee(struct syms *s, uint64_t ret_ip, uint64_t inner_ip, char *buf, size_t len);
 
 #endif

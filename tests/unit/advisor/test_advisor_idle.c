@@ -293,9 +293,27 @@ static void test_jvm_causes_are_java_level(void **state)
 	f = fx_run_get(fx, "jvm-runtime");
 	fx_print(f);
 	assert_non_null(f);
-	assert_non_null(strstr(f->title, "threads blocked 1 s in contended synchronized"));
+	assert_non_null(strstr(f->title, "threads blocked 1 s (0.2 on average) in contended synchronized"));
+	assert_int_equal(f->severity, ADV_INFO);
 	/* One waiter per word: no contention said. */
 	assert_null(fx_get(fx, "futex-contention"));
+	/* A storm: 3 threads' worth blocked in monitors, few samples (blocked
+	 * threads take none): a warning, the monitor named by its Java method. */
+	fx->futexes[0].wait_ns = (uint64_t)(3 * fx->dur_ns);
+	fx->futexes[0].waiters = 4;
+	fx->futexes[0].user_named = true;
+	snprintf(fx->futexes[0].name, sizeof(fx->futexes[0].name),
+		 "void SyncStorm.lambda$main$0(long) in [jit] (via ObjectMonitor::enter in libjvm)");
+	fx->p.target.runtime = ADV_RT_JVM;
+	f = fx_run_get(fx, "jvm-runtime");
+	fx_print(f);
+	assert_non_null(f);
+	assert_int_equal(f->severity, ADV_WARNING);
+	assert_non_null(strstr(f->title, "(3.0 on average)"));
+	assert_non_null(strstr(fx_evidence(f, "hottest"), "a synchronized monitor in SyncStorm.lambda$main$0"));
+	fx->futexes[0].user_named = false;
+	f = fx_run_get(fx, "jvm-runtime");
+	assert_non_null(strstr(fx_evidence(f, "hottest"), "-XX:+PreserveFramePointer"));
 	fx->p.nfutexes = 0;
 	fx->p.target.is_jvm = false;
 	fx->syms[0] = (struct adv_sample_sym){ .symbol = "ShenandoahMark::mark_loop (libjvm.so)", .count = 300 };

@@ -276,6 +276,31 @@ static void test_spin_hint_in_a_loop(void **state)
 	assert_null(insn__spin_hint(arm_loop, 8, 4, true));	/* the branch cut off */
 }
 
+/* The direct call before a return address, as objdump shows
+ * tests/workloads/lang/tail_unlock's "1410: call 1330 <acc_long_section>"
+ * (e8 1b ff ff ff, returning to 0x1415) and an AArch64 bl. */
+static void test_call_targets(void **state)
+{
+	static const uint8_t x86[] = { 0x90, 0x90, 0x90, 0xe8, 0x1b, 0xff, 0xff, 0xff };
+	static const uint8_t x86_indirect[] = { 0x90, 0x90, 0xff, 0x15, 0x10, 0x00, 0x00, 0x00 };
+	/* bl -0x100 at 0x2000 (imm26 = -64), then bl +0x40 */
+	static const uint8_t bl_back[] = { 0xc0, 0xff, 0xff, 0x97 };
+	static const uint8_t bl_fwd[] = { 0x10, 0x00, 0x00, 0x94 };
+	static const uint8_t not_bl[] = { 0x1f, 0x20, 0x03, 0xd5 };	/* nop */
+	uint64_t t = 0;
+
+	assert_true(insn__call_target(x86, sizeof(x86), 0x1415, false, &t));
+	assert_int_equal(t, 0x1330);
+	assert_false(insn__call_target(x86_indirect, sizeof(x86_indirect), 0x1415, false, &t));
+	assert_false(insn__call_target(x86, 4, 0x1415, false, &t));
+	assert_true(insn__call_target(bl_back, sizeof(bl_back), 0x2004, true, &t));
+	assert_int_equal(t, 0x2000 - 0x100);
+	assert_true(insn__call_target(bl_fwd, sizeof(bl_fwd), 0x2004, true, &t));
+	assert_int_equal(t, 0x2000 + 0x40);
+	assert_false(insn__call_target(not_bl, sizeof(not_bl), 0x2004, true, &t));
+	assert_false(insn__call_target(bl_fwd, sizeof(bl_fwd), 2, true, &t));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_lock_further_back_is_plain),
 		cmocka_unit_test(test_bad_windows_are_unknown),
 		cmocka_unit_test(test_own_code),
+		cmocka_unit_test(test_call_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

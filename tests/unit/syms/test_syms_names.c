@@ -4,7 +4,7 @@
  * own reader: PLT stubs named "<import>@plt" as objdump names them (x86
  * .plt, .plt.got, IBT's .plt.sec, AArch64), addresses past a function's
  * end or its section's end left unnamed, symbol versions and glibc's
- * __GI_ aliases dropped, C++
+ * __GI_ aliases dropped, C++ and Rust
  * names demangled as c++filt does and cut to a readable length. Files
  * through elf_symtab.c, live fixtures through syms.c.
  */
@@ -389,21 +389,52 @@ static void test_demangle_edges(void **state)
 {
 	char buf[DEMANGLE_MAX_SHOWN + 1], small[20];
 
-	assert_int_equal(demangle__cxx("main", buf, sizeof(buf)), 0);
-	assert_int_equal(demangle__cxx("_Z", buf, sizeof(buf)), 0);
-	assert_int_equal(demangle__cxx("_Zzz_not_mangled", buf, sizeof(buf)), 0);
-	assert_int_equal(demangle__cxx("_ZN2ns5Klass6methodEi", buf, sizeof(buf)),
+	assert_int_equal(demangle__name("main", buf, sizeof(buf)), 0);
+	assert_int_equal(demangle__name("_Z", buf, sizeof(buf)), 0);
+	assert_int_equal(demangle__name("_Zzz_not_mangled", buf, sizeof(buf)), 0);
+	assert_int_equal(demangle__name("_ZN2ns5Klass6methodEi", buf, sizeof(buf)),
 			 strlen("ns::Klass::method(int)"));
 	assert_string_equal(buf, "ns::Klass::method(int)");
-	assert_true(demangle__cxx("_ZN2ns5Klass6methodEi@plt", buf, sizeof(buf)) > 0);
+	assert_true(demangle__name("_ZN2ns5Klass6methodEi@plt", buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "ns::Klass::method(int)@plt");
 	/* GCC's clones keep their suffix readable */
-	assert_true(demangle__cxx("_ZN2ns5Klass6methodEi.cold", buf, sizeof(buf)) > 0);
+	assert_true(demangle__name("_ZN2ns5Klass6methodEi.cold", buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, "ns::Klass::method(int) [clone .cold]");
 	/* a small buffer: cut, suffix kept */
-	assert_int_equal(demangle__cxx("_ZN2ns5Klass6methodEi@plt", small, sizeof(small)), sizeof(small) - 1);
+	assert_int_equal(demangle__name("_ZN2ns5Klass6methodEi@plt", small, sizeof(small)), sizeof(small) - 1);
 	assert_string_equal(small, "ns::Klass::m...@plt");
-	assert_int_equal(demangle__cxx("_ZN2ns5Klass6methodEi@plt", small, 12), 0);
+	assert_int_equal(demangle__name("_ZN2ns5Klass6methodEi@plt", small, 12), 0);
+}
+
+/* Rust names as rustc 1.95 wrote them for tests/workloads' mutex program
+ * (nm of `rustc -O` and `rustc -O -C symbol-mangling-version=v0` builds):
+ * the legacy hash dropped, v0 paths and impls as Rust spells them. */
+static void test_demangle_rust(void **state)
+{
+	static const struct {
+		const char *mangled, *shown;
+	} names[] = {
+		{ "_ZN1m11bump_shared17h76a8a9c58c86f9feE", "m::bump_shared" },
+		{ "_RNvCskK7mfDs1mzF_1m11bump_shared", "m::bump_shared" },
+		{ "_RNvMNtNtNtNtCsjrHSEGnQ3l9_3std3sys4sync5mutex5futexNtB2_5Mutex14lock_contended",
+		  "<std::sys::sync::mutex::futex::Mutex>::lock_contended" },
+		/* LLVM's local clones keep the function's name */
+		{ "_RNvCskK7mfDs1mzF_1m11bump_shared.llvm.123", "m::bump_shared" },
+	};
+	char buf[DEMANGLE_MAX_SHOWN + 1];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_true(demangle__is_mangled(names[i].mangled));
+		assert_int_equal(demangle__name(names[i].mangled, buf, sizeof(buf)), strlen(names[i].shown));
+		assert_string_equal(buf, names[i].shown);
+	}
+	/* a legacy-looking name without the hash is C++ to the demangler */
+	assert_true(demangle__name("_ZN1m11bump_sharedE", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "m::bump_shared");
+	/* a cut v0 name, and "_R" alone, are shown raw */
+	assert_int_equal(demangle__name("_RNvCskK7mfDs1mzF_1m11bump_sh", buf, sizeof(buf)), 0);
+	assert_int_equal(demangle__name("_R", buf, sizeof(buf)), 0);
+	assert_false(demangle__is_mangled("bump_shared"));
 }
 
 /* Hostile names: long, deeply nested or cut mangled names must end (the
@@ -419,16 +450,23 @@ static void test_demangle_hostile(void **state)
 		name[len++] = 'P';
 	name[len++] = 'i';
 	name[len] = '\0';
-	assert_true(demangle__cxx(name, buf, sizeof(buf)) <= DEMANGLE_MAX_SHOWN);
+	assert_true(demangle__name(name, buf, sizeof(buf)) <= DEMANGLE_MAX_SHOWN);
 	/* too long to be taken at all */
 	memset(name, 'N', sizeof(name) - 1);
 	memcpy(name, "_Z", 2);
 	name[sizeof(name) - 1] = '\0';
-	assert_int_equal(demangle__cxx(name, buf, sizeof(buf)), 0);
+	assert_int_equal(demangle__name(name, buf, sizeof(buf)), 0);
+	/* a v0 path nested 1000 deep ("NvNvNv...": the Rust demangler's
+	 * recursion limit) */
+	len = (size_t)snprintf(name, sizeof(name), "_R");
+	for (; len < 1000; len++)
+		name[len] = len % 2 ? 'v' : 'N';
+	name[len] = '\0';
+	assert_true(demangle__name(name, buf, sizeof(buf)) <= DEMANGLE_MAX_SHOWN);
 	/* every prefix of a real name */
 	for (size_t i = 2; i < strlen("_ZN2ns5Klass6methodEi"); i++) {
 		snprintf(name, i + 1, "%s", "_ZN2ns5Klass6methodEi");
-		assert_true(demangle__cxx(name, buf, sizeof(buf)) <= DEMANGLE_MAX_SHOWN);
+		assert_true(demangle__name(name, buf, sizeof(buf)) <= DEMANGLE_MAX_SHOWN);
 	}
 }
 
@@ -445,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_libc_clock_gettime),
 		cmocka_unit_test(test_cxx_names_demangled),
 		cmocka_unit_test(test_demangle_edges),
+		cmocka_unit_test(test_demangle_rust),
 		cmocka_unit_test(test_demangle_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
