@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "metrics.h"
+#include "runtime.h"
 
 double adv_hist_quantile(const uint64_t *hist, size_t slots, double q)
 {
@@ -189,13 +190,29 @@ void adv_futex_wakers(const struct adv_futex *fx, struct adv_wakers *w)
 static bool cpython_frames(const struct adv_futex *fx)
 {
 	return strstr(fx->name, "python3") || strstr(fx->name, "libpython") ||
-	       strstr(fx->runtime_frames, "take_gil");
+	       strstr(fx->runtime_frames, "python3") || strstr(fx->runtime_frames, "libpython") ||
+	       strstr(fx->runtime_frames, "_PyEval_") || strstr(fx->runtime_frames, "take_gil");
 }
 
-void adv_word_name(const struct adv_futex *fx, char *buf, size_t size)
+void adv_word_words(const struct adv_profile *p, const struct adv_futex *fx, struct adv_lock_words *lw)
 {
-	if (cpython_frames(fx))
-		snprintf(buf, size, "CPython's GIL (the global interpreter lock)");
+	adv_runtime_word_futex(p, fx, lw);
+	/* Debian's python3 is stripped of take_gil (a static function): a
+	 * condition variable the interpreter's own code waits on is its
+	 * GIL. */
+	if (cpython_frames(fx) && (!lw->kind[0] || strstr(lw->kind, "condition variable")))
+		adv_runtime_word_lock(ADV_RT_CPYTHON, "take_gil", NULL, lw);
+}
+
+void adv_word_name(const struct adv_profile *p, const struct adv_futex *fx, char *buf, size_t size)
+{
+	struct adv_lock_words lw;
+
+	/* In the program's language where its runtime's frames say what
+	 * it is ("std::sync::Mutex in bump_shared", "the GIL (CPython)"). */
+	adv_word_words(p, fx, &lw);
+	if (lw.kind[0] && lw.lock[0])
+		snprintf(buf, size, "%s", lw.lock);
 	else if (fx->name[0])
 		snprintf(buf, size, "%s", fx->name);
 	else

@@ -47,9 +47,13 @@ struct adv_wakers {
 };
 
 void adv_futex_wakers(const struct adv_futex *fx, struct adv_wakers *w);
-/* A word as findings name it: its name, "CPython's GIL" where its frames
- * are the interpreter's, or its address where it has no name. */
-void adv_word_name(const struct adv_futex *fx, char *buf, size_t size);
+/* A word as findings name it: in the program's language where its
+ * runtime's frames say what it is (runtime.h), "the GIL (CPython)" where
+ * they are the interpreter's, else its name, or its address. */
+void adv_word_name(const struct adv_profile *p, const struct adv_futex *fx, char *buf, size_t size);
+struct adv_lock_words;
+/* The words behind adv_word_name(): kind, function, the runtime's fix. */
+void adv_word_words(const struct adv_profile *p, const struct adv_futex *fx, struct adv_lock_words *lw);
 struct adv_metrics;
 /* Its waiters' time blocked on it, as a share of theirs (0..1). */
 double adv_word_wait_share(const struct adv_futex *fx, const struct adv_metrics *m);

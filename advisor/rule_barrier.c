@@ -39,7 +39,7 @@ bool adv_rule_barrier(const struct adv_ctx *ctx, struct adv_finding *f)
 	if (!worst || worst_share < ADV_FUTEX_MIN_SHARE)
 		return false;
 	adv_futex_wakers(worst, &w);
-	adv_word_name(worst, name, sizeof(name));
+	adv_word_name(ctx->p, worst, name, sizeof(name));
 	last_share = w.top && w.wakes > 0 ? (double)w.top->releases / w.wakes : 0;
 	if (w.top && last_share >= ADV_BARRIER_LAST_SHARE)
 		adv_finding__init(f, worst_share >= ADV_BARRIER_WARN_SHARE ? ADV_WARNING : ADV_INFO,

@@ -34,7 +34,7 @@ bool adv_rule_lock_blocking(const struct adv_ctx *ctx, struct adv_finding *f)
 		share = fmin(1.0, blocked / m->dur_ns);
 		if (!site || share < ADV_HELD_BLOCKED_SHARE)
 			continue;
-		adv_word_name(fx, name, sizeof(name));
+		adv_word_name(ctx->p, fx, name, sizeof(name));
 		adv_finding__init(f, m->hot[i].share >= ADV_LOCK_WARN_SHARE ? ADV_WARNING : ADV_INFO,
 				  "Blocking under a lock: %.90s was held by a thread asleep in I/O or a timer %s of the trace",
 				  name, adv_fmt_pct(share).s);

@@ -18,6 +18,7 @@
 #include "finding.h"
 #include "format.h"
 #include "rules.h"
+#include "runtime.h"
 
 /* The word its threads waited on longest, among those handed on by their
  * own waiters (a lock, an interpreter lock): a word another thread
@@ -52,6 +53,7 @@ bool adv_rule_serialization(const struct adv_ctx *ctx, struct adv_finding *f)
 	const struct adv_metrics *m = &ctx->m;
 	double active = 0, oncpu_ns = 0, handed_ns, wait_share, ran_as;
 	const struct adv_futex *word;
+	struct adv_lock_words lw;
 	char name[ADV_NAME_LEN];
 
 	if (!m->conc_measured || m->ncpus < 2 || !p->threads)
@@ -84,7 +86,12 @@ bool adv_rule_serialization(const struct adv_ctx *ctx, struct adv_finding *f)
 		if (use == ADV_WORD_BARRIER || use == ADV_WORD_HERD)
 			return false;
 	}
-	adv_word_name(word, name, sizeof(name));
+	adv_word_name(ctx->p, word, name, sizeof(name));
+	adv_word_words(p, word, &lw);
+	/* The Go scheduler parking idle threads takes no turns for the
+	 * program: its goroutines' locks are the runtime's to show. */
+	if (lw.runtime_internal)
+		return false;
 	ran_as = oncpu_ns / m->dur_ns;
 	adv_finding__init(f, ADV_WARNING,
 			  "Serialization: %.0f threads with work ran one at a time (two at once %s of the time), waiting on %.90s",
@@ -99,8 +106,8 @@ bool adv_rule_serialization(const struct adv_ctx *ctx, struct adv_finding *f)
 	if (m->host_busy)
 		adv_finding__evidence(f, ADV_SRC_HOST, "other processes", "%.2f CPUs busy: they queue behind those, but block on each other",
 				      m->busy_other_cpus);
-	if (strstr(name, "GIL"))
-		adv_finding__recommend(f, "Run the CPU-bound work in processes (multiprocessing, concurrent.futures.ProcessPoolExecutor), release the GIL in C extensions around long computations, or use a free-threaded build (python3.13t).");
+	if (lw.kind[0])
+		adv_finding__recommend(f, "%s", lw.fix);
 	else
 		adv_finding__recommend(f, "Find what lets one thread run at a time (the word above) and split it: a lock per shard, per-thread data merged later, or fewer threads if the work cannot run in parallel.");
 	f->confidence = adv_clamp01(0.55 + 0.4 * (1 - m->conc_parallel / ADV_SERIAL_PARALLEL) * fmin(1.0, wait_share / 0.5));

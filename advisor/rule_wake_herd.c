@@ -42,7 +42,7 @@ bool adv_rule_wake_herd(const struct adv_ctx *ctx, struct adv_finding *f)
 	if (!worst || worst_wasted < ADV_FUTEX_MIN_WAITS || rate < ADV_FUTEX_MIN_RATE)
 		return false;
 	share = adv_word_wait_share(worst, m);
-	adv_word_name(worst, name, sizeof(name));
+	adv_word_name(ctx->p, worst, name, sizeof(name));
 	adv_finding__init(f, share >= ADV_HERD_WARN_SHARE ? ADV_WARNING : ADV_INFO,
 			  "Thundering herd: each wake of %.90s wakes %.1f threads, %s of which wait again at once",
 			  name, w.fanout, adv_fmt_pct(w.reblocked).s);
