@@ -16,6 +16,15 @@
  *  10  stdout on /dev/full: "No space left on device"; stdout closed: EBADF
  *  12  a target run by nobody in its own user and mount namespace
  *      bind-mounts a root-only file over its /tmp/perf-PID.map: not opened
+ *
+ * and issue 30:
+ *
+ *   1  a target names itself and its thread "\e]0;pwned\a\e[2J": every
+ *      byte of every output (text, stderr, JSON, folded, pprof, metrics,
+ *      HTML, the recording, report and diff of it) is clean, the name shown
+ *      as "?]0;pwned??[2J"; a recording crafted with such names, C1
+ *      controls and ill-formed UTF-8 is replayed clean
+ *   4  a process and a thread named "ab\ncd" are traced, -p and -t
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +34,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <json-c/json.h>
 #include "tracetest.h"
+#include "common/names.h"
 #include "report/recording.h"
 #include "syms/syms.h"
 
@@ -495,6 +506,222 @@ static void test_perfmap_bind_mount_of_root_file_not_opened(void **state)
 	stop_target(&p, pid);
 }
 
+/* ---- issue 30, 1 and 4: names a target gives itself ------------------------ */
+
+#define EVIL "\e]0;pwned\a\e[2J"	/* sets the title, clears the screen */
+#define EVIL_SHOWN "?]0;pwned??[2J"	/* as every output must show it */
+
+/*
+ * Every byte of an output: no NUL, and between newlines and tabs only clean
+ * text (common/names.h: valid UTF-8, no escape, no control character).
+ * want, when not NULL, must be in it: the name went through.
+ */
+static void assert_clean_bytes(const char *what, const char *buf, size_t len, const char *want)
+{
+	size_t start = 0;
+
+	if (memchr(buf, 0, len))
+		fail_msg("%s holds a NUL byte", what);
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && buf[i] != '\n' && buf[i] != '\t')
+			continue;
+		if (!ss_name_is_clean(buf + start, i - start)) {
+			size_t bad = start;
+
+			while (bad < i && (unsigned char)buf[bad] >= 0x20 && (unsigned char)buf[bad] < 0x7f)
+				bad++;
+			fail_msg("%s: byte %zu (0x%02x) of %zu is a control or not UTF-8", what, bad,
+				 (unsigned char)buf[bad], len);
+		}
+		start = i + 1;
+	}
+	if (want && !memmem(buf, len, want, strlen(want)))
+		fail_msg("%s does not show the name as %s", what, want);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+
+	if (!f)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	do {
+		if (n + 4096 > cap && !(buf = realloc(buf, cap = cap * 2 + 8192)))
+			fail_msg("out of memory");
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r);
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+static void assert_clean_file(const char *path, const char *want)
+{
+	size_t len;
+	char *buf = slurp(path, &len);
+
+	assert_clean_bytes(path, buf, len, want);
+	free(buf);
+}
+
+/* A gzipped pprof: binary, so only the name's own bytes are looked for:
+ * the raw escape never, the cleaned name in the labels. */
+static void assert_clean_pprof(const char *path, const char *want)
+{
+	char cmd[512], raw[256];
+	size_t len;
+	char *buf;
+
+	snprintf(raw, sizeof(raw), "%s.raw", path);
+	snprintf(cmd, sizeof(cmd), "gzip -dc '%s' > '%s'", path, raw);
+	assert_int_equal(system(cmd), 0);
+	buf = slurp(raw, &len);
+	if (memmem(buf, len, "\e]0;", 4) || memmem(buf, len, "\e[2J", 4))
+		fail_msg("%s holds the raw escape", path);
+	if (want && !memmem(buf, len, want, strlen(want)))
+		fail_msg("%s does not label a thread %s", path, want);
+	free(buf);
+}
+
+/* Runs spinscope with args to exit 0; every byte of stdout and stderr
+ * clean, want in stdout. */
+static void run_clean(const char *const args[], const char *want)
+{
+	const char *argv[24] = { tl_path("spinscope") };
+	char *out, *err;
+	int n = 1, rc;
+
+	while (*args && n < 23)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	rc = tt_run(argv, &out, &err, RUN_TIMEOUT_MS);
+	if (rc)
+		fail_msg("spinscope %s exited %d", argv[1], rc);
+	assert_clean_bytes("stdout", out, strlen(out), want);
+	assert_clean_bytes("stderr", err, strlen(err), NULL);
+	free(out);
+	free(err);
+}
+
+static void test_hostile_names_in_every_output(void **state)
+{
+	const char *folded = in_shared("evil.folded"), *pprof = in_shared("evil.pb.gz");
+	const char *html = in_shared("evil.html"), *metrics = in_shared("evil.prom");
+	const char *rec = in_shared("evil.json"), *rfolded = in_shared("evil-r.folded");
+	const char *rhtml = in_shared("evil-r.html"), *rpprof = in_shared("evil-r.pb.gz");
+	struct tt_workload w;
+	struct tt_trace t;
+	json_object *doc;
+	char done[64];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "hostile_names", TT_ARGS(EVIL, EVIL, "50"));
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--no-calibrate", "--event",
+				   "cpu-clock", "--folded", folded, "--pprof", pprof, "--html", html,
+				   "--metrics-file", metrics, "-o", rec));
+	/* the first stderr line names the process: clean before the trace */
+	assert_clean_bytes("the tracing line", t.tracing, strlen(t.tracing), EVIL_SHOWN);
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc)
+		fail_msg("exit %d; stderr: %zu bytes", t.rc, strlen(t.err));
+	assert_clean_bytes("stdout", t.out, strlen(t.out), EVIL_SHOWN);
+	assert_clean_bytes("stderr", t.err, strlen(t.err), NULL);
+	tt_trace_free(&t);
+	assert_clean_file(folded, NULL);
+	assert_clean_file(html, EVIL_SHOWN);
+	assert_clean_file(metrics, "comm=\"" EVIL_SHOWN "\"");
+	assert_clean_file(rec, EVIL_SHOWN);
+	assert_clean_pprof(pprof, EVIL_SHOWN);
+	/* the recording: the names as cleaned, the counts as made */
+	assert_int_equal(recording__load(rec, &doc), 0);
+	assert_string_equal(json_object_get_string(tt_get(doc, "target.comm")), EVIL_SHOWN);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 50);
+	json_object_put(doc);
+	/* replayed */
+	run_clean(TT_ARGS("report", rec), EVIL_SHOWN);
+	run_clean(TT_ARGS("report", rec, "--json"), EVIL_SHOWN);
+	run_clean(TT_ARGS("report", rec, "--folded", rfolded, "--html", rhtml, "--pprof", rpprof), EVIL_SHOWN);
+	assert_clean_file(rfolded, NULL);
+	assert_clean_file(rhtml, EVIL_SHOWN);
+	assert_clean_pprof(rpprof, EVIL_SHOWN);
+	run_clean(TT_ARGS("diff", rec, rec), EVIL_SHOWN);
+	run_clean(TT_ARGS("diff", rec, rec, "--json"), EVIL_SHOWN);
+	tt_workload_end(&w);
+}
+
+/* Sets every string member key of each object in array (or of o) to v. */
+static void plant(json_object *o, const char *key, const char *v)
+{
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			plant(json_object_array_get_idx(o, i), key, v);
+		return;
+	}
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, m) {
+			if (!strcmp(k, key) && json_object_is_type(m, json_type_string))
+				json_object_set_string(m, v);
+			else
+				plant(m, key, v);
+		}
+	}
+}
+
+/* A recording made elsewhere, with hostile names json-c writes as \u001b
+ * escapes, raw C1 and ill-formed UTF-8 bytes: report and diff show every
+ * name cleaned. */
+static void test_crafted_recording_replayed_clean(void **state)
+{
+	static const char evil_bytes[] = EVIL "\xc2\x9b" "2J\xff\xfe\xe2\x80\xae";
+	static const char evil_frame[] = EVIL "\xc2\x9b" "2J\xff\xfe\xe2\x80\xae+0x2b (libc.so.6)";
+	const char *rec = in_shared("crafted.json"), *folded = in_shared("crafted.folded");
+	const char *html = in_shared("crafted.html"), *pprof = in_shared("crafted.pb.gz");
+	json_object *doc;
+
+	assert_int_equal(recording__load("tests/fixtures/recording/hot-lock-1.1.json", &doc), 0);
+	plant(doc, "comm", evil_bytes);
+	plant(doc, "name", evil_frame);		/* frames, as "func+0x2b (module)" */
+	plant(doc, "module", evil_bytes);
+	plant(doc, "hostname", evil_bytes);
+	plant(doc, "symbol", evil_bytes);	/* the samples' top */
+	assert_int_equal(json_object_to_file_ext(rec, doc, JSON_C_TO_STRING_PLAIN), 0);
+	json_object_put(doc);
+	run_clean(TT_ARGS("report", rec), EVIL_SHOWN);
+	run_clean(TT_ARGS("report", rec, "--json"), EVIL_SHOWN);
+	run_clean(TT_ARGS("report", rec, "--folded", folded, "--html", html, "--pprof", pprof), NULL);
+	assert_clean_file(folded, "?]0:pwned??[2J");	/* ';' is folded syntax: ':' */
+	assert_clean_file(html, EVIL_SHOWN);
+	assert_clean_pprof(pprof, EVIL_SHOWN);
+	run_clean(TT_ARGS("diff", rec, "tests/fixtures/recording/hot-lock-1.1.json"), EVIL_SHOWN);
+	run_clean(TT_ARGS("diff", rec, rec, "--json"), EVIL_SHOWN);
+}
+
+/* Issue 30 item 4: before, "cannot read /proc/N/status: Invalid argument"
+ * (exit 3), and with -t "thread T is not a thread of process P". */
+static void test_newline_in_name_traced(void **state)
+{
+	struct tt_workload w;
+	json_object *doc;
+	long long tid;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "hostile_names", TT_ARGS("ab\ncd", "ab\ncd", "30"));
+	assert_int_equal(tt_field_list(w.ready, "tids", &tid, 1), 1);
+	doc = tt_trace_until_done(&w, TT_ARGS("-t", tt_num(tid)), WORK_TIMEOUT_MS, END_TIMEOUT_MS);
+	assert_string_equal(json_object_get_string(tt_get(doc, "target.comm")), "ab?cd");
+	assert_int_equal(tt_u64(doc, "target.tid"), tid);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 30);	/* the thread's, exactly */
+	assert_string_equal(json_object_get_string(tt_get(tt_thread(doc, tid), "comm")), "ab?cd");
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -509,6 +736,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_json_argument_errors, tt_teardown),
 		cmocka_unit_test_teardown(test_tid_exit_ends_trace, tt_teardown),
 		cmocka_unit_test_teardown(test_perfmap_bind_mount_of_root_file_not_opened, tt_teardown),
+		cmocka_unit_test_teardown(test_hostile_names_in_every_output, tt_teardown),
+		cmocka_unit_test_teardown(test_crafted_recording_replayed_clean, tt_teardown),
+		cmocka_unit_test_teardown(test_newline_in_name_traced, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
 }
