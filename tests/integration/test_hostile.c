@@ -24,6 +24,11 @@
  *      HTML, the recording, report and diff of it) is clean, the name shown
  *      as "?]0;pwned??[2J"; a recording crafted with such names, C1
  *      controls and ill-formed UTF-8 is replayed clean
+ *   2  --metrics under `ulimit -n 256` while a local user holds 600
+ *      connections open and another sends a byte every 250 ms: a scrape
+ *      is still answered, the slow one is closed by its deadline, the
+ *      end-of-trace files are all written
+ *   3  no address of the target's in the exposition
  *   4  a process and a thread named "ab\ncd" are traced, -p and -t
  */
 #include <errno.h>
@@ -33,10 +38,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
 #include "tracetest.h"
 #include "common/names.h"
+#include "report/metrics_http.h"
 #include "report/recording.h"
 #include "syms/syms.h"
 
@@ -722,6 +733,135 @@ static void test_newline_in_name_traced(void **state)
 	tt_workload_end(&w);
 }
 
+/* ---- issue 30, 2 and 3: the metrics endpoint's neighbours ----------------- */
+
+#define HELD 600		/* connections a local user holds open */
+/* The server's deadline a connection (report/metrics_http.h) */
+#define METRICS_DEADLINE_TEST_MS ((int)METRICS_HTTP_DEADLINE_MS)
+#define SPINSCOPE_FDS 256	/* spinscope's descriptor limit for the run */
+
+/* A connection to 127.0.0.1:port that has sent req (non-blocking, so a
+ * full accept queue never blocks the test); -1 if none could be made. */
+static int connect_send(int port, const char *req)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) && errno != EINPROGRESS) {
+		close(fd);
+		return -1;
+	}
+	if (poll(&p, 1, 1000) == 1 && req)
+		(void)!send(fd, req, strlen(req), MSG_NOSIGNAL);
+	return fd;
+}
+
+/* Reads fd until the server closes it (at most timeout_ms); what came. */
+static size_t read_until_closed(int fd, char *buf, size_t size, int timeout_ms)
+{
+	long long end = tt_now_ms() + timeout_ms;
+	size_t n = 0;
+
+	for (long long now; (now = tt_now_ms()) < end;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+
+		if (poll(&p, 1, (int)(end - now)) <= 0)
+			continue;
+		r = recv(fd, buf + n, size - 1 - n, 0);
+		if (r < 0 && errno == EAGAIN)
+			continue;
+		if (r <= 0 || (n += (size_t)r) == size - 1)
+			break;
+	}
+	buf[n] = 0;
+	return n;
+}
+
+static void test_metrics_neighbours_cannot_take_the_output(void **state)
+{
+	static char body[1 << 20];
+	const char *rec = in_shared("m.json"), *folded = in_shared("m.folded"), *html = in_shared("m.html");
+	static int held[HELD];
+	struct rlimit rl, mine;
+	struct tt_workload w;
+	struct tt_trace t;
+	char addr[32], hex[32], done[64];
+	long long t0, closed_after = -1;
+	int port = tt_free_port(), slow;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "hostile_names", TT_ARGS("server", "worker", "50"));
+	snprintf(hex, sizeof(hex), "%llx", tt_field(w.ready, "lock"));
+	snprintf(addr, sizeof(addr), "127.0.0.1:%d", port);
+	/* spinscope gets a small limit (inherited), the test a large one */
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &mine), 0);
+	rl = (struct rlimit){ .rlim_cur = SPINSCOPE_FDS, .rlim_max = mine.rlim_max };
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--no-calibrate", "--json",
+				   "--metrics", addr, "-o", rec, "--folded", folded, "--html", html));
+	rl.rlim_cur = mine.rlim_max > HELD + 200 ? HELD + 200 : mine.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+
+	/* a local user's connections, each with half a request */
+	for (int i = 0; i < HELD; i++)
+		held[i] = connect_send(port, "GET /metrics HTTP/1.1\r\n");
+	/* scrapes are still answered, whole, with no address in them; the
+	 * series refresh each second: until one holds the mutex's */
+	t0 = tt_now_ms();
+	do {
+		slow = connect_send(port, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+		assert_true(slow >= 0);
+		read_until_closed(slow, body, sizeof(body), 3 * METRICS_DEADLINE_TEST_MS);
+		close(slow);
+		if (strncmp(body, "HTTP/1.1 200", 12))
+			fail_msg("a scrape was not answered beside %d held connections: %.80s", HELD, body);
+	} while (!strstr(body, "spinscope_futex_wait_seconds_total{") && tt_now_ms() - t0 < 10000);
+	assert_non_null(strstr(body, "spinscope_futex_wait_seconds_total{"));
+	if (strstr(body, hex) || strstr(body, "futex=\"0x"))
+		fail_msg("the exposition holds the lock's address %s", hex);
+	assert_non_null(strstr(body, "lock_id=\""));
+
+	/* a slowloris: a byte every 250 ms does not keep it open */
+	slow = connect_send(port, "GET /metrics HTTP/1.1\r\n");
+	t0 = tt_now_ms();
+	while (tt_now_ms() - t0 < 3 * METRICS_DEADLINE_TEST_MS) {
+		struct pollfd p = { .fd = slow, .events = POLLIN };
+
+		if (send(slow, "X", 1, MSG_NOSIGNAL) < 0 ||
+		    (poll(&p, 1, 250) == 1 && recv(slow, done, sizeof(done), MSG_DONTWAIT) <= 0)) {
+			closed_after = tt_now_ms() - t0;
+			break;
+		}
+	}
+	close(slow);
+	if (closed_after < 0)
+		fail_msg("a connection sending a byte every 250 ms was open after %d ms",
+			 3 * METRICS_DEADLINE_TEST_MS);
+	print_message("# slowloris closed after %lld ms\n", closed_after);
+
+	/* the end, with every held connection still open on our side */
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc)
+		fail_msg("exit %d with %d connections held: %s", t.rc, HELD, t.err);
+	assert_null(strstr(t.err, "Too many open files"));
+	assert_mode_0600(rec);
+	assert_mode_0600(folded);
+	assert_mode_0600(html);
+	tt_trace_free(&t);
+	for (int i = 0; i < HELD; i++)
+		if (held[i] >= 0)
+			close(held[i]);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &mine), 0);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -739,6 +879,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_hostile_names_in_every_output, tt_teardown),
 		cmocka_unit_test_teardown(test_crafted_recording_replayed_clean, tt_teardown),
 		cmocka_unit_test_teardown(test_newline_in_name_traced, tt_teardown),
+		cmocka_unit_test_teardown(test_metrics_neighbours_cannot_take_the_output, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
 }

@@ -11,7 +11,7 @@
  *
  * The names are set with prctl(PR_SET_NAME) (what pthread_setname_np does
  * for the calling thread), cut by the kernel to 15 bytes. "ready" gives
- * the worker's tid.
+ * the worker's tid and the mutex's address.
  */
 #include "workload.h"
 
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_NAME, argv[1]);
 	wl_thread_start(worker);
 	wl_read_all(back_pipe[0], &tid, sizeof(tid));
-	wl_ready("n=%lu tids=%d", rounds, (int)tid);
+	wl_ready("n=%lu tids=%d lock=%p", rounds, (int)tid, (void *)&lock);
 	for (unsigned long i = 0; i < rounds; i++) {
 		pthread_mutex_lock(&lock);
 		wl_write_all(go_pipe[1], &c, 1);
