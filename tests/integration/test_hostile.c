@@ -30,6 +30,7 @@
  *      end-of-trace files are all written
  *   3  no address of the target's in the exposition
  *   4  a process and a thread named "ab\ncd" are traced, -p and -t
+ *   7  ulimit -n 12, 20, 40: exit 7 "out of file descriptors", never 6
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -798,13 +799,16 @@ static void test_metrics_neighbours_cannot_take_the_output(void **state)
 	tt_workload_start(&w, "hostile_names", TT_ARGS("server", "worker", "50"));
 	snprintf(hex, sizeof(hex), "%llx", tt_field(w.ready, "lock"));
 	snprintf(addr, sizeof(addr), "127.0.0.1:%d", port);
-	/* spinscope gets a small limit (inherited), the test a large one */
-	assert_int_equal(getrlimit(RLIMIT_NOFILE, &mine), 0);
-	rl = (struct rlimit){ .rlim_cur = SPINSCOPE_FDS, .rlim_max = mine.rlim_max };
-	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--no-calibrate", "--json",
 				   "--metrics", addr, "-o", rec, "--folded", folded, "--html", html));
-	rl.rlim_cur = mine.rlim_max > HELD + 200 ? HELD + 200 : mine.rlim_max;
+	/* spinscope's limit as `ulimit -n` would have it, soft and hard (it
+	 * raises its soft one to the hard at start); the test's own large */
+	rl = (struct rlimit){ .rlim_cur = SPINSCOPE_FDS, .rlim_max = SPINSCOPE_FDS };
+	assert_int_equal(prlimit(t.proc.pid, RLIMIT_NOFILE, &rl, NULL), 0);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &mine), 0);
+	if (mine.rlim_max < HELD + 100)
+		skip();
+	rl = (struct rlimit){ .rlim_cur = HELD + 100, .rlim_max = mine.rlim_max };
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	tt_workload_go(&w);
 	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
@@ -862,6 +866,41 @@ static void test_metrics_neighbours_cannot_take_the_output(void **state)
 	tt_workload_end(&w);
 }
 
+/* ---- issue 30, 7: out of descriptors ------------------------------------- */
+
+/* Before: "the kernel refused to load BPF program ...", exit 6. Each limit
+ * runs out at another step (loading the maps, attaching): all say so. */
+static void test_out_of_descriptors_says_so(void **state)
+{
+	static const char *const limits[] = { "12", "20", "40" };
+	struct tt_bpf_mark mark;
+	struct tt_workload w;
+	char script[64];
+
+	TL_REQUIRE_BPF();
+	tt_bpf_mark(&mark);
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		char *out, *err;
+		const char *line;
+		int rc;
+
+		snprintf(script, sizeof(script), "ulimit -n %s; exec \"$@\"", limits[i]);
+		rc = tt_run(TT_ARGS("/bin/sh", "-c", script, "sh", tl_path("spinscope"), "-p",
+				    tt_num(w.proc.pid), "-d", "0.5", "--no-calibrate", "--json"),
+			    &out, &err, RUN_TIMEOUT_MS);
+		line = last_line(err);
+		if (rc != 7 || !strstr(line, "out of file descriptors") || !strstr(line, "ulimit -n"))
+			fail_msg("ulimit -n %s: exit %d, expected 7 saying so: %s", limits[i], rc, line);
+		if (!strstr(out, "\"exit_code\":7"))
+			fail_msg("ulimit -n %s: no JSON error with exit code 7: %s", limits[i], out);
+		free(out);
+		free(err);
+	}
+	tt_workload_end(&w);
+	tt_assert_nothing_left(&mark);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -880,6 +919,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_crafted_recording_replayed_clean, tt_teardown),
 		cmocka_unit_test_teardown(test_newline_in_name_traced, tt_teardown),
 		cmocka_unit_test_teardown(test_metrics_neighbours_cannot_take_the_output, tt_teardown),
+		cmocka_unit_test_teardown(test_out_of_descriptors_says_so, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
 }
