@@ -32,7 +32,7 @@ FUZZ_LIBS_calib_load := -ljson-c -lm
 FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
 FUZZ_LIBS_recording := -lzstd -ljson-c
 # The recording read into the model and diffed (spinscope report, diff).
-FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording.c \
+FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording_check.c recording.c \
 	recording_diff.c advice.c advice_releases.c samples_report.c) user/common/outfile.c user/common/names.c \
 	$(addprefix user/model/,profile.c stacks.c samples_result.c releases.c) user/syms/hot_insns.c \
 	$(wildcard advisor/*.c)

@@ -11,6 +11,7 @@
 #include "model/counters.h"
 #include "recording.h"
 #include "recording_json.h"
+#include "recording_check.h"
 #include "recording_read.h"
 
 /* ---- typed, bounded access to untrusted JSON ----------------------------- */
@@ -853,6 +854,9 @@ int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, 
 	code = read_version(rec, why, whylen);
 	if (code)
 		return code;
+	code = recording__check(doc, why, whylen);
+	if (code)
+		return code;
 	if (clean_strings(doc)) {
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return SS_EXIT_ERROR;
@@ -885,7 +889,8 @@ int recording__read(const char *path, struct ss_recording *rec, char *why, size_
 	if (err) {
 		snprintf(why, whylen, "cannot read the recording %s: %s", path,
 			 err == -EINVAL ? "truncated, corrupt, too large or not a spinscope report" :
-			 err == -E2BIG ? "more JSON values than a recording holds (4 Mi)" : strerror(-err));
+			 err == -E2BIG ? "reading it would take more than 16 times its size in memory (at most 512 MiB)" :
+			 strerror(-err));
 		return err == -ENOMEM ? SS_EXIT_ERROR : SS_EXIT_USAGE;
 	}
 	code = recording__from_json(doc, rec, inner, sizeof(inner));
