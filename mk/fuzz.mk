@@ -1,8 +1,9 @@
 # Fuzzing (`make fuzz`): clang's libFuzzer with ASan and UBSan, one target
 # per parser of input spinscope does not control (tests/fuzz/fuzz_*.c):
-# the sanitiser of names, the ELF symbol loader, the perf map, /proc/PID/maps lines, /proc/PID/status
-# and stat, the calibration file, a recording (-o FILE[.zst]) read back,
-# and checked against its schema, read into the model and diffed. Each runs for FUZZ_TIME seconds from its
+# the sanitiser of names, the ELF symbol loader, the perf map,
+# /proc/PID/maps lines, /proc/PID/status and stat, the calibration file, a
+# recording (-o FILE[.zst]) read back, and checked against its schema, read
+# into the model and diffed. Each runs for FUZZ_TIME seconds from its
 # committed seeds (tests/fuzz/corpus/NAME, plus FUZZ_SEEDS_NAME); new inputs
 # go to a scratch corpus in the build folder, so the committed one stays
 # small. Any crash, leak, sanitizer report or slow input fails the target,

@@ -31,6 +31,10 @@
  *   3  no address of the target's in the exposition
  *   4  a process and a thread named "ab\ncd" are traced, -p and -t
  *   7  ulimit -n 12, 20, 40: exit 7 "out of file descriptors", never 6
+ *   8  nobody with CAP_BPF and CAP_PERFMON: told what is missing (who may
+ *      mount tracefs, CAP_DAC_READ_SEARCH to read it); with those and
+ *      CAP_SYS_PTRACE it traces; root with the two alone is warned that
+ *      frames will lack names
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -901,6 +905,68 @@ static void test_out_of_descriptors_says_so(void **state)
 	tt_assert_nothing_left(&mark);
 }
 
+/* ---- issue 30, 8: capabilities instead of root ---------------------------- */
+
+/* Runs `sh -c script` in a private mount namespace, with spinscope's
+ * arguments after it ($1 the binary); exit status, stderr in *err. */
+static int run_in_mntns(const char *script, int pid, char **err)
+{
+	char *out;
+	int rc;
+
+	rc = tt_run(TT_ARGS("/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script,
+			    "sh", tl_path("spinscope"), "-p", tt_num(pid), "-d", "0.5", "--no-calibrate"),
+		    &out, err, RUN_TIMEOUT_MS);
+	free(out);
+	return rc;
+}
+
+#define NOBODY_CAPS(caps) "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=" caps \
+	" --ambient-caps=" caps " \"$@\""
+
+/*
+ * Before: with CAP_BPF and CAP_PERFMON only, "tracefs is not mounted"
+ * (exit 5) whether it was or not, and a root restricted to them got
+ * frames without names and no warning. Now: unmounted, it says who may
+ * mount it; mounted (0700), that CAP_DAC_READ_SEARCH reads it; with that
+ * and CAP_SYS_PTRACE, nobody traces root's process; root with the two
+ * alone is told that its frames will lack names.
+ */
+static void test_capabilities_instead_of_root(void **state)
+{
+	static const char mounted[] = "mount -t tracefs nodev /sys/kernel/tracing || exit 99; exec ";
+	char script[512], *err;
+	struct tt_workload w;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	snprintf(script, sizeof(script), "umount /sys/kernel/tracing /sys/kernel/debug/tracing 2>/dev/null; exec "
+		 NOBODY_CAPS("+bpf,+perfmon"));
+	rc = run_in_mntns(script, w.proc.pid, &err);
+	if (rc != 4 || !strstr(last_line(err), "mounting it needs CAP_SYS_ADMIN"))
+		fail_msg("unmounted tracefs: exit %d: %s", rc, err);
+	free(err);
+	snprintf(script, sizeof(script), "%s" NOBODY_CAPS("+bpf,+perfmon"), mounted);
+	rc = run_in_mntns(script, w.proc.pid, &err);
+	if (rc != 4 || !strstr(last_line(err), "CAP_DAC_READ_SEARCH"))
+		fail_msg("tracefs 0700: exit %d: %s", rc, err);
+	free(err);
+	snprintf(script, sizeof(script), "%s" NOBODY_CAPS("+bpf,+perfmon,+dac_read_search,+sys_ptrace"),
+		 mounted);
+	rc = run_in_mntns(script, w.proc.pid, &err);
+	if (rc || strstr(err, "warning"))
+		fail_msg("nobody with four capabilities: exit %d: %s", rc, err);
+	free(err);
+	snprintf(script, sizeof(script), "%ssetpriv --bounding-set=-all,+bpf,+perfmon --inh-caps=-all \"$@\"",
+		 mounted);
+	rc = run_in_mntns(script, w.proc.pid, &err);
+	if (rc || !strstr(err, "frames will be named module+offset"))
+		fail_msg("root with two capabilities: exit %d, no warning: %s", rc, err);
+	free(err);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -920,6 +986,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_newline_in_name_traced, tt_teardown),
 		cmocka_unit_test_teardown(test_metrics_neighbours_cannot_take_the_output, tt_teardown),
 		cmocka_unit_test_teardown(test_out_of_descriptors_says_so, tt_teardown),
+		cmocka_unit_test_teardown(test_capabilities_instead_of_root, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
 }

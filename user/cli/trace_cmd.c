@@ -576,6 +576,9 @@ static int trace_attach(struct trace_session *s)
 	if (!s->syms)
 		ss_warn("cannot read the memory maps of pid %d (%s): stacks will show addresses only",
 			o->pid, strerror(errno));
+	else if (!proc_files_openable("/proc", o->pid))
+		ss_warn("cannot open the files pid %d maps (its /proc root needs CAP_SYS_PTRACE, its map_files CAP_SYS_ADMIN): frames will be named module+offset, without functions",
+			o->pid);
 	if (o->verbose)
 		ss_notice("attached in %.0f ms", (s->start_ns - s->t0) / 1e6);
 	return 0;

@@ -181,6 +181,36 @@ int proc_read_comm_at(int dir_fd, int tid, char *name, size_t size)
 	return 0;
 }
 
+bool proc_files_openable(const char *root, int pid)
+{
+	char path[256];
+	struct dirent *de;
+	bool ok = false;
+	DIR *d;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%d/root/", root, pid);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	snprintf(path, sizeof(path), "%s/%d/map_files", root, pid);
+	d = opendir(path);
+	while (d && !ok && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC);
+		ok = fd >= 0;
+		if (ok)
+			close(fd);
+		break;
+	}
+	if (d)
+		closedir(d);
+	return ok;
+}
+
 int proc_check_target(const char *root, int pid, int tid, struct proc_status *st,
 		      char *why, size_t whylen)
 {

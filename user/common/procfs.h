@@ -42,6 +42,12 @@ int proc_open_pid_dir(const char *root, int pid, unsigned long long starttime);
  * -errno (the process or the thread is gone). */
 int proc_read_comm_at(int dir_fd, int tid, char *name, size_t size);
 
+/* Can the target's mapped files be opened, to name its frames: through
+ * /proc/PID/root (ptrace access: CAP_SYS_PTRACE for a target with more
+ * capabilities than ours) or /proc/PID/map_files (CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE)? */
+bool proc_files_openable(const char *root, int pid);
+
 /* Checks that pid (and tid, when non-zero) can be traced: exists, is a user
  * process, not a zombie, and pid is a process, not one of its threads.
  * Returns 0, or SS_EXIT_TARGET with a one-line reason in why. */

@@ -65,14 +65,17 @@ int tracefs_has_event(const char *const *roots, const char *event)
 		char path[512];
 
 		snprintf(path, sizeof(path), "%s/events", roots[i]);
-		if (access(path, F_OK)) {
+		/* AT_EACCESS: with our effective capabilities, as opening it will
+		 * (access() drops them for a non-root caller: CAP_DAC_READ_SEARCH
+		 * would not count). */
+		if (faccessat(AT_FDCWD, path, F_OK, AT_EACCESS)) {
 			if (errno == EACCES)
 				return -2;
 			continue;
 		}
 		mounted = true;
 		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], event);
-		if (access(path, F_OK) == 0)
+		if (faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) == 0)
 			return 1;
 	}
 	return mounted ? 0 : -1;
@@ -84,15 +87,17 @@ int tracefs_has_event(const char *const *roots, const char *event)
  * namespace of our own, which vanishes with us, so the host's mount table
  * is never changed. Works only while we are single-threaded.
  */
+static int tracefs_mount_err;	/* why our private mount failed; 0: it did not */
+
 static int tracefs_mount_private(const char *const *roots, int verbose)
 {
 	if (unshare(CLONE_NEWNS))
-		return -errno;
+		return tracefs_mount_err = -errno;
 	/* Our mounts must not propagate back into the host's namespace. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
-		return -errno;
+		return tracefs_mount_err = -errno;
 	if (mount("nodev", roots[0], "tracefs", 0, NULL))
-		return -errno;
+		return tracefs_mount_err = -errno;
 	if (verbose)
 		fprintf(stderr, "spinscope: mounted tracefs at %s in a private mount namespace\n", roots[0]);
 	return 0;
@@ -325,7 +330,13 @@ static int check_required_events(const char *const *roots, char *why, size_t why
 		if (has == 1)
 			continue;
 		if (has == -2) {
-			snprintf(why, whylen, "insufficient privileges: cannot read tracefs at %s: run spinscope as root (sudo)",
+			snprintf(why, whylen, "insufficient privileges: cannot read tracefs at %s (uid %d): run spinscope as root (sudo), or give it CAP_DAC_READ_SEARCH besides CAP_BPF and CAP_PERFMON",
+				 roots[0], (int)geteuid());
+			return SS_EXIT_PERM;
+		}
+		/* The kernel has it; we may not mount it (CAP_SYS_ADMIN). */
+		if (has == -1 && (tracefs_mount_err == -EPERM || tracefs_mount_err == -EACCES)) {
+			snprintf(why, whylen, "insufficient privileges: tracefs is not mounted at %s, and mounting it needs CAP_SYS_ADMIN: have root mount it (mount -t tracefs nodev /sys/kernel/tracing), or run spinscope as root",
 				 roots[0]);
 			return SS_EXIT_PERM;
 		}
