@@ -127,7 +127,7 @@ static void per_lock(struct mt *m, const char *name, const char *help, double sc
 static void locks(struct mt *m)
 {
 	per_lock(m, "spinscope_futex_wait_seconds_total",
-		 "Time threads spent in futex waits on this lock (futex address).", 1e-9,
+		 "Time threads spent in futex waits on this lock (lock_id: an opaque id of its address).", 1e-9,
 		 offsetof(struct ss_futex, wait_ns));
 	per_lock(m, "spinscope_futex_waits_total", "Futex waits on this lock that returned.", 1,
 		 offsetof(struct ss_futex, waits));
