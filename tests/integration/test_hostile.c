@@ -704,7 +704,7 @@ static void test_crafted_recording_replayed_clean(void **state)
 	plant(doc, "comm", evil_bytes);
 	plant(doc, "name", evil_frame);		/* frames, as "func+0x2b (module)" */
 	plant(doc, "module", evil_bytes);
-	plant(doc, "hostname", evil_bytes);
+	plant(doc, "hostname", "</script><i>x");	/* HTML: must stay inside its script */
 	plant(doc, "symbol", evil_bytes);	/* the samples' top */
 	assert_int_equal(json_object_to_file_ext(rec, doc, JSON_C_TO_STRING_PLAIN), 0);
 	json_object_put(doc);
@@ -713,6 +713,14 @@ static void test_crafted_recording_replayed_clean(void **state)
 	run_clean(TT_ARGS("report", rec, "--folded", folded, "--html", html, "--pprof", pprof), NULL);
 	assert_clean_file(folded, "?]0:pwned??[2J");	/* ';' is folded syntax: ':' */
 	assert_clean_file(html, EVIL_SHOWN);
+	{
+		size_t len;
+		char *page = slurp(html, &len);
+
+		if (memmem(page, len, "<i>x", 4))
+			fail_msg("%s: a name closed the page's script", html);
+		free(page);
+	}
 	assert_clean_pprof(pprof, EVIL_SHOWN);
 	run_clean(TT_ARGS("diff", rec, "tests/fixtures/recording/hot-lock-1.1.json"), EVIL_SHOWN);
 	run_clean(TT_ARGS("diff", rec, rec, "--json"), EVIL_SHOWN);
