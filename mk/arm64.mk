@@ -14,7 +14,7 @@ ARM64_GNUTLS_PKGS := libgnutls30 libgmp10 libhogweed6 libnettle8 libidn2-0 \
 ARM64_LIB_PKGS := libbpf-dev libbpf1 libelf-dev libelf1 zlib1g-dev zlib1g libiberty-dev \
 	libzstd-dev libzstd1 libjson-c-dev libjson-c5 libnuma-dev libnuma1 \
 	libcmocka-dev libcmocka0 libprotobuf-c-dev libprotobuf-c1 \
-	libmicrohttpd-dev libmicrohttpd12 $(ARM64_GNUTLS_PKGS) \
+	libmicrohttpd-dev libmicrohttpd12 libssl-dev libssl3 $(ARM64_GNUTLS_PKGS) \
 	libdw-dev libdw1 liblzma5 libbz2-1.0
 # Where mk/debfetch.sh keeps its private apt state and downloads.
 DEBFETCH_DIR ?= $(OUTPUT)/apt

@@ -3,9 +3,11 @@
 # into C by protoc-c at build time (build/gen/); the tests read the exports
 # with their real consumers: go tool pprof, promtool and a Prometheus server.
 
-DEB_DEPS += libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev golang-go prometheus curl
+# OpenSSL's libcrypto: the HMAC-SHA256 of the metrics' opaque lock ids.
+DEB_DEPS += libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev libssl-dev golang-go \
+	prometheus curl
 
-LIBS += -lprotobuf-c -lmicrohttpd
+LIBS += -lprotobuf-c -lmicrohttpd -lcrypto
 
 PPROF_GEN_C := $(OUTPUT)/profile.pb-c.c
 PPROF_GEN_H := $(OUTPUT)/profile.pb-c.h

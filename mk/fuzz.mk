@@ -1,9 +1,10 @@
 # Fuzzing (`make fuzz`): clang's libFuzzer with ASan and UBSan, one target
 # per parser of input spinscope does not control (tests/fuzz/fuzz_*.c):
-# the ELF symbol loader, the demangler, the runtime detection's reading
-# of an executable, the perf map, /proc/PID/maps lines, /proc/PID/status
-# and stat, the calibration file, a recording (-o FILE[.zst]) read back,
-# and read into the model and diffed. Each runs for FUZZ_TIME seconds from its
+# the sanitiser of names, the ELF symbol loader, the demangler, the
+# runtime detection's reading of an executable, the perf map,
+# /proc/PID/maps lines, /proc/PID/status and stat, the calibration file, a
+# recording (-o FILE[.zst]) read back, and checked against its schema, read
+# into the model and diffed. Each runs for FUZZ_TIME seconds from its
 # committed seeds (tests/fuzz/corpus/NAME, plus FUZZ_SEEDS_NAME); new inputs
 # go to a scratch corpus in the build folder, so the committed one stays
 # small. Any crash, leak, sanitizer report or slow input fails the target,
@@ -19,7 +20,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -I$(OUTPUT) -Iuser -Ibpf -I. \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 # name -> the sources it links besides tests/fuzz/fuzz_NAME.c, and libraries
-FUZZ_SRCS_elf_symtab := $(addprefix user/syms/,elf_symtab.c demangle.c frame_ptr.c strpool.c)
+FUZZ_SRCS_elf_symtab := $(addprefix user/syms/,elf_symtab.c demangle.c frame_ptr.c strpool.c) user/common/names.c
 FUZZ_LIBS_elf_symtab := -lelf -lz -liberty
 # Symbol names demangled (C++, Rust legacy and v0), through libiberty.
 FUZZ_SRCS_demangle := user/syms/demangle.c
@@ -28,9 +29,9 @@ FUZZ_LIBS_demangle := -liberty
 FUZZ_SRCS_runtime_detect := user/syms/runtime_detect.c
 FUZZ_LIBS_runtime_detect := -lelf
 FUZZ_SEEDS_runtime_detect := tests/fuzz/corpus/elf_symtab
-FUZZ_SRCS_perfmap := $(addprefix user/syms/,perfmap.c strpool.c proc_root.c)
+FUZZ_SRCS_perfmap := $(addprefix user/syms/,perfmap.c strpool.c proc_root.c) user/common/names.c
 FUZZ_SRCS_proc_maps := user/syms/proc_maps.c
-FUZZ_SRCS_proc_status := user/common/procfs.c user/common/errors.c
+FUZZ_SRCS_proc_status := user/common/procfs.c user/common/errors.c user/common/names.c
 FUZZ_LIBS_proc_status := -ljson-c
 FUZZ_SRCS_calib_load := $(addprefix user/calib/,calib_host.c calib_store.c calib_json.c) \
 	$(addprefix user/calib/kern/,calib_util.c calib_stat.c calib_conditions.c fingerprint.c) \
@@ -40,8 +41,8 @@ FUZZ_LIBS_calib_load := -ljson-c -lm
 FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
 FUZZ_LIBS_recording := -lzstd -ljson-c
 # The recording read into the model and diffed (spinscope report, diff).
-FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording.c \
-	recording_diff.c advice.c advice_releases.c samples_report.c) user/common/outfile.c \
+FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording_check.c recording.c \
+	recording_diff.c advice.c advice_releases.c samples_report.c) user/common/outfile.c user/common/names.c \
 	$(addprefix user/model/,profile.c stacks.c samples_result.c releases.c) user/syms/hot_insns.c \
 	$(wildcard advisor/*.c)
 FUZZ_LIBS_recording_read := -ljson-c -lzstd -lm
@@ -53,7 +54,10 @@ FUZZ_SEEDS_recording_read := tests/fixtures/recording
 # Real calibration files are seeds too.
 FUZZ_SEEDS_calib_load := tests/fixtures/advice
 
-FUZZ_NAMES := elf_symtab demangle runtime_detect perfmap proc_maps proc_status calib_load recording recording_read
+# The one sanitiser of names from a target (and from recordings).
+FUZZ_SRCS_names := user/common/names.c
+
+FUZZ_NAMES := names elf_symtab demangle runtime_detect perfmap proc_maps proc_status calib_load recording recording_read
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_NAMES))
 
 $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_memfd.h $(USER_HDRS) mk/fuzz.mk

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "common/names.h"
 #include "common/procfs.h"
 
 #define FAKE_PID 4242
@@ -69,8 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	put("status", data, n_status);
 	put("stat", nul ? nul + 1 : data, nul ? size - n_status - 1 : 0);
-	if (!proc_read_status(root, FAKE_PID, &st) && !memchr(st.name, 0, sizeof(st.name)))
-		__builtin_trap();	/* the name must be terminated */
+	if (!proc_read_status(root, FAKE_PID, &st) &&
+	    (!memchr(st.name, 0, sizeof(st.name)) || !ss_name_is_clean(st.name, sizeof(st.name))))
+		__builtin_trap();	/* the name must be terminated, and clean */
 	proc_check_target(root, FAKE_PID, 0, &st, why, sizeof(why));
 	if (!memchr(why, 0, sizeof(why)))
 		__builtin_trap();

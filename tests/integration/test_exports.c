@@ -315,6 +315,29 @@ static void assert_lock_named(const char *text, const char *match, const char *c
 	fail_msg("the lock's label is not its waiters' function: %.*s", (int)(at - bol), bol);
 }
 
+/* `lock_id="..."` of the wait-time series whose lock is named by one of
+ * fns (the waiters' function), into match. */
+static void lock_id_of(const char *text, const char *const fns[], char *match, size_t size)
+{
+	static const char family[] = "spinscope_futex_wait_seconds_total{";
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *lock = strstr(l, "lock=\""), *id = strstr(l, "lock_id=\"");
+
+		if (strncmp(l, family, sizeof(family) - 1) || !lock || !id)
+			continue;
+		for (int i = 0; fns[i]; i++) {
+			size_t n = strlen(fns[i]);
+
+			if (!strncmp(lock + 6, fns[i], n) && lock[6 + n] == ' ') {
+				snprintf(match, size, "%.*s", (int)(strchr(id + 9, '"') - id + 1), id);
+				return;
+			}
+		}
+	}
+	fail_msg("no wait-time series is named by the waiters' function");
+}
+
 static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 {
 	static const char *const fns[] = { "contend_on_mutex", "waiter", NULL };
@@ -362,7 +385,11 @@ static void test_pprof_wait_top_and_promtool_accept_the_metrics(void **state)
 		n = fread(buf, 1, sizeof(buf) - 1, fp);
 		buf[n] = 0;
 		fclose(fp);
-		snprintf(lock, sizeof(lock), "futex=\"0x%llx\"", mutex);
+		/* No address reaches a scraper (issue 30): the lock is found
+		 * by its name, its series then by its opaque id. */
+		snprintf(lock, sizeof(lock), "%llx", mutex);
+		assert_null(strstr(buf, lock));
+		lock_id_of(buf, fns, lock, sizeof(lock));
 		secs = series_value(buf, "spinscope_futex_wait_seconds_total", lock);
 		assert_true(secs > 0);
 		/* Named as the finding names it: by the waiters' own function. */
@@ -410,20 +437,6 @@ static void test_pprof_counts_waits_that_returned_at_once(void **state)
 	tt_workload_end(&w);
 }
 
-static int free_port(void)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
-
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
-	port = ntohs(sa.sin_port);
-	close(fd);
-	return port;
-}
-
 /* spinscope_sched_yield_total as Prometheus has it now, or -1. */
 static double prometheus_query(int port)
 {
@@ -451,7 +464,7 @@ static double prometheus_query(int port)
 static void test_prometheus_scrapes_the_yield_counter(void **state)
 {
 	enum { N = 3000, K = 2 };
-	int sport = free_port(), pport = free_port();
+	int sport = tt_free_port(), pport = tt_free_port();
 	char cfg[512], listen[64], saddr[64], storage[300], config[300], done[256];
 	const char *cfg_path = tmp_path("prometheus.yml");
 	struct tt_workload w;

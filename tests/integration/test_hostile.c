@@ -16,6 +16,25 @@
  *  10  stdout on /dev/full: "No space left on device"; stdout closed: EBADF
  *  12  a target run by nobody in its own user and mount namespace
  *      bind-mounts a root-only file over its /tmp/perf-PID.map: not opened
+ *
+ * and issue 30:
+ *
+ *   1  a target names itself and its thread "\e]0;pwned\a\e[2J": every
+ *      byte of every output (text, stderr, JSON, folded, pprof, metrics,
+ *      HTML, the recording, report and diff of it) is clean, the name shown
+ *      as "?]0;pwned??[2J"; a recording crafted with such names, C1
+ *      controls and ill-formed UTF-8 is replayed clean
+ *   2  --metrics under `ulimit -n 256` while a local user holds 600
+ *      connections open and another sends a byte every 250 ms: a scrape
+ *      is still answered, the slow one is closed by its deadline, the
+ *      end-of-trace files are all written
+ *   3  no address of the target's in the exposition
+ *   4  a process and a thread named "ab\ncd" are traced, -p and -t
+ *   7  ulimit -n 12, 20, 40: exit 7 "out of file descriptors", never 6
+ *   8  nobody with CAP_BPF and CAP_PERFMON: told what is missing (who may
+ *      mount tracefs, CAP_DAC_READ_SEARCH to read it); with those and
+ *      CAP_SYS_PTRACE it traces; root with the two alone is warned that
+ *      frames will lack names
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +43,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <json-c/json.h>
 #include "tracetest.h"
+#include "common/names.h"
+#include "report/metrics_http.h"
 #include "report/recording.h"
 #include "syms/syms.h"
 
@@ -495,6 +522,459 @@ static void test_perfmap_bind_mount_of_root_file_not_opened(void **state)
 	stop_target(&p, pid);
 }
 
+/* ---- issue 30, 1 and 4: names a target gives itself ------------------------ */
+
+#define EVIL "\e]0;pwned\a\e[2J"	/* sets the title, clears the screen */
+#define EVIL_SHOWN "?]0;pwned??[2J"	/* as every output must show it */
+
+/*
+ * Every byte of an output: no NUL, and between newlines and tabs only clean
+ * text (common/names.h: valid UTF-8, no escape, no control character).
+ * want, when not NULL, must be in it: the name went through.
+ */
+static void assert_clean_bytes(const char *what, const char *buf, size_t len, const char *want)
+{
+	size_t start = 0;
+
+	if (memchr(buf, 0, len))
+		fail_msg("%s holds a NUL byte", what);
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && buf[i] != '\n' && buf[i] != '\t')
+			continue;
+		if (!ss_name_is_clean(buf + start, i - start)) {
+			size_t bad = start;
+
+			while (bad < i && (unsigned char)buf[bad] >= 0x20 && (unsigned char)buf[bad] < 0x7f)
+				bad++;
+			fail_msg("%s: byte %zu (0x%02x) of %zu is a control or not UTF-8", what, bad,
+				 (unsigned char)buf[bad], len);
+		}
+		start = i + 1;
+	}
+	if (want && !memmem(buf, len, want, strlen(want)))
+		fail_msg("%s does not show the name as %s", what, want);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+
+	if (!f)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	do {
+		if (n + 4096 > cap && !(buf = realloc(buf, cap = cap * 2 + 8192)))
+			fail_msg("out of memory");
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r);
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+static void assert_clean_file(const char *path, const char *want)
+{
+	size_t len;
+	char *buf = slurp(path, &len);
+
+	assert_clean_bytes(path, buf, len, want);
+	free(buf);
+}
+
+/* A gzipped pprof: binary, so only the name's own bytes are looked for:
+ * the raw escape never, the cleaned name in the labels. */
+static void assert_clean_pprof(const char *path, const char *want)
+{
+	char cmd[512], raw[256];
+	size_t len;
+	char *buf;
+
+	snprintf(raw, sizeof(raw), "%s.raw", path);
+	snprintf(cmd, sizeof(cmd), "gzip -dc '%s' > '%s'", path, raw);
+	assert_int_equal(system(cmd), 0);
+	buf = slurp(raw, &len);
+	if (memmem(buf, len, "\e]0;", 4) || memmem(buf, len, "\e[2J", 4))
+		fail_msg("%s holds the raw escape", path);
+	if (want && !memmem(buf, len, want, strlen(want)))
+		fail_msg("%s does not label a thread %s", path, want);
+	free(buf);
+}
+
+/* Runs spinscope with args to exit 0; every byte of stdout and stderr
+ * clean, want in stdout. */
+static void run_clean(const char *const args[], const char *want)
+{
+	const char *argv[24] = { tl_path("spinscope") };
+	char *out, *err;
+	int n = 1, rc;
+
+	while (*args && n < 23)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	rc = tt_run(argv, &out, &err, RUN_TIMEOUT_MS);
+	if (rc)
+		fail_msg("spinscope %s exited %d", argv[1], rc);
+	assert_clean_bytes("stdout", out, strlen(out), want);
+	assert_clean_bytes("stderr", err, strlen(err), NULL);
+	free(out);
+	free(err);
+}
+
+static void test_hostile_names_in_every_output(void **state)
+{
+	const char *folded = in_shared("evil.folded"), *pprof = in_shared("evil.pb.gz");
+	const char *html = in_shared("evil.html"), *metrics = in_shared("evil.prom");
+	const char *rec = in_shared("evil.json"), *rfolded = in_shared("evil-r.folded");
+	const char *rhtml = in_shared("evil-r.html"), *rpprof = in_shared("evil-r.pb.gz");
+	struct tt_workload w;
+	struct tt_trace t;
+	json_object *doc;
+	char done[64];
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "hostile_names", TT_ARGS(EVIL, EVIL, "50"));
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--no-calibrate", "--event",
+				   "cpu-clock", "--folded", folded, "--pprof", pprof, "--html", html,
+				   "--metrics-file", metrics, "-o", rec));
+	/* the first stderr line names the process: clean before the trace */
+	assert_clean_bytes("the tracing line", t.tracing, strlen(t.tracing), EVIL_SHOWN);
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc)
+		fail_msg("exit %d; stderr: %zu bytes", t.rc, strlen(t.err));
+	assert_clean_bytes("stdout", t.out, strlen(t.out), EVIL_SHOWN);
+	assert_clean_bytes("stderr", t.err, strlen(t.err), NULL);
+	tt_trace_free(&t);
+	assert_clean_file(folded, NULL);
+	assert_clean_file(html, EVIL_SHOWN);
+	assert_clean_file(metrics, "comm=\"" EVIL_SHOWN "\"");
+	assert_clean_file(rec, EVIL_SHOWN);
+	assert_clean_pprof(pprof, EVIL_SHOWN);
+	/* the recording: the names as cleaned, the counts as made */
+	assert_int_equal(recording__load(rec, &doc), 0);
+	assert_string_equal(json_object_get_string(tt_get(doc, "target.comm")), EVIL_SHOWN);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 50);
+	json_object_put(doc);
+	/* replayed */
+	run_clean(TT_ARGS("report", rec), EVIL_SHOWN);
+	run_clean(TT_ARGS("report", rec, "--json"), EVIL_SHOWN);
+	run_clean(TT_ARGS("report", rec, "--folded", rfolded, "--html", rhtml, "--pprof", rpprof), EVIL_SHOWN);
+	assert_clean_file(rfolded, NULL);
+	assert_clean_file(rhtml, EVIL_SHOWN);
+	assert_clean_pprof(rpprof, EVIL_SHOWN);
+	run_clean(TT_ARGS("diff", rec, rec), EVIL_SHOWN);
+	run_clean(TT_ARGS("diff", rec, rec, "--json"), EVIL_SHOWN);
+	tt_workload_end(&w);
+}
+
+/* Sets every string member key of each object in array (or of o) to v. */
+static void plant(json_object *o, const char *key, const char *v)
+{
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			plant(json_object_array_get_idx(o, i), key, v);
+		return;
+	}
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, m) {
+			if (!strcmp(k, key) && json_object_is_type(m, json_type_string))
+				json_object_set_string(m, v);
+			else
+				plant(m, key, v);
+		}
+	}
+}
+
+/* A recording made elsewhere, with hostile names json-c writes as \u001b
+ * escapes, raw C1 and ill-formed UTF-8 bytes: report and diff show every
+ * name cleaned. */
+static void test_crafted_recording_replayed_clean(void **state)
+{
+	static const char evil_bytes[] = EVIL "\xc2\x9b" "2J\xff\xfe\xe2\x80\xae";
+	static const char evil_frame[] = EVIL "\xc2\x9b" "2J\xff\xfe\xe2\x80\xae+0x2b (libc.so.6)";
+	const char *rec = in_shared("crafted.json"), *folded = in_shared("crafted.folded");
+	const char *html = in_shared("crafted.html"), *pprof = in_shared("crafted.pb.gz");
+	json_object *doc;
+
+	assert_int_equal(recording__load("tests/fixtures/recording/hot-lock-1.1.json", &doc), 0);
+	plant(doc, "comm", evil_bytes);
+	plant(doc, "name", evil_frame);		/* frames, as "func+0x2b (module)" */
+	plant(doc, "module", evil_bytes);
+	plant(doc, "hostname", "</script><i>x");	/* HTML: must stay inside its script */
+	plant(doc, "symbol", evil_bytes);	/* the samples' top */
+	assert_int_equal(json_object_to_file_ext(rec, doc, JSON_C_TO_STRING_PLAIN), 0);
+	json_object_put(doc);
+	run_clean(TT_ARGS("report", rec), EVIL_SHOWN);
+	run_clean(TT_ARGS("report", rec, "--json"), EVIL_SHOWN);
+	run_clean(TT_ARGS("report", rec, "--folded", folded, "--html", html, "--pprof", pprof), NULL);
+	assert_clean_file(folded, "?]0:pwned??[2J");	/* ';' is folded syntax: ':' */
+	assert_clean_file(html, EVIL_SHOWN);
+	{
+		size_t len;
+		char *page = slurp(html, &len);
+
+		if (memmem(page, len, "<i>x", 4))
+			fail_msg("%s: a name closed the page's script", html);
+		free(page);
+	}
+	assert_clean_pprof(pprof, EVIL_SHOWN);
+	run_clean(TT_ARGS("diff", rec, "tests/fixtures/recording/hot-lock-1.1.json"), EVIL_SHOWN);
+	run_clean(TT_ARGS("diff", rec, rec, "--json"), EVIL_SHOWN);
+}
+
+/* Issue 30 item 4: before, "cannot read /proc/N/status: Invalid argument"
+ * (exit 3), and with -t "thread T is not a thread of process P". */
+static void test_newline_in_name_traced(void **state)
+{
+	struct tt_workload w;
+	json_object *doc;
+	long long tid;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "hostile_names", TT_ARGS("ab\ncd", "ab\ncd", "30"));
+	assert_int_equal(tt_field_list(w.ready, "tids", &tid, 1), 1);
+	doc = tt_trace_until_done(&w, TT_ARGS("-t", tt_num(tid)), WORK_TIMEOUT_MS, END_TIMEOUT_MS);
+	assert_string_equal(json_object_get_string(tt_get(doc, "target.comm")), "ab?cd");
+	assert_int_equal(tt_u64(doc, "target.tid"), tid);
+	assert_int_equal(tt_u64(doc, "totals.sched_yield"), 30);	/* the thread's, exactly */
+	assert_string_equal(json_object_get_string(tt_get(tt_thread(doc, tid), "comm")), "ab?cd");
+	json_object_put(doc);
+	tt_workload_end(&w);
+}
+
+/* ---- issue 30, 2 and 3: the metrics endpoint's neighbours ----------------- */
+
+#define HELD 600		/* connections a local user holds open */
+/* The server's deadline a connection (report/metrics_http.h) */
+#define METRICS_DEADLINE_TEST_MS ((int)METRICS_HTTP_DEADLINE_MS)
+#define SPINSCOPE_FDS 256	/* spinscope's descriptor limit for the run */
+
+/* A connection to 127.0.0.1:port that has sent req (non-blocking, so a
+ * full accept queue never blocks the test); -1 if none could be made. */
+static int connect_send(int port, const char *req)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) && errno != EINPROGRESS) {
+		close(fd);
+		return -1;
+	}
+	if (poll(&p, 1, 1000) == 1 && req)
+		(void)!send(fd, req, strlen(req), MSG_NOSIGNAL);
+	return fd;
+}
+
+/* Reads fd until the server closes it (at most timeout_ms); what came. */
+static size_t read_until_closed(int fd, char *buf, size_t size, int timeout_ms)
+{
+	long long end = tt_now_ms() + timeout_ms;
+	size_t n = 0;
+
+	for (long long now; (now = tt_now_ms()) < end;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+
+		if (poll(&p, 1, (int)(end - now)) <= 0)
+			continue;
+		r = recv(fd, buf + n, size - 1 - n, 0);
+		if (r < 0 && errno == EAGAIN)
+			continue;
+		if (r <= 0 || (n += (size_t)r) == size - 1)
+			break;
+	}
+	buf[n] = 0;
+	return n;
+}
+
+static void test_metrics_neighbours_cannot_take_the_output(void **state)
+{
+	static char body[1 << 20];
+	const char *rec = in_shared("m.json"), *folded = in_shared("m.folded"), *html = in_shared("m.html");
+	static int held[HELD];
+	struct rlimit rl, mine;
+	struct tt_workload w;
+	struct tt_trace t;
+	char addr[32], hex[32], done[64];
+	long long t0, closed_after = -1;
+	int port = tt_free_port(), slow;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "hostile_names", TT_ARGS("server", "worker", "50"));
+	snprintf(hex, sizeof(hex), "%llx", tt_field(w.ready, "lock"));
+	snprintf(addr, sizeof(addr), "127.0.0.1:%d", port);
+	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--no-calibrate", "--json",
+				   "--metrics", addr, "-o", rec, "--folded", folded, "--html", html));
+	/* spinscope's limit as `ulimit -n` would have it, soft and hard (it
+	 * raises its soft one to the hard at start); the test's own large */
+	rl = (struct rlimit){ .rlim_cur = SPINSCOPE_FDS, .rlim_max = SPINSCOPE_FDS };
+	assert_int_equal(prlimit(t.proc.pid, RLIMIT_NOFILE, &rl, NULL), 0);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &mine), 0);
+	if (mine.rlim_max < HELD + 100)
+		skip();
+	rl = (struct rlimit){ .rlim_cur = HELD + 100, .rlim_max = mine.rlim_max };
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	tt_workload_go(&w);
+	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
+
+	/* a local user's connections, each with half a request */
+	for (int i = 0; i < HELD; i++)
+		held[i] = connect_send(port, "GET /metrics HTTP/1.1\r\n");
+	/* scrapes are still answered, whole, with no address in them; the
+	 * series refresh each second: until one holds the mutex's */
+	t0 = tt_now_ms();
+	do {
+		slow = connect_send(port, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+		assert_true(slow >= 0);
+		read_until_closed(slow, body, sizeof(body), 3 * METRICS_DEADLINE_TEST_MS);
+		close(slow);
+		if (strncmp(body, "HTTP/1.1 200", 12))
+			fail_msg("a scrape was not answered beside %d held connections: %.80s", HELD, body);
+	} while (!strstr(body, "spinscope_futex_wait_seconds_total{") && tt_now_ms() - t0 < 10000);
+	assert_non_null(strstr(body, "spinscope_futex_wait_seconds_total{"));
+	if (strstr(body, hex) || strstr(body, "futex=\"0x"))
+		fail_msg("the exposition holds the lock's address %s", hex);
+	assert_non_null(strstr(body, "lock_id=\""));
+
+	/* a slowloris: a byte every 250 ms does not keep it open */
+	slow = connect_send(port, "GET /metrics HTTP/1.1\r\n");
+	t0 = tt_now_ms();
+	while (tt_now_ms() - t0 < 3 * METRICS_DEADLINE_TEST_MS) {
+		struct pollfd p = { .fd = slow, .events = POLLIN };
+
+		if (send(slow, "X", 1, MSG_NOSIGNAL) < 0 ||
+		    (poll(&p, 1, 250) == 1 && recv(slow, done, sizeof(done), MSG_DONTWAIT) <= 0)) {
+			closed_after = tt_now_ms() - t0;
+			break;
+		}
+	}
+	close(slow);
+	if (closed_after < 0)
+		fail_msg("a connection sending a byte every 250 ms was open after %d ms",
+			 3 * METRICS_DEADLINE_TEST_MS);
+	print_message("# slowloris closed after %lld ms\n", closed_after);
+
+	/* the end, with every held connection still open on our side */
+	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
+	if (t.rc)
+		fail_msg("exit %d with %d connections held: %s", t.rc, HELD, t.err);
+	assert_null(strstr(t.err, "Too many open files"));
+	assert_mode_0600(rec);
+	assert_mode_0600(folded);
+	assert_mode_0600(html);
+	tt_trace_free(&t);
+	for (int i = 0; i < HELD; i++)
+		if (held[i] >= 0)
+			close(held[i]);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &mine), 0);
+	tt_workload_end(&w);
+}
+
+/* ---- issue 30, 7: out of descriptors ------------------------------------- */
+
+/* Before: "the kernel refused to load BPF program ...", exit 6. Each limit
+ * runs out at another step (loading the maps, attaching): all say so. */
+static void test_out_of_descriptors_says_so(void **state)
+{
+	static const char *const limits[] = { "12", "20", "40" };
+	struct tt_bpf_mark mark;
+	struct tt_workload w;
+	char script[64];
+
+	TL_REQUIRE_BPF();
+	tt_bpf_mark(&mark);
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		char *out, *err;
+		const char *line;
+		int rc;
+
+		snprintf(script, sizeof(script), "ulimit -n %s; exec \"$@\"", limits[i]);
+		rc = tt_run(TT_ARGS("/bin/sh", "-c", script, "sh", tl_path("spinscope"), "-p",
+				    tt_num(w.proc.pid), "-d", "0.5", "--no-calibrate", "--json"),
+			    &out, &err, RUN_TIMEOUT_MS);
+		line = last_line(err);
+		if (rc != 7 || !strstr(line, "out of file descriptors") || !strstr(line, "ulimit -n"))
+			fail_msg("ulimit -n %s: exit %d, expected 7 saying so: %s", limits[i], rc, line);
+		if (!strstr(out, "\"exit_code\":7"))
+			fail_msg("ulimit -n %s: no JSON error with exit code 7: %s", limits[i], out);
+		free(out);
+		free(err);
+	}
+	tt_workload_end(&w);
+	tt_assert_nothing_left(&mark);
+}
+
+/* ---- issue 30, 8: capabilities instead of root ---------------------------- */
+
+/* Runs `sh -c script` in a private mount namespace, with spinscope's
+ * arguments after it ($1 the binary); exit status, stderr in *err. */
+static int run_in_mntns(const char *script, int pid, char **err)
+{
+	char *out;
+	int rc;
+
+	rc = tt_run(TT_ARGS("/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script,
+			    "sh", tl_path("spinscope"), "-p", tt_num(pid), "-d", "0.5", "--no-calibrate"),
+		    &out, err, RUN_TIMEOUT_MS);
+	free(out);
+	return rc;
+}
+
+#define NOBODY_CAPS(caps) "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=" caps \
+	" --ambient-caps=" caps " \"$@\""
+
+/*
+ * Before: with CAP_BPF and CAP_PERFMON only, "tracefs is not mounted"
+ * (exit 5) whether it was or not, and a root restricted to them got
+ * frames without names and no warning. Now: unmounted, it says who may
+ * mount it; mounted (0700), that CAP_DAC_READ_SEARCH reads it; with that
+ * and CAP_SYS_PTRACE, nobody traces root's process; root with the two
+ * alone is told that its frames will lack names.
+ */
+static void test_capabilities_instead_of_root(void **state)
+{
+	static const char mounted[] = "mount -t tracefs nodev /sys/kernel/tracing || exit 99; exec ";
+	char script[512], *err;
+	struct tt_workload w;
+	int rc;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "yield_n", TT_ARGS("1", "1"));
+	snprintf(script, sizeof(script), "umount /sys/kernel/tracing /sys/kernel/debug/tracing 2>/dev/null; exec "
+		 NOBODY_CAPS("+bpf,+perfmon"));
+	rc = run_in_mntns(script, w.proc.pid, &err);
+	if (rc != 4 || !strstr(last_line(err), "mounting it needs CAP_SYS_ADMIN"))
+		fail_msg("unmounted tracefs: exit %d: %s", rc, err);
+	free(err);
+	snprintf(script, sizeof(script), "%s" NOBODY_CAPS("+bpf,+perfmon"), mounted);
+	rc = run_in_mntns(script, w.proc.pid, &err);
+	if (rc != 4 || !strstr(last_line(err), "CAP_DAC_READ_SEARCH"))
+		fail_msg("tracefs 0700: exit %d: %s", rc, err);
+	free(err);
+	snprintf(script, sizeof(script), "%s" NOBODY_CAPS("+bpf,+perfmon,+dac_read_search,+sys_ptrace"),
+		 mounted);
+	rc = run_in_mntns(script, w.proc.pid, &err);
+	if (rc || strstr(err, "warning"))
+		fail_msg("nobody with four capabilities: exit %d: %s", rc, err);
+	free(err);
+	snprintf(script, sizeof(script), "%ssetpriv --bounding-set=-all,+bpf,+perfmon --inh-caps=-all \"$@\"",
+		 mounted);
+	rc = run_in_mntns(script, w.proc.pid, &err);
+	if (rc || !strstr(err, "frames will be named module+offset"))
+		fail_msg("root with two capabilities: exit %d, no warning: %s", rc, err);
+	free(err);
+	tt_workload_end(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -509,6 +989,12 @@ int main(void)
 		cmocka_unit_test_teardown(test_json_argument_errors, tt_teardown),
 		cmocka_unit_test_teardown(test_tid_exit_ends_trace, tt_teardown),
 		cmocka_unit_test_teardown(test_perfmap_bind_mount_of_root_file_not_opened, tt_teardown),
+		cmocka_unit_test_teardown(test_hostile_names_in_every_output, tt_teardown),
+		cmocka_unit_test_teardown(test_crafted_recording_replayed_clean, tt_teardown),
+		cmocka_unit_test_teardown(test_newline_in_name_traced, tt_teardown),
+		cmocka_unit_test_teardown(test_metrics_neighbours_cannot_take_the_output, tt_teardown),
+		cmocka_unit_test_teardown(test_out_of_descriptors_says_so, tt_teardown),
+		cmocka_unit_test_teardown(test_capabilities_instead_of_root, tt_teardown),
 	};
 	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
 }

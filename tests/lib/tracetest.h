@@ -86,6 +86,9 @@ json_object *tt_trace_until_done(struct tt_workload *w, const char *const extra[
  * Unlike tl_run, a child that hangs fails the test instead of blocking it. */
 int tt_run(const char *const argv[], char **out, char **err, int timeout_ms);
 
+/* A TCP port of 127.0.0.1 free a moment ago (for --metrics). */
+int tt_free_port(void);
+
 /* ---- the JSON report ---------------------------------------------------- */
 
 /* Parses stdout as exactly one JSON object (fails the test otherwise). */

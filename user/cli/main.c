@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "cli.h"
 #include "commands.h"
 #include "common/errors.h"
@@ -22,11 +23,28 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff },
 };
 
+/*
+ * The soft descriptor limit up to the hard one: BPF objects, perf events
+ * (per CPU), the metrics server's connections and the end-of-trace files
+ * all need descriptors, and Debian's soft 1024 is a default, not a choice.
+ * What the hard limit still refuses is exit 7, said so (ss_error).
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int rc;
 
 	outfile__reserve_std_fds();
+	raise_fd_limit();
 	/* Argument errors of every command honour --json (docs/REFERENCE.md). */
 	ss_set_json_errors(ss_argv_wants_json(argc, argv));
 	if (argc >= 2 && argv[1][0] != '-') {

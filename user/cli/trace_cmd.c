@@ -373,6 +373,7 @@ struct trace_session {
 	struct proc_status target;	/* as checked before attaching */
 	const char *runtime;		/* its language runtime (syms/runtime_detect.h) */
 	char jvm_map[320];		/* what asking a JVM for its perf map did; "": not asked */
+	int target_dir;			/* its /proc/PID: never another process's */
 	char btf[512];			/* "": the kernel's own BTF */
 	__u64 t0, start_ns;
 	struct host_ticks ticks0, ticks1;	/* /proc/stat at the start and end */
@@ -412,6 +413,9 @@ static int trace_check(struct trace_session *s)
 		return ss_error(code, "%s", why);
 	/* while it runs: the advice speaks its language */
 	s->runtime = runtime_detect("/proc", o->pid);
+	/* Held to the end: its name is read again through it, and a process
+	 * that took the pid after the target's exit is never read. */
+	s->target_dir = proc_open_pid_dir("/proc", o->pid, s->target.starttime);
 	if (privs_effective(&caps))
 		return ss_error(SS_EXIT_PERM, "cannot read this process's capabilities: %s", strerror(errno));
 	code = privs_check_caps(caps, why, sizeof(why));
@@ -507,7 +511,7 @@ static int trace_open(struct trace_session *s)
 {
 	const struct ss_opts *o = s->o;
 	struct tracer_opts topts = {
-		.pid = o->pid, .tid = o->tid, .verbose = o->verbose,
+		.pid = o->pid, .tid = o->tid, .verbose = o->verbose, .starttime = s->target.starttime,
 		.max_threads = o->max_threads, .max_futexes = o->max_futexes,
 		.max_stacks = o->max_stacks, .light = o->light, .attach = o->attach,
 		.stack_interval_ns = (__u64)(o->stack_interval_ms * 1e6),
@@ -578,6 +582,9 @@ static int trace_attach(struct trace_session *s)
 	if (!s->syms)
 		ss_warn("cannot read the memory maps of pid %d (%s): stacks will show addresses only",
 			o->pid, strerror(errno));
+	else if (!proc_files_openable("/proc", o->pid))
+		ss_warn("cannot open the files pid %d maps (its /proc root needs CAP_SYS_PTRACE, its map_files CAP_SYS_ADMIN): frames will be named module+offset, without functions",
+			o->pid);
 	if (o->verbose)
 		ss_notice("attached in %.0f ms", (s->start_ns - s->t0) / 1e6);
 	return 0;
@@ -746,9 +753,10 @@ static int trace_symbolize(struct trace_session *s)
 	rep->host = &s->host;
 	rep->pid = o->pid;
 	rep->tid = o->tid;
-	/* The target may have exec'd or renamed itself since the check. */
+	/* The target may have exec'd or renamed itself since the check; a
+	 * process that took its pid since is not read (target_dir). */
 	snprintf(rep->comm, sizeof(rep->comm), "%s", s->target.name);
-	if (!s->rs.exited && proc_read_status("/proc", o->pid, &now) == 0 && now.tgid == o->pid)
+	if (!s->rs.exited && s->target_dir >= 0 && proc_read_status_at(s->target_dir, &now) == 0)
 		snprintf(rep->comm, sizeof(rep->comm), "%s", now.name);
 	rep->exited = s->rs.exited;
 	rep->runtime = s->runtime;
@@ -840,6 +848,8 @@ static void trace_session__free(struct trace_session *s)
 	profile_free(&s->prof);
 	if (s->rs.pidfd >= 0)
 		close(s->rs.pidfd);
+	if (s->target_dir >= 0)
+		close(s->target_dir);
 	if (s->signals_blocked)
 		signals_restore(&s->rs);
 }
@@ -848,7 +858,7 @@ static void trace_session__free(struct trace_session *s)
  * detach, symbolize, advise, render. */
 int trace_run(const struct ss_opts *o)
 {
-	struct trace_session s = { .o = o, .rs = { .sigfd = -1, .pidfd = -1 } };
+	struct trace_session s = { .o = o, .rs = { .sigfd = -1, .pidfd = -1 }, .target_dir = -1 };
 	int code, err;
 
 	/* A closed stdout must not kill us while attached: EPIPE instead. */

@@ -3,59 +3,212 @@
 #include <dirent.h>
 #include <sched.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "errors.h"
+#include "names.h"
 #include "procfs.h"
 
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
 
-int proc_read_status(const char *root, int pid, struct proc_status *st)
+/*
+ * Reads a /proc file whole into a NUL-terminated heap buffer (*out): a
+ * name there may hold any byte, a newline included, so no line-at-a-time
+ * read may stand in for the file. Capped at 1 MiB (a status with 65536
+ * groups is under half of it). 0 or -errno.
+ */
+static int read_fd_whole(int fd, char **out, size_t *len)
 {
-	char path[256], line[512], *p;
-	FILE *f;
-	int fields = 0;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap), *b;
+	ssize_t r;
 
-	memset(st, 0, sizeof(*st));
-	snprintf(path, sizeof(path), "%s/%d/status", root, pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Name:", 5)) {
-			for (p = line + 5; *p == ' ' || *p == '\t'; p++)
-				;
-			p[strcspn(p, "\n")] = 0;
-			snprintf(st->name, sizeof(st->name), "%s", p);
-			fields++;
-		} else if (sscanf(line, "State: %c", &st->state) == 1) {
-			fields++;
-		} else if (sscanf(line, "Tgid: %d", &st->tgid) == 1) {
-			fields++;
-		} else if (sscanf(line, "PPid: %d", &st->ppid) == 1) {
-			fields++;
+	*out = NULL;
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (n + 1 == cap) {
+			if (cap * 2 > PROC_FILE_MAX || !(b = realloc(buf, cap * 2))) {
+				free(buf);
+				return cap * 2 > PROC_FILE_MAX ? -EFBIG : -ENOMEM;
+			}
+			buf = b;
+			cap *= 2;
 		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return -errno;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
 	}
-	fclose(f);
-	if (fields < 4)
-		return -EINVAL;
+	buf[n] = 0;
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
 
-	/* stat: "pid (comm) state ppid ..."; comm may hold spaces and ')'. */
-	snprintf(path, sizeof(path), "%s/%d/stat", root, pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	p = fgets(line, sizeof(line), f);
-	fclose(f);
-	if (!p || !(p = strrchr(line, ')')))
+/* status: State, Tgid and PPid (the Name there is escaped: stat's is not). */
+static int parse_status(char *text, struct proc_status *st)
+{
+	int fields = 0;
+	char *save = NULL;
+
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "State: %c", &st->state) == 1 ||
+		    sscanf(line, "Tgid: %d", &st->tgid) == 1 ||
+		    sscanf(line, "PPid: %d", &st->ppid) == 1)
+			fields++;
+	}
+	return fields == 3 ? 0 : -EINVAL;
+}
+
+/* stat: "pid (comm) state ppid ..."; comm may hold any byte but NUL, ')'
+ * and newlines included: it ends at the last ')'. */
+static int parse_stat(char *text, size_t len, struct proc_status *st)
+{
+	char *open = memchr(text, '(', len), *close = memrchr(text, ')', len);
+
+	if (!open || !close || close < open)
 		return -EINVAL;
-	/* After ") ": state ppid pgrp session tty_nr tpgid flags */
-	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &st->flags) != 1)
+	ss_name_clean(st->name, sizeof(st->name), open + 1, (size_t)(close - open - 1));
+	/* After ") ": state ppid pgrp session tty_nr tpgid flags, ... field 22 */
+	if (sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		   &st->flags, &st->starttime) != 2)
 		return -EINVAL;
 	return 0;
+}
+
+/* The whole file name in the folder dir_fd (a /proc/PID). */
+static int read_whole_at(int dir_fd, const char *name, char **out, size_t *len)
+{
+	int fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC), err;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	err = read_fd_whole(fd, out, len);
+	close(fd);
+	return err;
+}
+
+int proc_read_status_at(int dir_fd, struct proc_status *st)
+{
+	char *text;
+	size_t len;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	err = read_whole_at(dir_fd, "status", &text, NULL);
+	if (err)
+		return err;
+	err = parse_status(text, st);
+	free(text);
+	if (err)
+		return err;
+	err = read_whole_at(dir_fd, "stat", &text, &len);
+	if (err)
+		return err;
+	err = parse_stat(text, len, st);
+	free(text);
+	return err;
+}
+
+int proc_read_status(const char *root, int pid, struct proc_status *st)
+{
+	int dir = proc_open_pid_dir(root, pid, 0), err;
+
+	memset(st, 0, sizeof(*st));
+	if (dir < 0)
+		return dir;
+	err = proc_read_status_at(dir, st);
+	close(dir);
+	return err;
+}
+
+int proc_open_pid_dir(const char *root, int pid, unsigned long long starttime)
+{
+	struct proc_status st;
+	char path[256];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/%d", root, pid);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!starttime)
+		return fd;
+	/* Its stat through the folder: the process the folder is bound to. */
+	err = proc_read_status_at(fd, &st);
+	if (!err && st.starttime != starttime)
+		err = -ESRCH;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int proc_read_comm_at(int dir_fd, int tid, char *name, size_t size)
+{
+	char path[64], buf[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "task/%d/comm", tid);
+	fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? (int)n : -EINVAL;
+	/* "%s\n": only the last newline is the file's; one before is the name's. */
+	if (buf[n - 1] == '\n')
+		n--;
+	ss_name_clean(name, size, buf, (size_t)n);
+	return 0;
+}
+
+bool proc_files_openable(const char *root, int pid)
+{
+	char path[256];
+	struct dirent *de;
+	bool ok = false;
+	DIR *d;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%d/root/", root, pid);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	snprintf(path, sizeof(path), "%s/%d/map_files", root, pid);
+	d = opendir(path);
+	while (d && !ok && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC);
+		ok = fd >= 0;
+		if (ok)
+			close(fd);
+		break;
+	}
+	if (d)
+		closedir(d);
+	return ok;
 }
 
 int proc_check_target(const char *root, int pid, int tid, struct proc_status *st,

@@ -4,17 +4,35 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/socket.h>
 #include <microhttpd.h>
 #include "metrics_http.h"
 
+/* A connection held open: when it came, and its socket. */
+struct held {
+	struct MHD_Connection *c;
+	int fd;
+	uint64_t since_ns;
+	bool dropped;		/* shut down by us; MHD closes it next */
+};
+
 struct metrics_http {
 	struct MHD_Daemon *d;
+	pthread_t thread;	/* runs the server: every callback is on it */
+	atomic_bool stop;
 	pthread_mutex_t lock;
 	char *text;
 	size_t len;
+	/* Only the server's thread touches these. */
+	struct held held[METRICS_HTTP_MAX_CONNECTIONS + 1];
+	int nheld;
 };
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
@@ -29,6 +47,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, cons
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	/* One request a connection: its deadline is the request's. */
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -79,6 +99,77 @@ int metrics_http__parse_addr(const char *arg, char *addr, size_t addrlen, unsign
 	return 0;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Ends a connection from outside MHD: its next read or write fails, and
+ * MHD closes it (and says so, CLOSED) on this same thread. */
+static void drop(struct held *c)
+{
+	if (!c->dropped)
+		shutdown(c->fd, SHUT_RDWR);
+	c->dropped = true;
+}
+
+/*
+ * Connections come and go here. Over the limit, the oldest still served is
+ * dropped, so that a local user holding connections open delays a scrape
+ * by at most its own deadline and never takes spinscope's descriptors.
+ */
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct metrics_http *h = cls;
+	const union MHD_ConnectionInfo *ci;
+	int oldest = -1, live = 0;
+
+	(void)ctx;
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		for (int i = 0; i < h->nheld; i++)
+			if (h->held[i].c == c) {
+				h->held[i] = h->held[--h->nheld];
+				break;
+			}
+		return;
+	}
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!ci || h->nheld == METRICS_HTTP_MAX_CONNECTIONS + 1)
+		return;	/* MHD's own limit keeps this from happening */
+	h->held[h->nheld++] = (struct held){ .c = c, .fd = ci->connect_fd, .since_ns = mono_ns() };
+	for (int i = 0; i < h->nheld; i++) {
+		if (h->held[i].dropped)
+			continue;
+		live++;
+		if (oldest < 0 || h->held[i].since_ns < h->held[oldest].since_ns)
+			oldest = i;
+	}
+	if (live > METRICS_HTTP_MAX_CONNECTIONS)
+		drop(&h->held[oldest]);
+}
+
+/* The server's loop: MHD's work, then the deadlines (an absolute one per
+ * connection: a byte every few seconds does not keep it open). */
+static void *serve(void *arg)
+{
+	struct metrics_http *h = arg;
+
+	while (!atomic_load(&h->stop)) {
+		uint64_t now;
+
+		MHD_run_wait(h->d, METRICS_HTTP_TICK_MS);
+		now = mono_ns();
+		for (int i = 0; i < h->nheld; i++)
+			if (now - h->held[i].since_ns > METRICS_HTTP_DEADLINE_MS * 1000000ull)
+				drop(&h->held[i]);
+	}
+	return NULL;
+}
+
 struct metrics_http *metrics_http__start(const char *addr, unsigned int port, char *why,
 					 size_t whylen)
 {
@@ -93,16 +184,23 @@ struct metrics_http *metrics_http__start(const char *addr, unsigned int port, ch
 	}
 	inet_pton(AF_INET, addr, &sa.sin_addr);
 	pthread_mutex_init(&h->lock, NULL);
+	errno = 0;
+	/* MHD's limit is one over ours: the newest is taken, the oldest let go. */
+	h->d = MHD_start_daemon(MHD_USE_EPOLL, (uint16_t)port, NULL, NULL, on_request, h,
+				MHD_OPTION_SOCK_ADDR, &sa,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)METRICS_HTTP_MAX_CONNECTIONS + 1,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)(METRICS_HTTP_DEADLINE_MS / 1000),
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, h, MHD_OPTION_END);
+	err = errno;
 	/* The server's thread inherits our signal mask: with every signal
 	 * blocked there, SIGINT reaches the tracing thread (its signalfd),
 	 * which ends the trace with a report, instead of killing us. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	errno = 0;
-	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, (uint16_t)port,
-				NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, &sa,
-				MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_END);
-	err = errno;
+	if (h->d && (err = pthread_create(&h->thread, NULL, serve, h))) {
+		MHD_stop_daemon(h->d);
+		h->d = NULL;
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!h->d) {
 		snprintf(why, whylen, "cannot serve metrics on %s:%u: %s (choose another --metrics address)",
@@ -130,6 +228,8 @@ void metrics_http__stop(struct metrics_http *h)
 {
 	if (!h)
 		return;
+	atomic_store(&h->stop, true);
+	pthread_join(h->thread, NULL);
 	MHD_stop_daemon(h->d);
 	pthread_mutex_destroy(&h->lock);
 	free(h->text);

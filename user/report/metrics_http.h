@@ -4,6 +4,13 @@
  * /metrics from libmicrohttpd's own thread while spinscope traces. The
  * tracing thread renders and hands each new text over; a scrape copies
  * the current one under a lock, so it never sees half an update.
+ *
+ * Safe to expose to the local users who can reach it: at most
+ * METRICS_HTTP_MAX_CONNECTIONS connections (a new one lets the oldest go),
+ * each closed METRICS_HTTP_DEADLINE_MS after it came whatever it sends (a
+ * slowloris cannot hold it), one request each. A thousand connections
+ * held open therefore take a handful of spinscope's descriptors, never
+ * those the end-of-trace files need.
  */
 #ifndef SPINSCOPE_METRICS_HTTP_H
 #define SPINSCOPE_METRICS_HTTP_H
@@ -11,6 +18,10 @@
 #include <stddef.h>
 
 struct metrics_http;
+
+#define METRICS_HTTP_MAX_CONNECTIONS 16
+#define METRICS_HTTP_DEADLINE_MS 5000u
+#define METRICS_HTTP_TICK_MS 100	/* how often deadlines are looked at */
 
 /* Parses "ADDR:PORT", ":PORT" or "PORT" (IPv4; no address: 127.0.0.1).
  * Returns 0 or -EINVAL with a reason in why. */

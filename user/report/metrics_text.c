@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Prometheus text exposition of the model (see metrics_text.h). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include "advice.h"
 #include "metrics_text.h"
 #include "model/releases.h"
@@ -45,23 +49,49 @@ static void series(struct mt *m, const char *name, const char *key, const char *
 	fprintf(m->f, "} %.17g\n", v);
 }
 
-/* name{pid,comm,lock="...",futex="0x..."}: the lock as the advice names
- * it (else "futex 0x...", as the findings say), the address keeping two
- * words of one name (shards) apart. */
+/* The key of the lock ids: random, this process's own. */
+static uint8_t lock_id_key[32];
+static bool lock_id_key_ok;
+
+static void lock_id_key_init(void)
+{
+	lock_id_key_ok = getrandom(lock_id_key, sizeof(lock_id_key), 0) == sizeof(lock_id_key);
+}
+
+int metrics_text__lock_id(__u64 uaddr, char *buf, size_t len)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	unsigned char digest[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	pthread_once(&once, lock_id_key_init);
+	if (!lock_id_key_ok || !HMAC(EVP_sha256(), lock_id_key, sizeof(lock_id_key),
+				     (const unsigned char *)&uaddr, sizeof(uaddr), digest, &n) || n < 8)
+		return -EAGAIN;
+	snprintf(buf, len, "%02x%02x%02x%02x%02x%02x%02x%02x", digest[0], digest[1], digest[2],
+		 digest[3], digest[4], digest[5], digest[6], digest[7]);
+	return 0;
+}
+
+/* name{pid,comm,lock="...",lock_id="..."}: the lock as the advice names
+ * it (else "lock <id>"), the opaque id keeping two words of one name
+ * (shards) apart. Never the address: whoever reaches the endpoint must not
+ * learn where the target's data lies (ASLR). */
 static void lock_site_series(struct mt *m, const char *name, const struct ss_futex_rec *r,
 			     const char *site, double v)
 {
 	struct advice_stack_name sn;
-	char addr[32];
+	char id[32];
 
-	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)r->uaddr);
+	if (metrics_text__lock_id(r->uaddr, id, sizeof(id)))
+		snprintf(id, sizeof(id), "unknown");
 	if (!advice__lock_name(r, m->r->stacks, &sn))
-		snprintf(sn.name, sizeof(sn.name), "futex %s", addr);
+		snprintf(sn.name, sizeof(sn.name), "lock %s", id);
 	fprintf(m->f, "%s{pid=\"%d\",comm=\"", name, m->r->pid);
 	put_label_value(m->f, m->r->comm);
 	fputs("\",lock=\"", m->f);
 	put_label_value(m->f, sn.name);
-	fprintf(m->f, "\",futex=\"%s\"", addr);
+	fprintf(m->f, "\",lock_id=\"%s\"", id);
 	if (site) {
 		fputs(",site=\"", m->f);
 		put_label_value(m->f, site);
@@ -97,7 +127,7 @@ static void per_lock(struct mt *m, const char *name, const char *help, double sc
 static void locks(struct mt *m)
 {
 	per_lock(m, "spinscope_futex_wait_seconds_total",
-		 "Time threads spent in futex waits on this lock (futex address).", 1e-9,
+		 "Time threads spent in futex waits on this lock (lock_id: an opaque id of its address).", 1e-9,
 		 offsetof(struct ss_futex, wait_ns));
 	per_lock(m, "spinscope_futex_waits_total", "Futex waits on this lock that returned.", 1,
 		 offsetof(struct ss_futex, waits));

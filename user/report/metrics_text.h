@@ -8,7 +8,9 @@
  * wakes) and yield sites get their own series, the rest are summed into
  * lock="other" / site="other". Locks and sites are named as the advice
  * names them (report/advice.h), from r->stacks' frames: a lock's series is
- * {lock="worker in app (via pthread_mutex_lock in libc)",futex="0x..."}.
+ * {lock="worker in app (via pthread_mutex_lock in libc)",lock_id="9f2c..."},
+ * the id an HMAC of the address under a key random to this run: stable
+ * while spinscope runs, and no address reaches whoever scrapes it.
  * The top locks used as locks also get their release sites (who held
  * them: wakes that found waiters and the held-while-contended lower
  * bounds, by site="<the releasing stack's name>") and holder counts.
@@ -22,8 +24,11 @@
 #define METRICS_TOP_N 20
 
 /* Renders r (profile required; stacks and advice optional: unnamed locks
- * are "futex 0x...", sites "stack_<id>") into *buf (malloc'd,
+ * are "lock <lock_id>", sites "stack_<id>") into *buf (malloc'd,
  * NUL-terminated, *len bytes). Returns 0 or -errno. */
 int metrics_text__render(const struct ss_report *r, char **buf, size_t *len);
+/* The opaque id of the lock at uaddr (16 hex digits) into buf; 0, or
+ * -EAGAIN when no random key could be had. */
+int metrics_text__lock_id(__u64 uaddr, char *buf, size_t len);
 
 #endif

@@ -12,22 +12,87 @@
 #include "common/outfile.h"
 #include "recording.h"
 
-/* A report larger than this is not one of ours. */
+/* A report larger than this (decompressed) is not one of ours. */
 #define RECORDING_MAX_BYTES (256u << 20)
-/* Nor one of more JSON values: each costs the parser ~100 bytes, so this
- * bounds what a hostile file of small values can make it allocate. */
-#define RECORDING_MAX_VALUES (4u << 20)
+/*
+ * The memory parsing may take: 16 times the text's size, at most 512 MiB
+ * (issue 30: a 36 KB .zst of tiny values inflated to 776 MB). Each
+ * separator or opener is counted as 48 bytes of json-c's tree. Measured
+ * (max RSS of `spinscope report`): a real recording, about 11 bytes a
+ * count, takes about 11 times its text in all (4x by this estimate); an
+ * array of "0," takes 37 times (24x by it), and is refused unparsed.
+ */
+#define RECORDING_MEMORY_FACTOR 16
+#define RECORDING_MAX_MEMORY (512ull << 20)
+#define RECORDING_VALUE_COST 48
 
-/* An upper bound on the values in a JSON text: one per separator or
- * opener, wherever they stand (in strings too: it only overcounts). */
-static bool too_many_values(const char *text)
+/* An upper bound on the values in a JSON text of n bytes: one per
+ * separator or opener, wherever they stand (in strings too: it only
+ * overcounts). True when parsing them would pass the budget. */
+static bool too_many_values(const char *text, size_t n)
 {
-	size_t n = 0;
+	unsigned long long budget = (unsigned long long)n * RECORDING_MEMORY_FACTOR, values = 0;
 
+	if (budget > RECORDING_MAX_MEMORY)
+		budget = RECORDING_MAX_MEMORY;
 	for (const char *c = text; *c; c++)
-		if ((*c == ',' || *c == '[' || *c == '{' || *c == ':') && ++n > RECORDING_MAX_VALUES)
+		if ((*c == ',' || *c == '[' || *c == '{' || *c == ':') &&
+		    ++values * RECORDING_VALUE_COST > budget)
 			return true;
 	return false;
+}
+
+/*
+ * Inflates the zstd frames in raw (n bytes) into *out, NUL-terminated:
+ * streamed, so that a frame without its content size (plain `zstd` on a
+ * pipe) is read too; the content size, when a frame has one, only sizes
+ * the first buffer. More than RECORDING_MAX_BYTES is refused as it comes.
+ */
+static int inflate(const char *raw, size_t n, char **out, size_t *len)
+{
+	unsigned long long hint = ZSTD_getFrameContentSize(raw, n);
+	size_t cap = hint < RECORDING_MAX_BYTES ? (size_t)hint + 1 : n * 4 + 4096, ret = 1;
+	ZSTD_inBuffer in = { raw, n, 0 };
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	char *buf = malloc(cap), *b;
+	int err = 0;
+
+	*len = 0;
+	if (!ds || !buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while (!err && (in.pos < in.size || ret)) {
+		ZSTD_outBuffer o = { buf, cap - 1, *len };
+
+		if (*len == cap - 1) {
+			if (cap > RECORDING_MAX_BYTES) {
+				err = -EINVAL;	/* too large */
+				break;
+			}
+			if (!(b = realloc(buf, cap * 2))) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+			continue;
+		}
+		ret = ZSTD_decompressStream(ds, &o, &in);
+		*len = o.pos;
+		/* corrupt; or all read, room left, and the frame not whole */
+		if (ZSTD_isError(ret) || (ret && in.pos == in.size && o.pos < o.size))
+			err = -EINVAL;
+	}
+out:
+	ZSTD_freeDStream(ds);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[*len] = 0;
+	*out = buf;
+	return 0;
 }
 #define ZSTD_LEVEL 3
 
@@ -89,23 +154,11 @@ int recording__load(const char *path, json_object **doc)
 	close(fd);
 	raw[n] = 0;
 	text = raw;
-	if (ZSTD_getFrameContentSize(raw, n) != ZSTD_CONTENTSIZE_ERROR) {
-		unsigned long long size = ZSTD_getFrameContentSize(raw, n);
-
-		if (size == ZSTD_CONTENTSIZE_UNKNOWN || size > RECORDING_MAX_BYTES) {
-			free(raw);
-			return -EINVAL;
-		}
-		text = malloc(size + 1);
-		if (!text) {
-			free(raw);
-			return -ENOMEM;
-		}
-		if (ZSTD_isError(ZSTD_decompress(text, size, raw, n)))
-			err = -EINVAL;
-		text[size] = 0;
-	}
-	if (!err && too_many_values(text))
+	if (ZSTD_getFrameContentSize(raw, n) != ZSTD_CONTENTSIZE_ERROR)
+		err = inflate(raw, n, &text, &n);
+	if (!err && strlen(text) != n)
+		err = -EINVAL;	/* a NUL inside: not JSON text */
+	if (!err && too_many_values(text, n))
 		err = -E2BIG;
 	if (!err) {
 		*doc = json_tokener_parse(text);

@@ -6,10 +6,12 @@
 #include <string.h>
 #include "advisor/runtime.h"
 #include "common/errors.h"
+#include "common/names.h"
 #include "common/grow.h"
 #include "model/counters.h"
 #include "recording.h"
 #include "recording_json.h"
+#include "recording_check.h"
 #include "recording_read.h"
 
 /* ---- typed, bounded access to untrusted JSON ----------------------------- */
@@ -817,6 +819,43 @@ static int read_version(struct ss_recording *rec, char *why, size_t whylen)
 	return 0;
 }
 
+/*
+ * Every string of a recording made elsewhere is cleaned in place before
+ * anything reads it (common/names.h): comm, frames, modules, paths reach
+ * the terminal and every renderer from here, whoever wrote the file.
+ * Depth is json-c's parser's (at most 32).
+ */
+static int clean_strings(json_object *o)
+{
+	if (json_object_is_type(o, json_type_string)) {
+		const char *v = json_object_get_string(o);
+		int len = json_object_get_string_len(o);
+		char *c;
+		int err;
+
+		if (ss_name_is_clean(v, (size_t)len) && strlen(v) == (size_t)len)
+			return 0;
+		c = malloc((size_t)len + 1);
+		if (!c)
+			return -ENOMEM;
+		err = json_object_set_string_len(o, c, (int)ss_name_clean(c, (size_t)len + 1, v, (size_t)len)) ? 0 : -ENOMEM;
+		free(c);
+		return err;
+	}
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			if (clean_strings(json_object_array_get_idx(o, i)))
+				return -ENOMEM;
+	} else if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, v) {
+			(void)key;
+			if (clean_strings(v))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, size_t whylen)
 {
 	int code, err;
@@ -830,6 +869,13 @@ int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, 
 	code = read_version(rec, why, whylen);
 	if (code)
 		return code;
+	code = recording__check(doc, why, whylen);
+	if (code)
+		return code;
+	if (clean_strings(doc)) {
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		return SS_EXIT_ERROR;
+	}
 	read_header(rec);
 	read_drops(get(doc, "dropped"), rec->prof.drops);
 	read_running(doc, rec->prof.running_ns);
@@ -859,7 +905,8 @@ int recording__read(const char *path, struct ss_recording *rec, char *why, size_
 	if (err) {
 		snprintf(why, whylen, "cannot read the recording %s: %s", path,
 			 err == -EINVAL ? "truncated, corrupt, too large or not a spinscope report" :
-			 err == -E2BIG ? "more JSON values than a recording holds (4 Mi)" : strerror(-err));
+			 err == -E2BIG ? "reading it would take more than 16 times its size in memory (at most 512 MiB)" :
+			 strerror(-err));
 		return err == -ENOMEM ? SS_EXIT_ERROR : SS_EXIT_USAGE;
 	}
 	code = recording__from_json(doc, rec, inner, sizeof(inner));

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "strpool.h"
+#include "common/names.h"
 
 int64_t strpool__add(struct strpool *p, const char *s, size_t n)
 {
@@ -25,12 +26,8 @@ int64_t strpool__add(struct strpool *p, const char *s, size_t n)
 		p->buf = b;
 		p->cap = ncap;
 	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		p->buf[off + i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	p->buf[off + n] = '\0';
+	/* Clean text is never longer; a cut at max_name may leave it shorter. */
+	n = ss_name_clean(p->buf + off, n + 1, s, n);
 	p->len += n + 1;
 	return (int64_t)off;
 }

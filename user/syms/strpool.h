@@ -3,7 +3,8 @@
  * A growing pool of NUL-terminated names with a size cap, referenced by
  * offset. Names come from files spinscope does not trust (symbol tables,
  * JIT maps) and end up on terminals, so they are cut to a maximum length
- * and control bytes are replaced by '?' on the way in.
+ * and cleaned on the way in (common/names.h: control bytes, escapes and
+ * ill-formed UTF-8 become '?').
  */
 #ifndef SPINSCOPE_STRPOOL_H
 #define SPINSCOPE_STRPOOL_H

@@ -22,6 +22,7 @@
 #include "proc_maps.h"
 #include "proc_root.h"
 #include "syms.h"
+#include "common/names.h"
 
 /* Unmapped regions remembered after refreshes (an exec retires them all). */
 #define MAX_RETIRED	65536
@@ -37,6 +38,7 @@ struct mapping {
 	uint64_t dev;
 	uint64_t inode;
 	char *path;		/* as in maps, without " (deleted)"; "" if anonymous */
+	char *shown;		/* path cleaned for output (names.h); NULL: path is clean */
 	struct elf_file *file;	/* NULL: anonymous, special or unreadable */
 	bool deleted;
 	bool seen;		/* an address resolved into it */
@@ -90,8 +92,10 @@ static void mapping_release(struct mapping *m)
 {
 	elf_file__put(m->file);
 	free(m->path);
+	free(m->shown);
 	m->file = NULL;
 	m->path = NULL;
+	m->shown = NULL;
 }
 
 static void map_set_free(struct map_set *set)
@@ -137,6 +141,7 @@ static void sort_mappings(struct map_set *set)
 	for (size_t i = 0; i < set->n; i++) {
 		if (n && set->v[i].start < set->v[n - 1].end) {
 			free(set->v[i].path);
+			free(set->v[i].shown);
 			continue;
 		}
 		set->v[n++] = set->v[i];
@@ -186,6 +191,14 @@ static int read_maps(struct syms *s, struct map_set *out)
 			.deleted = pm.deleted,
 			.path = strndup(pm.path, pm.path_len),
 		};
+		/* The path opens the file; what is shown of it is cleaned. */
+		if (m->path && !ss_name_is_clean(m->path, SIZE_MAX)) {
+			m->shown = strdup(m->path);
+			if (m->shown)
+				ss_name_clean_array(m->shown, strlen(m->shown) + 1);
+			else
+				free(m->path), m->path = NULL;
+		}
 		if (!m->path) {
 			err = -ENOMEM;
 			break;
@@ -591,7 +604,7 @@ static int resolve(struct syms *s, uint64_t addr, struct sym_info *out)
 			out->offset = hit.offset;
 		}
 		if (m->path[0])
-			out->module = m->path;
+			out->module = m->shown ?: m->path;
 	}
 	/* JIT code: anonymous memory, or mapped after the last snapshot */
 	if (!out->name && (!m || !m->file)) {
@@ -701,7 +714,7 @@ static size_t collect_no_fp(struct syms *s, struct map_set *set, struct syms_fp_
 		if (n < FP_DEDUP)
 			files[n] = m->file;
 		if (n < max)
-			out[n] = (struct syms_fp_module){ .path = m->path, .fp = fp };
+			out[n] = (struct syms_fp_module){ .path = m->shown ?: m->path, .fp = fp };
 		n++;
 	}
 	return n;

@@ -21,6 +21,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "common/errors.h"
+#include "common/names.h"
 #include "common/procfs.h"
 #include "model/counters.h"
 #include "light.h"
@@ -43,6 +44,7 @@ struct tracer {
 	struct unwind_maps unwind;
 	int verbose;
 	int pid, tid;
+	int proc_dir;		/* the target's /proc/PID (< 0: none; names stay BPF's) */
 };
 
 static const char *const default_tracefs[] = {
@@ -63,14 +65,17 @@ int tracefs_has_event(const char *const *roots, const char *event)
 		char path[512];
 
 		snprintf(path, sizeof(path), "%s/events", roots[i]);
-		if (access(path, F_OK)) {
+		/* AT_EACCESS: with our effective capabilities, as opening it will
+		 * (access() drops them for a non-root caller: CAP_DAC_READ_SEARCH
+		 * would not count). */
+		if (faccessat(AT_FDCWD, path, F_OK, AT_EACCESS)) {
 			if (errno == EACCES)
 				return -2;
 			continue;
 		}
 		mounted = true;
 		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], event);
-		if (access(path, F_OK) == 0)
+		if (faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) == 0)
 			return 1;
 	}
 	return mounted ? 0 : -1;
@@ -82,15 +87,17 @@ int tracefs_has_event(const char *const *roots, const char *event)
  * namespace of our own, which vanishes with us, so the host's mount table
  * is never changed. Works only while we are single-threaded.
  */
+static int tracefs_mount_err;	/* why our private mount failed; 0: it did not */
+
 static int tracefs_mount_private(const char *const *roots, int verbose)
 {
 	if (unshare(CLONE_NEWNS))
-		return -errno;
+		return tracefs_mount_err = -errno;
 	/* Our mounts must not propagate back into the host's namespace. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
-		return -errno;
+		return tracefs_mount_err = -errno;
 	if (mount("nodev", roots[0], "tracefs", 0, NULL))
-		return -errno;
+		return tracefs_mount_err = -errno;
 	if (verbose)
 		fprintf(stderr, "spinscope: mounted tracefs at %s in a private mount namespace\n", roots[0]);
 	return 0;
@@ -323,7 +330,13 @@ static int check_required_events(const char *const *roots, char *why, size_t why
 		if (has == 1)
 			continue;
 		if (has == -2) {
-			snprintf(why, whylen, "insufficient privileges: cannot read tracefs at %s: run spinscope as root (sudo)",
+			snprintf(why, whylen, "insufficient privileges: cannot read tracefs at %s (uid %d): run spinscope as root (sudo), or give it CAP_DAC_READ_SEARCH besides CAP_BPF and CAP_PERFMON",
+				 roots[0], (int)geteuid());
+			return SS_EXIT_PERM;
+		}
+		/* The kernel has it; we may not mount it (CAP_SYS_ADMIN). */
+		if (has == -1 && (tracefs_mount_err == -EPERM || tracefs_mount_err == -EACCES)) {
+			snprintf(why, whylen, "insufficient privileges: tracefs is not mounted at %s, and mounting it needs CAP_SYS_ADMIN: have root mount it (mount -t tracefs nodev /sys/kernel/tracing), or run spinscope as root",
 				 roots[0]);
 			return SS_EXIT_PERM;
 		}
@@ -366,6 +379,7 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 	t->verbose = o->verbose;
 	t->pid = o->pid;
 	t->tid = o->tid;
+	t->proc_dir = proc_open_pid_dir("/proc", o->pid, o->starttime);
 	*code = check_btf(t, o, roots, &kernel_btf, why, whylen);
 	if (*code)
 		goto fail;
@@ -405,7 +419,6 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 	unwind_maps__prepare(&t->unwind, t->skel->obj, t->skel->maps.stacks,
 			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->light ? NULL : o->unwind,
 			     o->max_stacks, o->verbose);
-
 	shared_progs__choose(&t->shared, t->skel->obj);
 	*code = load_programs(t, why, whylen);
 	*fentry_refused = *code && t->features.fentry;
@@ -456,26 +469,17 @@ static bool thread_running(int pid, __u32 tid)
 
 /*
  * Threads rename themselves (pthread_setname_np) after BPF first saw them;
- * the name is read here rather than on every switch in the kernel. A
- * thread that has exited keeps the name it had when first seen.
+ * the name is read here rather than on every switch in the kernel, through
+ * the target's own /proc folder: once it has exited, a process that took
+ * its pid is never read. A thread that has exited keeps the name it had
+ * when first seen.
  */
-static void refresh_comm(int pid, struct ss_thread *th)
+static void refresh_comm(const struct tracer *t, struct ss_thread *th)
 {
-	char path[64], name[sizeof(th->comm)] = { 0 };
-	ssize_t n;
-	int fd;
+	char name[sizeof(th->comm)];
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%u/comm", pid, th->tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, name, sizeof(name) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	name[n] = 0;
-	name[strcspn(name, "\n")] = 0;
-	memcpy(th->comm, name, sizeof(th->comm));
+	if (t->proc_dir >= 0 && proc_read_comm_at(t->proc_dir, (int)th->tid, name, sizeof(name)) == 0)
+		memcpy(th->comm, name, sizeof(th->comm));
 }
 
 static void seed_thread(struct tracer *t, __u32 tid)
@@ -619,7 +623,10 @@ static int read_threads(struct tracer *t, struct ss_profile *p)
 		profile_close_thread(th, p->start_ns, p->now_ns,
 				     !th->last_in_ns && !th->last_out_ns &&
 				     thread_running(t->pid, th->tid));
-		refresh_comm(t->pid, th);
+		refresh_comm(t, th);
+		/* Named by the target (the kernel's copy or /proc's): cleaned
+		 * once here, for every renderer and recording. */
+		ss_name_clean_array(th->comm, sizeof(th->comm));
 	}
 	return 0;
 }
@@ -1092,6 +1099,8 @@ void tracer__free(struct tracer *t)
 		return;
 	light_tracer__free(t->light);
 	destroy_links(t);
+	if (t->proc_dir >= 0)
+		close(t->proc_dir);
 	trace__destroy(t->skel);
 	unwind_maps__free(&t->unwind);
 	free(t);

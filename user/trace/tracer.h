@@ -23,6 +23,7 @@ struct tracer;
 struct tracer_opts {
 	int pid;
 	int tid;			/* 0: every thread of pid */
+	unsigned long long starttime;	/* the target's (proc_status); 0: not checked */
 	const char *btf_custom_path;	/* NULL: the kernel's own BTF */
 	unsigned int max_threads;
 	unsigned int max_futexes;

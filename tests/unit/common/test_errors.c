@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* errors.c: the exit-code table, the JSON error object, warnings and notices. */
 #include "testlib.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,12 +16,30 @@ static void test_error_returns_code(void **state)
 /* Every documented exit code has its line in --help's table. */
 static void test_exit_table_lists_every_code(void **state)
 {
-	for (int c = SS_EXIT_OK; c <= SS_EXIT_BPF; c++) {
+	for (int c = SS_EXIT_OK; c <= SS_EXIT_RESOURCES; c++) {
 		char needle[16];
 
 		snprintf(needle, sizeof(needle), "\n  %d  ", c);
 		assert_non_null(strstr(ss_exit_codes_help, needle));
 	}
+}
+
+/* Out of descriptors or memory is its own exit code, whatever the path
+ * guessed (issue 30 item 7: ulimit -n 20 was "the kernel refused to load
+ * BPF program", exit 6); other causes keep theirs. */
+static void test_resources_have_their_own_code(void **state)
+{
+	assert_int_equal(ss_error(SS_EXIT_BPF, "the kernel refused to load BPF program p: %s",
+				  strerror(EMFILE)), SS_EXIT_RESOURCES);
+	assert_int_equal(ss_error(SS_EXIT_ERROR, "cannot write F: %s", strerror(ENFILE)),
+			 SS_EXIT_RESOURCES);
+	assert_int_equal(ss_error(SS_EXIT_ERROR, "cannot read R: %s", strerror(ENOMEM)),
+			 SS_EXIT_RESOURCES);
+	assert_int_equal(ss_error(SS_EXIT_ERROR, "diff: out of memory"), SS_EXIT_RESOURCES);
+	assert_int_equal(ss_error(SS_EXIT_BPF, "refused: %s", strerror(EINVAL)), SS_EXIT_BPF);
+	assert_int_equal(ss_error(SS_EXIT_ERROR, "cannot write F: %s", strerror(ENOSPC)), SS_EXIT_ERROR);
+	/* a usage error that names such a file stays one */
+	assert_int_equal(ss_error(SS_EXIT_USAGE, "no such file: %s", strerror(EMFILE)), SS_EXIT_USAGE);
 }
 
 static void test_json_error_object(void **state)
@@ -104,6 +123,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_returns_code),
 		cmocka_unit_test(test_exit_table_lists_every_code),
+		cmocka_unit_test(test_resources_have_their_own_code),
 		cmocka_unit_test(test_json_error_object),
 		cmocka_unit_test(test_warn_and_notice_stay_off_stdout),
 	};

@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include "common/errors.h"
 #include "common/procfs.h"
 
@@ -81,6 +85,122 @@ static void test_read_status_errors(void **state)
 	assert_int_equal(proc_read_status(TREE, 400, &st), -EINVAL);	/* no Tgid */
 	assert_int_equal(proc_read_status(TREE, 450, &st), -EINVAL);	/* stat cut */
 	assert_int_equal(proc_read_status(FIXTURES "/nonexistent-root", 100, &st), -ENOENT);
+}
+
+/* A name with a newline (issue 30 item 4): before, one fgets of stat
+ * stopped inside it and the process was "cannot read ... status". The
+ * thread so named is a thread of its process (-t). */
+static void test_read_status_newline_in_name(void **state)
+{
+	struct proc_status st;
+	char why[256] = "";
+
+	assert_int_equal(proc_read_status(TREE, 500, &st), 0);
+	assert_string_equal(st.name, "ab?cd");	/* the newline kept as '?' */
+	assert_int_equal(st.tgid, 500);
+	assert_int_equal(st.flags, 0x400100);
+	assert_int_equal(st.starttime, 71435);
+	assert_int_equal(proc_check_target(TREE, 500, 501, &st, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(proc_read_status(TREE, 100, &st), 0);
+	assert_int_equal(st.starttime, 71435);
+}
+
+static void test_read_comm_at(void **state)
+{
+	char name[16];
+	int dir = proc_open_pid_dir(TREE, 500, 0);
+
+	assert_true(dir >= 0);
+	assert_int_equal(proc_read_comm_at(dir, 500, name, sizeof(name)), 0);
+	assert_string_equal(name, "ab?cd");	/* not cut at the name's own newline */
+	assert_int_equal(proc_read_comm_at(dir, 999, name, sizeof(name)), -ENOENT);
+	close(dir);
+	/* another start time than the one checked: another process */
+	assert_int_equal(proc_open_pid_dir(TREE, 500, 71436), -ESRCH);
+	dir = proc_open_pid_dir(TREE, 500, 71435);
+	assert_true(dir >= 0);
+	close(dir);
+}
+
+/* Forks a child that names itself name and waits; its pid. */
+static pid_t spawn_named(const char *name)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_NAME, name);
+		pause();
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	return pid;
+}
+
+/* Waits (bounded) until /proc says pid's name is name. */
+static void wait_named(pid_t pid, const char *name)
+{
+	struct proc_status st;
+
+	for (int i = 0; i < 5000; i++) {
+		if (proc_read_status("/proc", pid, &st) == 0 && !strcmp(st.name, name))
+			return;
+		usleep(1000);
+	}
+	fail_msg("pid %d never named itself %s", pid, name);
+}
+
+/*
+ * Pid reuse (issue 30 item 9): the target exits and a new process takes its
+ * pid (forced through ns_last_pid, root only). Through the folder opened
+ * while the target lived, nothing of the new process is read.
+ */
+static void test_pid_reuse_not_named(void **state)
+{
+	struct proc_status target, now;
+	pid_t pid, again = 0;
+	char name[16];
+	int dir, tries;
+	FILE *f;
+
+	if (geteuid() || access("/proc/sys/kernel/ns_last_pid", W_OK))
+		skip();
+	pid = spawn_named("the-target");
+	wait_named(pid, "the-target");
+	assert_int_equal(proc_read_status("/proc", pid, &target), 0);
+	dir = proc_open_pid_dir("/proc", pid, target.starttime);
+	assert_true(dir >= 0);
+	assert_int_equal(proc_read_comm_at(dir, pid, name, sizeof(name)), 0);
+	assert_string_equal(name, "the-target");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	/* other processes on the host may take the pid first: try again */
+	for (tries = 0; tries < 50 && again != pid; tries++) {
+		if (again > 0) {
+			kill(again, SIGKILL);
+			waitpid(again, NULL, 0);
+		}
+		f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		assert_non_null(f);
+		fprintf(f, "%d", pid - 1);
+		fclose(f);
+		again = spawn_named("the-newcomer");
+	}
+	if (again != pid) {
+		kill(again, SIGKILL);
+		waitpid(again, NULL, 0);
+		close(dir);
+		skip();	/* the host kept taking the pid */
+	}
+	wait_named(pid, "the-newcomer");
+	assert_true(proc_read_comm_at(dir, pid, name, sizeof(name)) < 0);
+	assert_int_equal(proc_read_status("/proc", pid, &now), 0);
+	assert_string_equal(now.name, "the-newcomer");
+	/* the start time may fall in the same tick: the folder tells */
+	assert_true(proc_read_status_at(dir, &now) < 0);
+	close(dir);
+	kill(again, SIGKILL);
+	waitpid(again, NULL, 0);
 }
 
 static void test_check_normal_process(void **state)
@@ -223,6 +343,9 @@ int main(void)
 		cmocka_unit_test(test_read_status_comm_with_parens),
 		cmocka_unit_test(test_read_status_kernel_threads),
 		cmocka_unit_test(test_read_status_errors),
+		cmocka_unit_test(test_read_status_newline_in_name),
+		cmocka_unit_test(test_read_comm_at),
+		cmocka_unit_test(test_pid_reuse_not_named),
 		cmocka_unit_test(test_check_normal_process),
 		cmocka_unit_test(test_check_thread_of_process),
 		cmocka_unit_test(test_check_no_such_process),

@@ -103,7 +103,7 @@ static size_t count_lines(const char *text, const char *prefix)
 static void test_metrics_labels_bounded_and_exact(void **state)
 {
 	struct fixture *fx = *state;
-	char *text, want[256];
+	char *text, want[256], id[32];
 	size_t len;
 	double other_s = 0;
 	unsigned long long other_y = 0;
@@ -124,9 +124,13 @@ static void test_metrics_labels_bounded_and_exact(void **state)
 		 "spinscope_sched_yield_site_total{pid=\"42\",comm=\"a\\\"b\\\\c\",site=\"other\"} %llu\n",
 		 other_y);
 	assert_non_null(strstr(text, want));
-	/* The hottest lock is first; without frames named by its address, as
-	 * the findings name it, and sites by id. */
-	assert_non_null(strstr(text, "lock=\"futex 0x1000\",futex=\"0x1000\"} 0.027"));
+	/* The hottest lock is first; without frames named by its opaque id,
+	 * and sites by id. No address: whoever scrapes must not learn it. */
+	assert_int_equal(metrics_text__lock_id(0x1000, id, sizeof(id)), 0);
+	assert_int_equal(strlen(id), 16);
+	snprintf(want, sizeof(want), "lock=\"lock %s\",lock_id=\"%s\"} 0.027", id, id);
+	assert_non_null(strstr(text, want));
+	assert_null(strstr(text, "0x"));	/* no lock's address at all */
 	assert_non_null(strstr(text, "site=\"stack_1\"} 100\n"));
 	assert_non_null(strstr(text, "spinscope_sched_yield_total{pid=\"42\",comm=\"a\\\"b\\\\c\"} 1234\n"));
 	/* Slot 2 is [4, 8) ns, slot 10 [1024, 2048): cumulative buckets. */
@@ -311,14 +315,15 @@ static void test_metrics_names_are_the_advice_names(void **state)
 	struct fixture *fx = *state;
 	struct advice_input in;
 	struct advice_target tgt = { .pid = 42, .comm = "app", .duration_ns = 2000000000ull };
-	char want[512], *text;
+	char want[512], id[32], *text;
 	size_t len;
 
 	fx->rep.stacks = &named;
 	assert_int_equal(advice__build_profile(&in, &tgt, &fx->prof, &named, NULL, NULL, NULL), 0);
 	assert_true(in.futexes[0].user_named);
 	assert_int_equal(metrics_text__render(&fx->rep, &text, &len), 0);
-	snprintf(want, sizeof(want), "lock=\"%s\",futex=\"0x1000\"}", in.futexes[0].name);
+	assert_int_equal(metrics_text__lock_id(0x1000, id, sizeof(id)), 0);
+	snprintf(want, sizeof(want), "lock=\"%s\",lock_id=\"%s\"}", in.futexes[0].name, id);
 	assert_non_null(strstr(text, want));
 	assert_non_null(strstr(want, "update_shard"));
 	/* Sites 2 and 3 (counts 99 and 98) share a name: one series. */

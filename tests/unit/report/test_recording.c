@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
+#include <zstd.h>
 #include "common/errors.h"
 #include "report/recording.h"
 
@@ -82,6 +83,46 @@ static void test_load_refuses_junk(void **state)
 	assert_int_equal(recording__load("/nonexistent/report.json", &doc), -ENOENT);
 }
 
+/* A recording recompressed with plain `zstd` (from a pipe: a frame that
+ * does not say its size) reads as the original; cut short, it is refused.
+ * Before: refused as corrupt (issue 30 item 6). */
+static void test_zstd_frame_without_size_streamed(void **state)
+{
+	json_object *doc = sample_doc(300), *back = NULL;
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+	size_t n = strlen(text), zn;
+	void *z = malloc(ZSTD_compressBound(n));
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	char path[64];
+	FILE *f;
+
+	assert_non_null(z);
+	assert_non_null(cc);
+	assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0)));
+	zn = ZSTD_compress2(cc, z, ZSTD_compressBound(n), text, n);
+	assert_false(ZSTD_isError(zn));
+	assert_true(ZSTD_getFrameContentSize(z, zn) == ZSTD_CONTENTSIZE_UNKNOWN);
+	snprintf(path, sizeof(path), "/tmp/ss-rec-nosize-%d.json.zst", getpid());
+	for (int cut = 0; cut < 2; cut++) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(z, 1, cut ? zn - 9 : zn, f), cut ? zn - 9 : zn);
+		fclose(f);
+		if (cut) {
+			assert_int_equal(recording__load(path, &back), -EINVAL);
+			assert_null(back);
+			continue;
+		}
+		assert_int_equal(recording__load(path, &back), 0);
+		assert_string_equal(json_object_to_json_string_ext(back, JSON_C_TO_STRING_PLAIN), text);
+		json_object_put(back);
+	}
+	unlink(path);
+	ZSTD_freeCCtx(cc);
+	free(z);
+	json_object_put(doc);
+}
+
 /* A failed save leaves neither a half file nor its temporary behind. */
 static void test_failed_save_leaves_nothing(void **state)
 {
@@ -100,6 +141,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_and_zstd_round_trip),
+		cmocka_unit_test(test_zstd_frame_without_size_streamed),
 		cmocka_unit_test(test_load_refuses_junk),
 		cmocka_unit_test(test_failed_save_leaves_nothing),
 	};
