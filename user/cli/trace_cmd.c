@@ -335,6 +335,7 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 		if (exe_changed(o->pid, &exe_dev, &exe_ino) && syms)
 			syms__refresh(syms);
 		samples__update_cpus(smp);
+		samples__drain(smp);
 		now = tracer_now_ns();
 		trace_exports__tick(ex, t, syms, now);
 		if (end_ns && now >= end_ns)
@@ -509,6 +510,10 @@ static int trace_open(struct trace_session *s)
 	};
 	struct samples_opts sopts = {
 		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
+		/* A clock samples where a timer interrupts: the registers are
+		 * exact, and without a PMU they are all false sharing has. */
+		.regs = !o->no_data_addresses && o->event &&
+			(!strcmp(o->event, "cpu-clock") || !strcmp(o->event, "task-clock")),
 	};
 	struct tracer_features feat;
 	struct table_job table = { 0 };

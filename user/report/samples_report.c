@@ -152,6 +152,8 @@ static const char *const drop_keys[SS_SAMPLE_DROPS] = {
 	[SS_SAMPLE_DROP_STACK_COLLISION] = "stack_map_full",
 	[SS_SAMPLE_DROP_THREADS_FULL] = "threads_map_full",
 	[SS_SAMPLE_DROP_COUNTER_READ] = "counter_read_failed",
+	[SS_SAMPLE_DROP_REGS_FULL] = "regs_ring_full",
+	[SS_SAMPLE_DROP_REGS_KERNEL] = "regs_in_kernel",
 };
 
 static const char *const drop_text[SS_SAMPLE_DROPS] = {
@@ -160,6 +162,8 @@ static const char *const drop_text[SS_SAMPLE_DROPS] = {
 	[SS_SAMPLE_DROP_STACK_COLLISION] = "samples without a user stack (stack map full)",
 	[SS_SAMPLE_DROP_THREADS_FULL] = "time slices not counted: thread map full",
 	[SS_SAMPLE_DROP_COUNTER_READ] = "counter readings failed",
+	[SS_SAMPLE_DROP_REGS_FULL] = "samples without registers (ring buffer full)",
+	[SS_SAMPLE_DROP_REGS_KERNEL] = "samples in the kernel (no user data address)",
 };
 
 /* Adds key: value, or fails the whole object (json-c returns -1 on ENOMEM). */
