@@ -35,28 +35,9 @@
 #define CAL_FAMILIES "host_costs,spin_hint,spin_threshold"
 #define RUN_TIMEOUT_MS 90000
 
-static char workdir[64];
-static char cal_path[128];
-
 static const char *calibration(void)
 {
-	const char *args[] = { tl_path("spinscope"), "calibrate", "--quick", "--only", CAL_FAMILIES,
-			       "-o", cal_path, NULL };
-	char *out, *err;
-	int rc;
-
-	if (cal_path[0] && access(cal_path, R_OK) == 0)
-		return cal_path;
-	snprintf(workdir, sizeof(workdir), "/tmp/ss-cases-XXXXXX");
-	if (!mkdtemp(workdir))
-		fail_msg("mkdtemp failed");
-	snprintf(cal_path, sizeof(cal_path), "%s/calibration.json", workdir);
-	rc = tt_run(args, &out, &err, RUN_TIMEOUT_MS);
-	if (rc != 0)
-		fail_msg("spinscope calibrate exited with %d: %s", rc, err);
-	free(out);
-	free(err);
-	return cal_path;
+	return tt_calibration(CAL_FAMILIES, RUN_TIMEOUT_MS);
 }
 
 /* spinscope -p PID -d SECONDS [extra] --json, with this host's calibration. */
@@ -610,18 +591,6 @@ static void test_jvm_shenandoah_allocation_storm(void **state)
 	json_object_put(doc);
 }
 
-static int group_teardown(void **state)
-{
-	char cmd[128];
-
-	if (workdir[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
-		if (system(cmd))
-			print_error("could not remove %s\n", workdir);
-	}
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,5 +610,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_jvm_shenandoah_allocation_storm, tt_teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, group_teardown);
+	return cmocka_run_group_tests(tests, NULL, tt_calibration_remove);
 }

@@ -25,28 +25,9 @@
 #define RUN_TIMEOUT_MS 90000
 #define RUNS 3
 
-static char workdir[64];
-static char cal_path[128];
-
 static const char *calibration(void)
 {
-	const char *args[] = { tl_path("spinscope"), "calibrate", "--quick", "--only",
-			       "false_sharing", "-o", cal_path, NULL };
-	char *out, *err;
-	int rc;
-
-	if (cal_path[0] && access(cal_path, R_OK) == 0)
-		return cal_path;
-	snprintf(workdir, sizeof(workdir), "/tmp/ss-fs-XXXXXX");
-	if (!mkdtemp(workdir))
-		fail_msg("mkdtemp failed");
-	snprintf(cal_path, sizeof(cal_path), "%s/calibration.json", workdir);
-	rc = tt_run(args, &out, &err, RUN_TIMEOUT_MS);
-	if (rc != 0)
-		fail_msg("spinscope calibrate exited with %d: %s", rc, err);
-	free(out);
-	free(err);
-	return cal_path;
+	return tt_calibration("false_sharing", RUN_TIMEOUT_MS);
 }
 
 /* fs_cases CASE traced for 3 s with cpu-clock (and extra, or NULL). */
@@ -108,14 +89,18 @@ static bool says(json_object *f, const char *needle)
 static void print_findings(const char *which, int run, json_object *doc)
 {
 	json_object *advice = tt_get(doc, "advice");
+	int said = 0;
 
 	for (size_t i = 0; i < json_object_array_length(advice); i++) {
 		json_object *f = json_object_array_get_idx(advice, i);
 
-		if (strstr(str(f, "id"), "sharing"))
+		if (strstr(str(f, "id"), "sharing") && ++said)
 			print_message("# %s run %d: %s (%s): %s\n", which, run, str(f, "id"),
 				      str(f, "severity"), str(f, "title"));
 	}
+	if (!said)
+		print_message("# %s run %d: no sharing finding (%llu samples)\n", which, run,
+			      (unsigned long long)tt_u64(doc, "samples.total"));
 	/* The ring's drops are always in the report. */
 	assert_non_null(tt_get(doc, "samples.dropped.regs_ring_full"));
 }
@@ -231,15 +216,6 @@ static void test_no_data_addresses_turns_it_off(void **state)
 	json_object_put(doc);
 }
 
-static int cleanup(void **state)
-{
-	if (cal_path[0])
-		unlink(cal_path);
-	if (workdir[0])
-		rmdir(workdir);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,5 +228,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_no_data_addresses_turns_it_off, tt_teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, cleanup);
+	return cmocka_run_group_tests(tests, NULL, tt_calibration_remove);
 }

@@ -894,3 +894,37 @@ const char *tt_auto_mechanism(json_object *report)
 	(void)report;
 	return "syscall_tracepoints";
 }
+
+static char cal_dir[64];
+static char cal_path[128];
+
+const char *tt_calibration(const char *families, int timeout_ms)
+{
+	const char *args[] = { tl_path("spinscope"), "calibrate", "--quick", "--only", families,
+			       "-o", cal_path, NULL };
+	char *out, *err;
+	int rc;
+
+	if (cal_path[0] && access(cal_path, R_OK) == 0)
+		return cal_path;
+	snprintf(cal_dir, sizeof(cal_dir), "/tmp/ss-cal-XXXXXX");
+	if (!mkdtemp(cal_dir))
+		fail_msg("mkdtemp failed");
+	snprintf(cal_path, sizeof(cal_path), "%s/calibration.json", cal_dir);
+	rc = tt_run(args, &out, &err, timeout_ms);
+	if (rc != 0)
+		fail_msg("spinscope calibrate exited with %d: %s", rc, err);
+	free(out);
+	free(err);
+	return cal_path;
+}
+
+int tt_calibration_remove(void **state)
+{
+	if (cal_path[0])
+		unlink(cal_path);
+	if (cal_dir[0] && rmdir(cal_dir))
+		print_error("could not remove %s\n", cal_dir);
+	cal_path[0] = cal_dir[0] = 0;
+	return 0;
+}

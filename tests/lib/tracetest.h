@@ -90,6 +90,12 @@ int tt_run(const char *const argv[], char **out, char **err, int timeout_ms);
 
 /* Parses stdout as exactly one JSON object (fails the test otherwise). */
 json_object *tt_parse_report(const char *out);
+
+/* This host calibrated for families (`spinscope calibrate --quick --only
+ * families`) once per test program, into a temporary folder: its path.
+ * tt_calibration_remove() removes the folder (a group teardown). */
+const char *tt_calibration(const char *families, int timeout_ms);
+int tt_calibration_remove(void **state);
 /* The member at a dotted path ("totals.sched_yield"); fails if absent. */
 json_object *tt_get(json_object *o, const char *path);
 /* An unsigned integer member at a dotted path; fails if absent or not one. */
