@@ -8,8 +8,12 @@
 # run in interleaved rounds, their order rotating each round; each run's
 # window starts once spinscope says it is attached. Prints the medians of
 # the rates and the median of the per-round ratios regs/noregs.
+# With -p, the kernel's BPF statistics are on during the traced runs
+# (sysctl kernel.bpf_stats_enabled, restored afterwards; every BPF program
+# of the host then pays two clock reads a run) and the sampling program's
+# ns per run is printed too, with and without registers.
 #
-#   bench/regs_ab.sh [-r ROUNDS] [-w SECONDS]
+#   bench/regs_ab.sh [-r ROUNDS] [-w SECONDS] [-p]
 #
 # Environment: BENCH_BIN (default build/bench), SPINSCOPE (default
 # build/spinscope).
@@ -17,19 +21,36 @@ set -u
 
 ROUNDS=7
 WINDOW=3
+PROGCOST=0
 BIN=${BENCH_BIN:-build/bench}
 SS=${SPINSCOPE:-build/spinscope}
 
-while getopts "r:w:h" opt; do
+while getopts "r:w:ph" opt; do
 	case $opt in
 	r) ROUNDS=$OPTARG ;;
 	w) WINDOW=$OPTARG ;;
-	*) sed -n '13,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	p) PROGCOST=1 ;;
+	*) sed -n '17,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 
 TMP=$(mktemp -d /tmp/spinscope-regs.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
+trap 'rm -rf "$TMP"; sysctl -qw kernel.bpf_stats_enabled="$STATS_WAS"' EXIT
+[ "$PROGCOST" = 1 ] && sysctl -qw kernel.bpf_stats_enabled=1
+
+# ns per run of the sampling program that spinscope $1 loaded (its BPF
+# program fds name their ids in /proc/PID/fdinfo).
+sample_ns() {
+	local id
+	for id in $(awk '/^prog_id:/ {print $2}' /proc/"$1"/fdinfo/* 2>/dev/null | sort -rnu); do
+		bpftool -j prog show id "$id" | python3 -c '
+import json, sys
+p = json.load(sys.stdin)
+if p.get("name", "").startswith("ss_sample") and p.get("run_cnt"):
+    print("%.1f" % (p["run_time_ns"] / p["run_cnt"]))'
+	done | head -1
+}
 
 # Waits up to $3 s for a line matching $1 in file $2.
 wait_line() {
@@ -59,6 +80,12 @@ run() {
 		wait_line ': tracing' "$terr" 30 || { echo "spinscope did not attach" >&2; return 1; }
 	fi
 	kill -USR1 "$pid"
+	# spinscope ends with its target: its program's figures are read
+	# within the window (half way: the sampler, loaded last, has the highest id).
+	if [ -n "$tpid" ] && [ "$PROGCOST" = 1 ]; then
+		sleep "$(awk -v w="$WINDOW" 'BEGIN {print w * 0.5}')"
+		sample_ns "$tpid" >>"$TMP/ns_$setup"
+	fi
 	wait "$wpid"
 	[ -n "$tpid" ] && { kill -INT "$tpid" 2>/dev/null; wait "$tpid"; }
 	rate=$(sed -n 's/.*rate=\([0-9]*\).*/\1/p' "$wout")
@@ -86,3 +113,7 @@ echo "  with registers (default) $(median <"$TMP/regs")"
 echo "  --no-data-addresses      $(median <"$TMP/noregs")"
 echo "  untraced                 $(median <"$TMP/baseline")"
 echo "  regs/noregs, median of the per-round ratios: $(median <"$TMP/ratio")"
+if [ "$PROGCOST" = 1 ]; then
+	echo "sampling program ns/run (BPF statistics on), median: with registers" \
+		"$(median <"$TMP/ns_regs"), --no-data-addresses $(median <"$TMP/ns_noregs")"
+fi
