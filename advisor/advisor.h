@@ -194,6 +194,9 @@ struct adv_data_access {
 	char data[ADV_NAME_LEN];	/* "counters+8 (app)", "a heap block" */
 	char func[ADV_NAME_LEN];	/* "bump_counter (app)" */
 	char insn[48];			/* "lock xadd qword ptr [rdi], rax" */
+	/* Written by the runtime's code (libc, libstdc++, ld.so, libjvm): a
+	 * lock word or the allocator's, not the user's data to move. */
+	bool runtime;
 };
 
 /* The data addresses of the samples (registers captured with cpu-clock;

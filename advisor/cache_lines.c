@@ -62,7 +62,10 @@ static void fill(const struct adv_data_addrs *d, uint64_t addr, uint32_t bytes, 
 		struct adv_line_thread *t;
 		uint64_t end;
 
-		if (a->addr + a->size <= addr || a->addr >= addr + bytes || a->region == ADV_DATA_STACK)
+		/* The runtime's own words (a mutex, the allocator's) are
+		 * the lock rules' business, not data to move. */
+		if (a->addr + a->size <= addr || a->addr >= addr + bytes ||
+		    a->region == ADV_DATA_STACK || a->runtime)
 			continue;
 		t = thread_of(l, a->tid);
 		if (!t)

@@ -4,7 +4,7 @@
  * the accesses grouped by line and each line classified. False sharing:
  * two threads write different bytes of the line, or one writes while
  * another reads other bytes; true sharing: threads write the same bytes.
- * A line counts when its samples are ADV_FS_LINE_SHARE of the register
+ * Stacks and the runtime's own accesses are left out. A line counts when its samples are ADV_FS_LINE_SHARE of the register
  * samples and each thread named has ADV_FS_LINE_MIN_SAMPLES on it. Pure,
  * no allocation.
  */

@@ -267,6 +267,21 @@ static bool from_lines(const struct adv_ctx *ctx, struct adv_finding *f)
 	return true;
 }
 
+/* An instruction that adds to memory (a counter); a compare-and-swap or
+ * exchange is a lock word or a flag handed over: the lock rules' business. */
+static bool counts(const char *insn)
+{
+	char m[16];
+
+	/* The mnemonic, past a "lock " prefix. */
+	if (!strncmp(insn, "lock ", 5))
+		insn += 5;
+	snprintf(m, sizeof(m), "%.*s", (int)strcspn(insn, " "), insn);
+	if (strstr(m, "xchg") || !strncmp(m, "cas", 3) || !strncmp(m, "swp", 3))
+		return false;
+	return strstr(m, "add") || strstr(m, "inc") || strstr(m, "sub") || strstr(m, "dec");
+}
+
 bool adv_rule_true_sharing(const struct adv_ctx *ctx, struct adv_finding *f)
 {
 	const char *lang = ctx->p->data.lang;
@@ -274,7 +289,8 @@ bool adv_rule_true_sharing(const struct adv_ctx *ctx, struct adv_finding *f)
 	struct adv_line l;
 	double share;
 
-	if (!adv_lines__worst(&ctx->p->data, adv_lines__size(ctx->h), ADV_LINE_TRUE, &l))
+	if (!adv_lines__worst(&ctx->p->data, adv_lines__size(ctx->h), ADV_LINE_TRUE, &l) ||
+	    !counts(l.t[l.a].top_write->insn))
 		return false;
 	a = &l.t[l.a];
 	share = adv_clamp01((double)l.samples / (double)ctx->p->data.samples);

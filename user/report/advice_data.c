@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "advice.h"
+#include "advisor/runtime.h"
 #include "syms/data_addr.h"
 
 #define MAX_KEPT 4096		/* distinct accesses the advisor sees */
@@ -90,6 +91,7 @@ static void name_all(struct data_addr *da, const struct raw *r, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		struct adv_data_access *a = &out[i];
+		char mod[256];
 		enum data_lang lang;
 
 		a->addr = r[i].a.addr;
@@ -98,10 +100,11 @@ static void name_all(struct data_addr *da, const struct raw *r, size_t n,
 		a->store = r[i].a.store;
 		a->samples = r[i].samples;
 		a->region = (enum adv_data_region)data_addr__name(da, a->addr, a->data, sizeof(a->data));
-		data_addr__func(da, r[i].a.ip, a->func, sizeof(a->func), &lang);
+		data_addr__func(da, r[i].a.ip, a->func, sizeof(a->func), mod, sizeof(mod), &lang);
+		a->runtime = adv_is_runtime_module(mod);
 		snprintf(a->insn, sizeof(a->insn), "%s", r[i].a.insn);
 		/* The heaviest store's code says which language the fix is in. */
-		if (a->store && !lang_set) {
+		if (a->store && !a->runtime && !lang_set) {
 			snprintf(d->lang, sizeof(d->lang), "%s", lang_name(lang));
 			lang_set = true;
 		}

@@ -688,13 +688,14 @@ enum data_region data_addr__name(struct data_addr *da, uint64_t addr, char *buf,
 	return DATA_GLOBAL;
 }
 
-bool data_addr__func(struct data_addr *da, uint64_t ip, char *buf, size_t len,
-		     enum data_lang *lang)
+bool data_addr__func(struct data_addr *da, uint64_t ip, char *buf, size_t len, char *mod,
+		     size_t modlen, enum data_lang *lang)
 {
 	struct sym_info si;
 	const char *raw;
 
 	*lang = DATA_LANG_C;
+	mod[0] = 0;
 	if (syms__resolve(da->syms, ip, &si) || !si.name) {
 		snprintf(buf, len, "0x%" PRIx64, ip);
 		return false;
@@ -706,6 +707,7 @@ bool data_addr__func(struct data_addr *da, uint64_t ip, char *buf, size_t len,
 	else if (!strncmp(raw, "_Z", 2))
 		*lang = DATA_LANG_CXX;
 	snprintf(buf, len, "%.100s (%.50s)", si.name, base_name(si.module));
+	snprintf(mod, modlen, "%s", si.module ? si.module : "");
 	sanitise(buf);
 	return true;
 }

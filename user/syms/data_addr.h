@@ -86,10 +86,10 @@ size_t data_addr__sample(struct data_addr *da, const struct ss_regs_sample *r,
 /* Names addr ("counters+8 (app)", "a heap block", "a thread's stack")
  * into buf, sanitised; its region. */
 enum data_region data_addr__name(struct data_addr *da, uint64_t addr, char *buf, size_t len);
-/* The function of an instruction ("bump (app)", sanitised), and its
- * language; false when unnamed. */
-bool data_addr__func(struct data_addr *da, uint64_t ip, char *buf, size_t len,
-		     enum data_lang *lang);
+/* The function of an instruction ("bump (app)", sanitised), its module's
+ * path (mod, "" when none) and its language; false when unnamed. */
+bool data_addr__func(struct data_addr *da, uint64_t ip, char *buf, size_t len, char *mod,
+		     size_t modlen, enum data_lang *lang);
 const struct data_addr_stats *data_addr__stats(const struct data_addr *da);
 void data_addr__free(struct data_addr *da);
 

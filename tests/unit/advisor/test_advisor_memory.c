@@ -182,6 +182,17 @@ static void test_true_sharing_and_heap_records(void **state)
 	assert_true(fx_says(f, "per-thread counters merged on read"));
 	assert_null(strstr(f->recommendation, "pad"));
 	assert_null(strstr(f->recommendation, "align"));
+	/* A word both take with cmpxchg is a lock, and glibc's own words
+	 * are not the user's data: neither is said. */
+	snprintf(fx->data[0].insn, sizeof(fx->data[0].insn), "lock cmpxchg dword ptr [rdi], edx");
+	snprintf(fx->data[1].insn, sizeof(fx->data[1].insn), "lock cmpxchg dword ptr [rdi], edx");
+	fx_run(fx);
+	assert_null(fx_get(fx, "true-sharing"));
+	fx->data[0].runtime = fx->data[1].runtime = true;
+	snprintf(fx->data[1].data, sizeof(fx->data[1].data), "x");
+	fx->data[1].addr += 8;
+	fx_run(fx);
+	assert_null(fx_get(fx, "false-sharing"));
 	two_counters(heap);
 	fx_access(heap, 101, 0x7f0000001000, 8, true, "a heap block", "bump_record (demo)", 900, 2000);
 	fx_access(heap, 102, 0x7f0000001030, 8, true, "a heap block", "bump_record (demo)", 900, 2000);
