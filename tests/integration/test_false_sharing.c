@@ -103,6 +103,12 @@ static void print_findings(const char *which, int run, json_object *doc)
 			      (unsigned long long)tt_u64(doc, "samples.total"));
 	/* The ring's drops are always in the report. */
 	assert_non_null(tt_get(doc, "samples.dropped.regs_ring_full"));
+	print_message("#   %llu samples, regs_ring_full %llu, regs_in_kernel %llu, data addresses: %llu samples decoded, %llu skipped\n",
+		      (unsigned long long)tt_u64(doc, "samples.total"),
+		      (unsigned long long)tt_u64(doc, "samples.dropped.regs_ring_full"),
+		      (unsigned long long)tt_u64(doc, "samples.dropped.regs_in_kernel"),
+		      (unsigned long long)tt_u64(doc, "advisor_input.data_addresses.samples"),
+		      (unsigned long long)tt_u64(doc, "advisor_input.data_addresses.skipped"));
 }
 
 static void assert_warns(json_object *f, const char *const needles[])
