@@ -510,10 +510,9 @@ static int trace_open(struct trace_session *s)
 	};
 	struct samples_opts sopts = {
 		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
-		/* A clock samples where a timer interrupts: the registers are
-		 * exact, and without a PMU they are all false sharing has. */
-		.regs = !o->no_data_addresses && o->event &&
-			(!strcmp(o->event, "cpu-clock") || !strcmp(o->event, "task-clock")),
+		/* Taken with a clock event: without a PMU, the registers are
+		 * all that false sharing can be seen by. */
+		.regs = !o->no_data_addresses,
 	};
 	struct tracer_features feat;
 	struct table_job table = { 0 };

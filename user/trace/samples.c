@@ -229,6 +229,14 @@ static struct bpf_program *sample_prog(const struct samples *s)
 	return s->unwind.on ? s->skel->progs.ss_sample_unw : s->skel->progs.ss_sample;
 }
 
+/* A timer's samples interrupt where the thread is: their registers are
+ * those of the instruction sampled. */
+static bool clock_event(const struct perf_event_spec *spec)
+{
+	return spec->type == PERF_TYPE_SOFTWARE &&
+	       (spec->config == PERF_COUNT_SW_CPU_CLOCK || spec->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
 /* One register sample from the ring; beyond max_regs only counted. */
 static int take_regs(void *ctx, void *data, size_t size)
 {
@@ -286,8 +294,8 @@ static int load(struct samples *s, const struct samples_opts *o)
 	bpf_program__set_autoload(skel->progs.ss_sample, s->available);
 	bpf_program__set_autoload(skel->progs.ss_count_switch, s->counters_available);
 	bpf_program__set_autoload(skel->progs.ss_sample_unw, false);
-	skel->rodata->targ_regs = o->regs && s->available;
-	if (o->regs && s->available)
+	skel->rodata->targ_regs = o->regs && s->available && clock_event(s->spec);
+	if (skel->rodata->targ_regs)
 		bpf_map__set_max_entries(skel->maps.regs_ring,
 					 o->regs_ring_bytes ? o->regs_ring_bytes : DEFAULT_REGS_RING);
 	if (s->available)

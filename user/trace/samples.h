@@ -46,8 +46,10 @@ struct samples_opts {
 	const char *counter_events[SS_SAMPLE_COUNTERS];
 	const char *online_path;	/* NULL: /sys/devices/system/cpu/online */
 	const struct ss_unwind_table *unwind;	/* NULL: frame pointers only */
-	/* Send each sample's user registers to user space (data addresses,
-	 * kept in samples_result.regs), through a ring of regs_ring_bytes
+	/* With a clock event (cpu-clock, task-clock: a timer interrupt, the
+	 * registers exact), send each sample's user registers to user space
+	 * (data addresses, kept in samples_result.regs), through a ring of
+	 * regs_ring_bytes
 	 * (0: 4 MiB; a power of two of pages), at most max_regs samples kept
 	 * (0: 1M); more are counted in regs_lost. */
 	bool regs;
