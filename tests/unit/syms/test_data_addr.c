@@ -9,6 +9,9 @@
 #include "testlib.h"
 #include <stdint.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "syms/data_addr.h"
 
 #define BASE 0x400000ull
@@ -123,6 +126,59 @@ static void test_arm64(void **state)
 	assert_false(a[0].store);
 }
 
+long fs_global_pair[2];
+
+/* Stores to fs_global_pair[1]: decoded from this process's own code. */
+static __attribute__((noinline)) void store_second(long v)
+{
+	__atomic_store_n(&fs_global_pair[1], v, __ATOMIC_RELAXED);
+}
+
+/* This process as the target: a real function is decoded and its global
+ * named; the vDSO, anonymous code without a perf map and an unmapped IP
+ * are counted and skipped. */
+static void test_own_process_and_bad_input(void **state)
+{
+	struct ss_regs_sample r = { .tid = 1 };
+	const struct data_addr_stats *st;
+	struct data_access a[8];
+	struct data_addr *da;
+	char name[160];
+	uint8_t *anon;
+	size_t n = 0;
+
+	store_second(1);
+	anon = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(anon != MAP_FAILED);
+	memset(anon, 0x90, 4096);	/* nops: decodable, but nobody's code */
+	da = data_addr__new(getpid(), DATA_ARCH_HOST, NULL, 0);
+	assert_non_null(da);
+	/* Each instruction of store_second, as if sampled there. */
+	for (uint64_t ip = (uint64_t)(uintptr_t)store_second, k = 0; k < 24; k++) {
+		r.regs[16] = ip + k;	/* x86 pt_regs: ip */
+		n = data_addr__sample(da, &r, a, 8);
+		for (size_t i = 0; i < n; i++)
+			if (a[i].store && a[i].addr == (uint64_t)(uintptr_t)&fs_global_pair[1])
+				goto found;
+	}
+	fail_msg("no store to fs_global_pair[1] decoded");
+found:
+	assert_int_equal(data_addr__name(da, a[0].addr, name, sizeof(name)), DATA_GLOBAL);
+	assert_non_null(strstr(name, "fs_global_pair+8 ("));
+	st = data_addr__stats(da);
+	r.regs[16] = getauxval(AT_SYSINFO_EHDR) + 0x100;
+	assert_int_equal(data_addr__sample(da, &r, a, 8), 0);
+	assert_int_equal(st->vdso, 1);
+	r.regs[16] = (uint64_t)(uintptr_t)anon + 16;
+	assert_int_equal(data_addr__sample(da, &r, a, 8), 0);
+	assert_int_equal(st->jit_no_map, 1);
+	r.regs[16] = 0x1000;	/* the zero page: never mapped */
+	assert_int_equal(data_addr__sample(da, &r, a, 8), 0);
+	assert_int_equal(st->unmapped, 1);
+	data_addr__free(da);
+	munmap(anon, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +186,9 @@ int main(void)
 		cmocka_unit_test(test_changed_base_is_dropped),
 		cmocka_unit_test(test_rip_relative_tls_and_garbage),
 		cmocka_unit_test(test_arm64),
+#if defined(__x86_64__)
+		cmocka_unit_test(test_own_process_and_bad_input),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
