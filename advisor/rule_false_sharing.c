@@ -209,9 +209,16 @@ static void recommend_line_padding(const struct adv_ctx *ctx, struct adv_finding
 	unsigned n = host && fs->interference_bytes ? fs->interference_bytes : 128;
 	char xs[ADV_NAME_LEN], ys[ADV_NAME_LEN];
 
-	/* A heap block has no name to put in the fix: its records do. */
-	snprintf(xs, sizeof(xs), "%s", x->region == ADV_DATA_GLOBAL ? x->data : "the first thread's record");
-	snprintf(ys, sizeof(ys), "%s", y->region == ADV_DATA_GLOBAL ? y->data : "the other's");
+	/* A heap block has no name to put in the fix: the offsets do. */
+	if (x->region == ADV_DATA_GLOBAL)
+		snprintf(xs, sizeof(xs), "%s", x->data);
+	else
+		snprintf(xs, sizeof(xs), "the data at line offset +%llu",
+			 (unsigned long long)(x->addr - l->addr));
+	if (y->region == ADV_DATA_GLOBAL)
+		snprintf(ys, sizeof(ys), "%s", y->data);
+	else
+		snprintf(ys, sizeof(ys), "the data at +%llu", (unsigned long long)(y->addr - l->addr));
 	x_name = xs;
 	y_name = ys;
 	if (ctx->p->target.is_jvm || !strcmp(lang, "java"))

@@ -87,7 +87,8 @@ static const char *lang_name(enum data_lang l)
 static void name_all(struct data_addr *da, const struct raw *r, size_t n,
 		     struct adv_data_access *out, struct adv_data_addrs *d)
 {
-	bool lang_set = false;
+	/* The JVM's JIT code has no mangling to tell: it is Java's. */
+	bool lang_set = !strcmp(d->lang, "java");
 
 	for (size_t i = 0; i < n; i++) {
 		struct adv_data_access *a = &out[i];

@@ -312,8 +312,71 @@ static size_t ops_of(csh h, enum data_arch arch, const cs_insn *insn, const uint
 				       : x86_ops(h, insn, regs, before, out, max, st);
 }
 
+static void free_insn(cs_insn *insn)
+{
+	if (insn)	/* cs_free reads its detail */
+		cs_free(insn, 1);
+}
+
+/* A full fence: it waits for the stores before it to drain, so a sample
+ * right after it is charged to the store before it too. */
+static bool is_fence(enum data_arch arch, const cs_insn *insn)
+{
+	if (arch == DATA_ARCH_ARM64)
+		return !strcmp(insn->mnemonic, "dmb");
+	if (insn->id == X86_INS_MFENCE)
+		return true;
+	/* HotSpot's and GCC's "lock add/or $0, (%rsp)" */
+	if (!insn->detail->x86.prefix[0] || insn->detail->x86.prefix[0] != X86_PREFIX_LOCK)
+		return false;
+	for (uint8_t i = 0; i < insn->detail->x86.op_count; i++)
+		if (insn->detail->x86.operands[i].type == X86_OP_MEM &&
+		    insn->detail->x86.operands[i].mem.base == X86_REG_RSP)
+			return true;
+	return false;
+}
+
+/* The operands of earlier, the instruction before later (a fence), unless
+ * either changed their base or index. */
+static size_t before_fence(csh h, enum data_arch arch, const cs_insn *earlier,
+			   const cs_insn *later, const uint64_t *regs, struct data_access *out,
+			   size_t max, struct data_addr_stats *st)
+{
+	size_t n = ops_of(h, arch, earlier, regs, true, out, max, st), kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const cs_insn *x = earlier;
+		bool changed = false;
+
+		/* ops_of checked earlier itself; the fence must not have either. */
+		if (arch == DATA_ARCH_X86_64) {
+			const cs_x86_op *op = NULL;
+
+			for (uint8_t k = 0; k < x->detail->x86.op_count && !op; k++)
+				if (x->detail->x86.operands[k].type == X86_OP_MEM)
+					op = &x->detail->x86.operands[k];
+			changed = op && (writes_word(h, arch, later, reg_word(arch, op->mem.base)) ||
+					 writes_word(h, arch, later, reg_word(arch, op->mem.index)));
+		} else {
+			const cs_arm64_op *op = NULL;
+
+			for (uint8_t k = 0; k < x->detail->arm64.op_count && !op; k++)
+				if (x->detail->arm64.operands[k].type == ARM64_OP_MEM)
+					op = &x->detail->arm64.operands[k];
+			changed = op && (writes_word(h, arch, later, reg_word(arch, op->mem.base)) ||
+					 writes_word(h, arch, later, reg_word(arch, op->mem.index)));
+		}
+		if (changed)
+			st->base_changed++;
+		else
+			out[kept++] = out[i];
+	}
+	return kept;
+}
+
 /* The instruction before ip: decoded forward from the function's start;
- * 0 when no instruction ends exactly at ip. */
+ * 0 when no instruction ends exactly at ip. When it is a full fence, the
+ * one before it too. */
 static size_t decode_before(csh h, enum data_arch arch, const uint8_t *code, size_t len,
 			    uint64_t code_addr, uint64_t ip, const uint64_t *regs,
 			    struct data_access *out, size_t max, struct data_addr_stats *st)
@@ -321,27 +384,30 @@ static size_t decode_before(csh h, enum data_arch arch, const uint8_t *code, siz
 	const uint8_t *p = code;
 	size_t left = (size_t)(ip - code_addr), n = 0;
 	uint64_t addr = code_addr;
-	cs_insn *insn = cs_malloc(h), *prev = cs_malloc(h);
+	cs_insn *insn = cs_malloc(h), *prev = cs_malloc(h), *prev2 = cs_malloc(h);
 
 	(void)len;
-	if (!insn || !prev) {
-		cs_free(insn, 1);
-		cs_free(prev, 1);
-		return 0;
-	}
-	prev->address = 0;
+	if (!insn || !prev || !prev2)
+		goto out;
+	prev->address = prev2->address = 0;
 	while (left && cs_disasm_iter(h, &p, &left, &addr, insn)) {
-		cs_insn *t = prev;
+		cs_insn *t = prev2;
 
+		prev2 = prev;
 		prev = insn;
 		insn = t;
 	}
-	if (left || addr != ip || !prev->address)
+	if (left || addr != ip || !prev->address) {
 		st->no_boundary++;
-	else
-		n = ops_of(h, arch, prev, regs, true, out, max, st);
-	cs_free(insn, 1);
-	cs_free(prev, 1);
+		goto out;
+	}
+	n = ops_of(h, arch, prev, regs, true, out, max, st);
+	if (n < max && prev2->address && is_fence(arch, prev))
+		n += before_fence(h, arch, prev2, prev, regs, out + n, max - n, st);
+out:
+	free_insn(insn);
+	free_insn(prev);
+	free_insn(prev2);
 	return n;
 }
 
