@@ -44,9 +44,7 @@ static const char *calibration(void)
 static json_object *trace_pid(pid_t pid, const char *seconds, const char *extra)
 {
 	const char *argv[16];
-	char *out, *err;
-	json_object *doc;
-	int n = 0, rc;
+	int n = 0;
 
 	argv[n++] = tl_path("spinscope");
 	argv[n++] = "-p";
@@ -62,13 +60,7 @@ static json_object *trace_pid(pid_t pid, const char *seconds, const char *extra)
 	}
 	argv[n++] = "--json";
 	argv[n] = NULL;
-	rc = tt_run(argv, &out, &err, RUN_TIMEOUT_MS);
-	if (rc != 0)
-		fail_msg("spinscope -p %d exited with %d: %s", pid, rc, err);
-	doc = tt_parse_report(out);
-	free(out);
-	free(err);
-	return doc;
+	return tt_run_report(argv, RUN_TIMEOUT_MS);
 }
 
 /* Another process's use of the CPUs while a workload is traced, from its
@@ -503,36 +495,13 @@ static void test_busy_host_is_said_not_blamed(void **state)
  * traces it with cpu-clock samples, kills it. */
 static json_object *trace_java(const char *const jargs[])
 {
-	const char *argv[16] = { "/usr/bin/java" };
-	char line[256], cp[256];
 	struct tl_proc p;
 	json_object *doc;
-	int n = 1;
 
-	if (access(argv[0], X_OK))
-		fail_msg("%s missing: `make deps` installs default-jdk-headless", argv[0]);
 	calibration();
-	snprintf(cp, sizeof(cp), "%s/workloads/java", getenv("OUTPUT") ? getenv("OUTPUT") : "build");
-	while (*jargs && n < 12) {
-		argv[n++] = *jargs;
-		/* The class path goes right before the class. */
-		if (!strcmp(*jargs, "-cp"))
-			argv[n++] = cp;
-		jargs++;
-	}
-	argv[n] = NULL;
-	assert_int_equal(tl_spawn(&p, (char *const *)argv), 0);
-	/* A JVM starts slowly on a loaded host. */
-	if (!tl_read_line(&p, line, sizeof(line), 60000) || strncmp(line, "ready", 5)) {
-		tl_kill(&p, SIGKILL);
-		tl_wait(&p);
-		fail_msg("%s printed no ready line", argv[n - 3]);
-	}
+	tt_java_start(&p, jargs);
 	doc = trace_pid(p.pid, "4", "cpu-clock");
-	tl_kill(&p, SIGKILL);
-	tl_wait(&p);
-	close(p.out_fd);
-	close(p.err_fd);
+	tt_java_end(&p);
 	return doc;
 }
 

@@ -12,7 +12,12 @@
  *   - each record in its own aligned block: quiet;
  *   - one counter both threads add to: true-sharing, never padding advice;
  *   - a reader polling a flag beside a counter another thread writes:
- *     false-sharing, read/write.
+ *     false-sharing, read/write;
+ *   - Java: adjacent volatile long fields written by two threads:
+ *     false-sharing with the JVM's fix (@Contended), once the JIT code has a
+ *     perf map (jcmd Compiler.perfmap); quiet with @Contended under
+ *     -XX:-RestrictContended; without a map the JIT code is skipped and
+ *     counted, and nothing is guessed.
  * And --no-data-addresses turns the capture off. The host is shared and
  * loaded: the assertions are on what the advice says, never on timings.
  */
@@ -28,6 +33,40 @@
 static const char *calibration(void)
 {
 	return tt_calibration("false_sharing", RUN_TIMEOUT_MS);
+}
+
+/* spinscope -p pid for 3 s with cpu-clock. */
+static json_object *trace_pid(pid_t pid)
+{
+	const char *argv[] = { tl_path("spinscope"), "-p", tt_num(pid), "-d", "3", "--event",
+			       "cpu-clock", "--no-calibrate", "--calibration", calibration(),
+			       "--json", NULL };
+
+	return tt_run_report(argv, RUN_TIMEOUT_MS);
+}
+
+/* FalseSharingFields LAYOUT traced, its JIT code mapped first or not. */
+static json_object *trace_java_fields(const char *layout, bool perfmap)
+{
+	struct tl_proc p;
+	json_object *doc;
+
+	tt_java_start(&p, TT_ARGS("-XX:-RestrictContended", "-cp", "FalseSharingFields", layout, "60"));
+	if (perfmap) {
+		const char *jcmd[] = { "/usr/bin/jcmd", tt_num(p.pid), "Compiler.perfmap", NULL };
+		char *out, *err;
+		int rc = tt_run(jcmd, &out, &err, RUN_TIMEOUT_MS);
+
+		free(out);
+		free(err);
+		if (rc) {
+			tt_java_end(&p);
+			fail_msg("jcmd %d Compiler.perfmap exited with %d", p.pid, rc);
+		}
+	}
+	doc = trace_pid(p.pid);
+	tt_java_end(&p);
+	return doc;
 }
 
 /* fs_cases CASE traced for 3 s with cpu-clock (and extra, or NULL). */
@@ -222,6 +261,45 @@ static void test_no_data_addresses_turns_it_off(void **state)
 	json_object_put(doc);
 }
 
+static void test_java_adjacent_fields(void **state)
+{
+	TL_REQUIRE_BPF();
+	for (int run = 1; run <= RUNS; run++) {
+		json_object *doc = trace_java_fields("adjacent", true);
+
+		print_findings("java adjacent", run, doc);
+		assert_warns(tt_finding(doc, "false-sharing"),
+			     TT_ARGS("FalseSharingFields.lambda$main$", "@jdk.internal.vm.annotation.Contended"));
+		json_object_put(doc);
+	}
+}
+
+static void test_java_contended_fields_are_quiet(void **state)
+{
+	TL_REQUIRE_BPF();
+	for (int run = 1; run <= RUNS; run++) {
+		json_object *doc = trace_java_fields("contended", true);
+
+		print_findings("java @Contended", run, doc);
+		assert_null(tt_finding(doc, "false-sharing"));
+		json_object_put(doc);
+	}
+}
+
+/* No perf map: the JIT code is nobody's to decode, counted, not guessed. */
+static void test_java_without_perf_map_is_skipped(void **state)
+{
+	json_object *doc, *f;
+
+	TL_REQUIRE_BPF();
+	doc = trace_java_fields("adjacent", false);
+	print_findings("java adjacent, no perf map", 1, doc);
+	f = tt_finding(doc, "false-sharing");
+	assert_true(!f || !strcmp(str(f, "severity"), "info"));
+	assert_true(tt_u64(doc, "advisor_input.data_addresses.skipped") > 0);
+	json_object_put(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +310,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_one_counter_is_true_sharing, tt_teardown),
 		cmocka_unit_test_teardown(test_flag_beside_a_counter_is_read_write, tt_teardown),
 		cmocka_unit_test_teardown(test_no_data_addresses_turns_it_off, tt_teardown),
+		cmocka_unit_test_teardown(test_java_without_perf_map_is_skipped, tt_teardown),
+		cmocka_unit_test_teardown(test_java_adjacent_fields, tt_teardown),
+		cmocka_unit_test_teardown(test_java_contended_fields_are_quiet, tt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, tt_calibration_remove);

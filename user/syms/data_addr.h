@@ -6,7 +6,10 @@
  * atomic usually is) are decoded with capstone, x86-64 or AArch64, from
  * the live target's code, and each memory operand's effective address is
  * computed from the registers. An operand of the previous instruction whose
- * base or index that instruction itself changed is dropped. What cannot be
+ * base or index that instruction itself changed is dropped. When the
+ * previous instruction is a full fence (mfence, a locked op on the stack
+ * as HotSpot's volatile stores end with, dmb), the store before it, which
+ * the fence waited for, is taken too, under the same rule. What cannot be
  * decoded honestly (no code mapping, the vDSO, JIT code without a perf
  * map, unreadable pages, bytes capstone rejects, %fs/%gs-relative operands)
  * is counted and skipped, never guessed.

@@ -56,6 +56,34 @@ static void test_store_and_the_atomic_before_it(void **state)
 	assert_int_equal(st.no_boundary, 1);
 }
 
+/* A sample right after a fence (HotSpot's volatile store: the store, then
+ * lock addl $0,-0x40(%rsp)) is charged to the store before the fence. */
+static void test_store_before_a_fence(void **state)
+{
+	/* mov %rax,0x10(%rdi); lock addl $0,-0x40(%rsp); mov 0x348(%r15),%r11 */
+	static const uint8_t code[] = { 0x48, 0x89, 0x47, 0x10, 0xf0, 0x83, 0x44, 0x24, 0xc0, 0x00,
+					0x4d, 0x8b, 0x9f, 0x48, 0x03, 0x00, 0x00 };
+	/* the same, but the store's base is loaded after it: dropped */
+	static const uint8_t moved[] = { 0x48, 0x89, 0x47, 0x10, 0x48, 0x8b, 0x3f,
+					 0x4d, 0x8b, 0x9f, 0x48, 0x03, 0x00, 0x00 };
+	struct data_addr_stats st = { 0 };
+	struct data_access a[8];
+	bool seen = false;
+	size_t n;
+
+	set_regs();
+	n = data_addr__decode(DATA_ARCH_X86_64, code, sizeof(code), BASE, true, BASE + 10, regs, a,
+			      8, &st);
+	for (size_t i = 0; i < n; i++)
+		seen |= a[i].store && a[i].addr == 0x1010 && a[i].before && a[i].ip == BASE;
+	assert_true(seen);
+	/* Not a fence: only the one before the IP counts. */
+	n = data_addr__decode(DATA_ARCH_X86_64, moved, sizeof(moved), BASE, true, BASE + 7, regs, a,
+			      8, &st);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(a[i].ip, BASE);
+}
+
 static void test_changed_base_is_dropped(void **state)
 {
 	/* mov (%rax),%rax; mov (%rdi),%ecx: the load at the IP reads. */
@@ -184,6 +212,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_store_and_the_atomic_before_it),
 		cmocka_unit_test(test_changed_base_is_dropped),
+		cmocka_unit_test(test_store_before_a_fence),
 		cmocka_unit_test(test_rip_relative_tls_and_garbage),
 		cmocka_unit_test(test_arm64),
 #if defined(__x86_64__)
