@@ -738,8 +738,9 @@ static int trace_render(struct trace_session *s)
 	if (o->html_path && html__save(o->html_path, &s->rep, why, sizeof(why)))
 		file_code = file_failed(o, "the HTML report", o->html_path, why);
 	file_code = trace_exports__final(&s->ex, &s->rep, s->syms, file_failed) ?: file_code;
+	/* The text shows what the samples' data addresses were, JSON all of it. */
+	s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 	if (o->json || o->output_path) {
-		s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 		s->rep.fingerprint = trace_record__fingerprint();
 		s->rep.calibration = trace_record__calibration(o->calibration_path, s->host.machine,
 								 s->advice);
