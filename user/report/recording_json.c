@@ -187,8 +187,8 @@ static void profile_extras(json_object *root, const struct ss_report *r)
 	add(root, "clock", o);
 }
 
-/* The samples' data addresses: what decoding them did, and the heaviest
- * accesses (all of them are the advisor's input; 32 tell the story). */
+/* The samples' data addresses: what decoding them did, and every access
+ * the advisor saw (heaviest first), so that a recording advises alike. */
 static json_object *data_addresses_json(const struct adv_data_addrs *d)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
@@ -198,8 +198,7 @@ static json_object *data_addresses_json(const struct adv_data_addrs *d)
 	add(o, "skipped", U64(d->skipped));
 	add(o, "lost", U64(d->lost));
 	add(o, "language", json_object_new_string(d->lang));
-	add(o, "accesses", U64(d->naccesses));
-	for (size_t i = 0; i < d->naccesses && i < 32; i++) {
+	for (size_t i = 0; i < d->naccesses; i++) {
 		const struct adv_data_access *x = &d->accesses[i];
 		json_object *s = json_object_new_object();
 
@@ -211,9 +210,11 @@ static json_object *data_addresses_json(const struct adv_data_addrs *d)
 		add(s, "data", json_object_new_string(x->data));
 		add(s, "function", json_object_new_string(x->func));
 		add(s, "instruction", json_object_new_string(x->insn));
+		add(s, "region", U64(x->region));
+		add(s, "runtime", json_object_new_boolean(x->runtime));
 		json_object_array_add(a, s);
 	}
-	add(o, "top", a);
+	add(o, "accesses", a);
 	return o;
 }
 

@@ -146,7 +146,7 @@ static bool has_ratio_counters(const struct samples_result *r)
 	return true;
 }
 
-static const char *const drop_keys[SS_SAMPLE_DROPS] = {
+const char *const samples_drop_keys[SS_SAMPLE_DROPS] = {
 	[SS_SAMPLE_DROP_COUNTS_FULL] = "counts_map_full",
 	[SS_SAMPLE_DROP_STACK_FAIL] = "stack_failed",
 	[SS_SAMPLE_DROP_STACK_COLLISION] = "stack_map_full",
@@ -259,7 +259,7 @@ json_object *samples__to_json(const struct samples_result *r, samples_symbolize_
 	     add(o, "total", json_object_new_uint64(r->total)) &&
 	     (d = json_object_new_object()) && add(o, "dropped", d);
 	for (int k = 0; ok && k < SS_SAMPLE_DROPS; k++)
-		ok = add(d, drop_keys[k], json_object_new_uint64(r->drops[k]));
+		ok = add(d, samples_drop_keys[k], json_object_new_uint64(r->drops[k]));
 	ok = ok && add_top_json(o, r, symbolize, arg) &&
 	     (threads = json_object_new_array()) && add(o, "threads", threads);
 	for (size_t i = 0; ok && i < r->nr_threads; i++) {
