@@ -32,7 +32,7 @@ VMLINUX_DIR := vmlinux/$(ARCH)
 
 # --- dependencies: Debian package names, installed by `make deps` ----------
 DEB_BUILD_DEPS := clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
-	libzstd-dev libjson-c-dev libcmocka-dev libnuma-dev pkg-config \
+	libzstd-dev libjson-c-dev libcmocka-dev libnuma-dev libcapstone-dev pkg-config \
 	libiberty-dev
 DEB_TEST_DEPS := util-linux procps zstd
 DEB_DEPS := $(DEB_BUILD_DEPS) $(DEB_TEST_DEPS)
@@ -59,7 +59,7 @@ CFLAGS ?=
 # Extra clang flags for the BPF objects (benchmarks: bench/progcost_ab.sh).
 BPF_CFLAGS ?=
 ALL_CFLAGS := $(CFLAGS_BASE) $(CFLAGS)
-LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lnuma -lpthread -lm
+LIBS := -lbpf -lelf -lz -lzstd -ljson-c -lnuma -lcapstone -lpthread -lm
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 # trace.bpf.c and light.bpf.c are built a second time without kfunc calls

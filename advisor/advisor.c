@@ -31,6 +31,7 @@ static const struct {
 	{ "serialization", adv_rule_serialization, NULL },
 	{ "oversubscription", adv_rule_oversubscription, adv_gate_oversubscription },
 	{ "false-sharing", adv_rule_false_sharing, adv_gate_false_sharing },
+	{ "true-sharing", adv_rule_true_sharing, NULL },
 	{ "spin-hint", adv_rule_spin_hint, adv_gate_spin_hint },
 	{ "numa-placement", adv_rule_numa_placement, NULL },
 	{ "memory-order", adv_rule_memory_order, adv_gate_memory_order },

@@ -189,6 +189,47 @@ enum adv_runtime {
 	ADV_RT_JVM,			/* libjvm mapped */
 };
 
+/* Where a sampled data address lies (as user/syms/data_addr.h says). */
+enum adv_data_region {
+	ADV_DATA_UNKNOWN = 0,
+	ADV_DATA_GLOBAL,		/* a named object of a mapped file */
+	ADV_DATA_FILE,			/* a mapped file, no symbol covers it */
+	ADV_DATA_HEAP,			/* the heap or an anonymous mapping */
+	ADV_DATA_STACK,			/* a thread's stack */
+};
+
+/* What sampled instructions did to memory: one thread's loads or stores of
+ * size bytes at addr, by one instruction, and the samples that showed it
+ * (the instruction at a sample's IP, or the one that retired just before). */
+struct adv_data_access {
+	uint64_t addr;
+	uint32_t tid;
+	uint32_t size;
+	bool store;			/* a store or read-modify-write */
+	enum adv_data_region region;
+	uint64_t samples;
+	char data[ADV_NAME_LEN];	/* "counters+8 (app)", "a heap block" */
+	char func[ADV_NAME_LEN];	/* "bump_counter (app)" */
+	char insn[48];			/* "lock xadd qword ptr [rdi], rax" */
+	/* Written by the runtime's code (libc, libstdc++, ld.so, libjvm): a
+	 * lock word or the allocator's, not the user's data to move. */
+	bool runtime;
+};
+
+/* The data addresses of the samples (registers captured with cpu-clock;
+ * no PMU needed). */
+struct adv_data_addrs {
+	bool captured;			/* registers came with the samples */
+	uint64_t samples;		/* register samples examined */
+	uint64_t skipped;		/* bad input counted and skipped (see the report) */
+	uint64_t lost;			/* register samples lost (ring full, too many) */
+	/* The language of the code that writes the data, for the fix:
+	 * "c", "c++", "rust", "java". */
+	char lang[8];
+	const struct adv_data_access *accesses;	/* any order */
+	size_t naccesses;
+};
+
 struct adv_target {
 	int32_t pid;
 	char comm[SS_COMM_LEN];
@@ -218,6 +259,7 @@ struct adv_profile {
 	/* Time with k of the target's threads on a CPU at once (struct
 	 * ss_concurrency), the last slot k or more; all 0: not measured. */
 	uint64_t running_ns[SS_CONC_SLOTS];
+	struct adv_data_addrs data;
 };
 
 /* ---- this host, as calibrated ------------------------------------------- */

@@ -35,6 +35,7 @@ bool adv_gate_memory_order(const struct adv_ctx *ctx);
 bool adv_rule_spin_yield(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_futex_contention(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_false_sharing(const struct adv_ctx *ctx, struct adv_finding *f);
+bool adv_rule_true_sharing(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_spin_hint(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_numa_placement(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f);

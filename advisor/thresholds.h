@@ -72,6 +72,9 @@
 	X(ADV_FS_CRIT_SHARE, 0.40, "share of cache-miss samples")	\
 	X(ADV_FS_CRIT_RATIO, 2.0, "unpadded/padded time")		\
 	X(ADV_FS_TIME_SHARE, 0.10, "share of time samples")		\
+	X(ADV_FS_LINE_SHARE, 0.05, "share of register samples")	\
+	X(ADV_FS_LINE_MIN_SAMPLES, 5, "samples per thread on a line")	\
+	X(ADV_FS_LINE_DEFAULT, 64, "bytes")				\
 	/* memory order */						\
 	X(ADV_FENCE_MIN_SHARE, 0.05, "share of on-CPU samples")		\
 	X(ADV_FENCE_WARN_SAVING, 0.10, "share of on-CPU time")		\

@@ -7,7 +7,10 @@
  * could be opened, reads three per-CPU counters (cache misses, references,
  * instructions by default) when a target thread goes on and off CPU and adds
  * the difference to that thread: a miss ratio per thread, threads created
- * after attach included. Aggregated in maps: no per-event traffic.
+ * after attach included. Aggregated in maps. With targ_regs, each sample
+ * in user mode also sends the interrupted registers through a ring buffer
+ * (bounded: a full ring is a counted drop), from which user space computes
+ * the data addresses of the sampled instructions.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -50,7 +53,41 @@ struct {
 	__type(value, struct ss_sample_cpu);
 } cpu_start SEC(".maps");
 
+/* Sized by user space (samples_opts.regs_ring_bytes); 0 entries would not
+ * load, so it stays one page when register capture is off. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} regs_ring SEC(".maps");
+
+const volatile bool targ_regs = false;
+
 static const struct ss_sample_thread zero_thread;
+
+/* The registers of a sample in user mode into the ring; a sample in the
+ * kernel (a syscall, a fault) has no user instruction to decode. */
+static __always_inline void send_regs(struct bpf_perf_event_data *ctx, __u32 tid)
+{
+	const __u64 *regs = (const __u64 *)&ctx->regs;
+	struct ss_regs_sample *r;
+
+	if ((__s64)PT_REGS_IP(&ctx->regs) < 0) {	/* kernel half of the address space */
+		count_drop(SS_SAMPLE_DROP_REGS_KERNEL);
+		return;
+	}
+	r = bpf_ringbuf_reserve(&regs_ring, sizeof(*r), 0);
+	if (!r) {
+		count_drop(SS_SAMPLE_DROP_REGS_FULL);
+		return;
+	}
+	r->tid = tid;
+	r->pad = 0;
+	/* Constant offsets: the only context loads the verifier takes. */
+#pragma unroll
+	for (int i = 0; i < SS_REGS_WORDS; i++)
+		r->regs[i] = i < (int)(sizeof(ctx->regs) / 8) ? regs[i] : 0;
+	bpf_ringbuf_submit(r, 0);
+}
 
 /* unwind: a constant, see ss_user_stackid(). */
 static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
@@ -72,6 +109,8 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
 		__sync_fetch_and_add(n, 1);
 	else
 		count_drop(SS_SAMPLE_DROP_COUNTS_FULL);
+	if (targ_regs)
+		send_regs(ctx, key.tid);
 	return 0;
 }
 

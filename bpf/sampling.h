@@ -26,6 +26,8 @@ enum ss_sample_drop {
 	SS_SAMPLE_DROP_STACK_COLLISION,	/* stack map full or hash collision: same */
 	SS_SAMPLE_DROP_THREADS_FULL,	/* per-thread counter map full */
 	SS_SAMPLE_DROP_COUNTER_READ,	/* bpf_perf_event_read_value failed */
+	SS_SAMPLE_DROP_REGS_FULL,	/* register ring buffer full: no data address */
+	SS_SAMPLE_DROP_REGS_KERNEL,	/* sampled in the kernel: no user instruction */
 	SS_SAMPLE_DROPS,
 };
 
@@ -55,7 +57,22 @@ struct ss_sample_cpu {
 	__u32 pad;
 };
 
+/* Words of the interrupted user registers a sample keeps: the whole of
+ * bpf_user_pt_regs_t (x86-64 struct pt_regs: 21 words, ip at word 16;
+ * arm64 user_pt_regs: x0-x30, sp, pc, pstate: 34 words). */
+#define SS_REGS_WORDS 34
+
+/* One sample of the target in user mode, with its registers exactly as the
+ * timer interrupt found them (data addresses, user/syms/data_addr.c). */
+struct ss_regs_sample {
+	__u32 tid;
+	__u32 pad;
+	__u64 regs[SS_REGS_WORDS];	/* bpf_user_pt_regs_t, as is */
+};
+
 #ifndef __VMLINUX_H__
+_Static_assert(sizeof(struct ss_regs_sample) == 8 * (SS_REGS_WORDS + 1),
+	       "struct ss_regs_sample layout");
 _Static_assert(sizeof(struct ss_sample_key) == 8, "struct ss_sample_key layout");
 _Static_assert(sizeof(struct ss_sample_thread) == 8 * (3 * SS_SAMPLE_COUNTERS + 1),
 	       "struct ss_sample_thread layout");

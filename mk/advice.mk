@@ -8,7 +8,7 @@ JAVA_WORKLOADS := $(patsubst tests/workloads/java/%.java,$(OUTPUT)/workloads/jav
 	$(wildcard tests/workloads/java/*.java))
 $(OUTPUT)/workloads/java/%.class: tests/workloads/java/%.java
 	$(call msg,JAVAC,$@)
-	$(Q)mkdir -p $(@D) && javac -d $(@D) $<
+	$(Q)mkdir -p $(@D) && javac --add-exports java.base/jdk.internal.vm.annotation=ALL-UNNAMED -d $(@D) $<
 workloads: $(JAVA_WORKLOADS)
 
 # The any-runtime cases: the convoy program again with a home-made futex

@@ -3,7 +3,8 @@
 DEB_DEPS += python3
 # Not part of `make test`: it measures timings, which tests never assert.
 BENCH_DEPS := bpftrace strace linux-perf
-BENCH_BINS := $(OUTPUT)/bench/pingpong $(OUTPUT)/bench/yieldloop $(OUTPUT)/bench/mutexloop
+BENCH_BINS := $(OUTPUT)/bench/pingpong $(OUTPUT)/bench/yieldloop $(OUTPUT)/bench/mutexloop \
+	$(OUTPUT)/bench/storeloop
 
 # Optimised like a real program; frame pointers so that the tracers' user
 # stacks (spinscope's and bpftrace's) can be walked.

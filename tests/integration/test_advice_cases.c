@@ -35,37 +35,16 @@
 #define CAL_FAMILIES "host_costs,spin_hint,spin_threshold"
 #define RUN_TIMEOUT_MS 90000
 
-static char workdir[64];
-static char cal_path[128];
-
 static const char *calibration(void)
 {
-	const char *args[] = { tl_path("spinscope"), "calibrate", "--quick", "--only", CAL_FAMILIES,
-			       "-o", cal_path, NULL };
-	char *out, *err;
-	int rc;
-
-	if (cal_path[0] && access(cal_path, R_OK) == 0)
-		return cal_path;
-	snprintf(workdir, sizeof(workdir), "/tmp/ss-cases-XXXXXX");
-	if (!mkdtemp(workdir))
-		fail_msg("mkdtemp failed");
-	snprintf(cal_path, sizeof(cal_path), "%s/calibration.json", workdir);
-	rc = tt_run(args, &out, &err, RUN_TIMEOUT_MS);
-	if (rc != 0)
-		fail_msg("spinscope calibrate exited with %d: %s", rc, err);
-	free(out);
-	free(err);
-	return cal_path;
+	return tt_calibration(CAL_FAMILIES, RUN_TIMEOUT_MS);
 }
 
 /* spinscope -p PID -d SECONDS [extra] --json, with this host's calibration. */
 static json_object *trace_pid(pid_t pid, const char *seconds, const char *extra)
 {
 	const char *argv[16];
-	char *out, *err;
-	json_object *doc;
-	int n = 0, rc;
+	int n = 0;
 
 	argv[n++] = tl_path("spinscope");
 	argv[n++] = "-p";
@@ -81,13 +60,7 @@ static json_object *trace_pid(pid_t pid, const char *seconds, const char *extra)
 	}
 	argv[n++] = "--json";
 	argv[n] = NULL;
-	rc = tt_run(argv, &out, &err, RUN_TIMEOUT_MS);
-	if (rc != 0)
-		fail_msg("spinscope -p %d exited with %d: %s", pid, rc, err);
-	doc = tt_parse_report(out);
-	free(out);
-	free(err);
-	return doc;
+	return tt_run_report(argv, RUN_TIMEOUT_MS);
 }
 
 /* Another process's use of the CPUs while a workload is traced, from its
@@ -522,36 +495,13 @@ static void test_busy_host_is_said_not_blamed(void **state)
  * traces it with cpu-clock samples, kills it. */
 static json_object *trace_java(const char *const jargs[])
 {
-	const char *argv[16] = { "/usr/bin/java" };
-	char line[256], cp[256];
 	struct tl_proc p;
 	json_object *doc;
-	int n = 1;
 
-	if (access(argv[0], X_OK))
-		fail_msg("%s missing: `make deps` installs default-jdk-headless", argv[0]);
 	calibration();
-	snprintf(cp, sizeof(cp), "%s/workloads/java", getenv("OUTPUT") ? getenv("OUTPUT") : "build");
-	while (*jargs && n < 12) {
-		argv[n++] = *jargs;
-		/* The class path goes right before the class. */
-		if (!strcmp(*jargs, "-cp"))
-			argv[n++] = cp;
-		jargs++;
-	}
-	argv[n] = NULL;
-	assert_int_equal(tl_spawn(&p, (char *const *)argv), 0);
-	/* A JVM starts slowly on a loaded host. */
-	if (!tl_read_line(&p, line, sizeof(line), 60000) || strncmp(line, "ready", 5)) {
-		tl_kill(&p, SIGKILL);
-		tl_wait(&p);
-		fail_msg("%s printed no ready line", argv[n - 3]);
-	}
+	tt_java_start(&p, jargs);
 	doc = trace_pid(p.pid, "4", "cpu-clock");
-	tl_kill(&p, SIGKILL);
-	tl_wait(&p);
-	close(p.out_fd);
-	close(p.err_fd);
+	tt_java_end(&p);
 	return doc;
 }
 
@@ -610,18 +560,6 @@ static void test_jvm_shenandoah_allocation_storm(void **state)
 	json_object_put(doc);
 }
 
-static int group_teardown(void **state)
-{
-	char cmd[128];
-
-	if (workdir[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
-		if (system(cmd))
-			print_error("could not remove %s\n", workdir);
-	}
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,5 +579,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_jvm_shenandoah_allocation_storm, tt_teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, group_teardown);
+	return cmocka_run_group_tests(tests, NULL, tt_calibration_remove);
 }

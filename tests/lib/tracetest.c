@@ -911,3 +911,84 @@ int tt_free_port(void)
 	close(fd);
 	return port;
 }
+
+static char cal_dir[64];
+static char cal_path[128];
+
+const char *tt_calibration(const char *families, int timeout_ms)
+{
+	const char *args[] = { tl_path("spinscope"), "calibrate", "--quick", "--only", families,
+			       "-o", cal_path, NULL };
+	char *out, *err;
+	int rc;
+
+	if (cal_path[0] && access(cal_path, R_OK) == 0)
+		return cal_path;
+	snprintf(cal_dir, sizeof(cal_dir), "/tmp/ss-cal-XXXXXX");
+	if (!mkdtemp(cal_dir))
+		fail_msg("mkdtemp failed");
+	snprintf(cal_path, sizeof(cal_path), "%s/calibration.json", cal_dir);
+	rc = tt_run(args, &out, &err, timeout_ms);
+	if (rc != 0)
+		fail_msg("spinscope calibrate exited with %d: %s", rc, err);
+	free(out);
+	free(err);
+	return cal_path;
+}
+
+int tt_calibration_remove(void **state)
+{
+	if (cal_path[0])
+		unlink(cal_path);
+	if (cal_dir[0] && rmdir(cal_dir))
+		print_error("could not remove %s\n", cal_dir);
+	cal_path[0] = cal_dir[0] = 0;
+	return 0;
+}
+
+void tt_java_start(struct tl_proc *p, const char *const jargs[])
+{
+	const char *argv[16] = { "/usr/bin/java" };
+	char line[256], cp[256];
+	int n = 1;
+
+	if (access(argv[0], X_OK))
+		fail_msg("%s missing: `make deps` installs default-jdk-headless", argv[0]);
+	snprintf(cp, sizeof(cp), "%s/workloads/java", getenv("OUTPUT") ? getenv("OUTPUT") : "build");
+	while (*jargs && n < 14) {
+		argv[n++] = *jargs;
+		/* The class path goes right before the class. */
+		if (!strcmp(*jargs, "-cp"))
+			argv[n++] = cp;
+		jargs++;
+	}
+	argv[n] = NULL;
+	assert_int_equal(tl_spawn(p, (char *const *)argv), 0);
+	if (!tl_read_line(p, line, sizeof(line), 60000) || strncmp(line, "ready", 5)) {
+		tt_java_end(p);
+		fail_msg("java %s printed no ready line", argv[n > 3 ? n - 3 : 1]);
+	}
+}
+
+void tt_java_end(struct tl_proc *p)
+{
+	tl_kill(p, SIGKILL);
+	tl_wait(p);
+	close(p->out_fd);
+	close(p->err_fd);
+}
+
+json_object *tt_run_report(const char *const argv[], int timeout_ms)
+{
+	char *out, *err;
+	json_object *doc;
+	int rc = tt_run(argv, &out, &err, timeout_ms);
+
+	if (rc != 0)
+		fail_msg("%s %s %s exited with %d: %s", argv[0], argv[1] ? argv[1] : "",
+			 argv[1] && argv[2] ? argv[2] : "", rc, err);
+	doc = tt_parse_report(out);
+	free(out);
+	free(err);
+	return doc;
+}

@@ -93,6 +93,23 @@ int tt_free_port(void);
 
 /* Parses stdout as exactly one JSON object (fails the test otherwise). */
 json_object *tt_parse_report(const char *out);
+
+/* This host calibrated for families (`spinscope calibrate --quick --only
+ * families`) once per test program, into a temporary folder: its path.
+ * tt_calibration_remove() removes the folder (a group teardown). */
+const char *tt_calibration(const char *families, int timeout_ms);
+
+/* Starts a Java workload (build/workloads/java; "-cp" in jargs is followed
+ * by the class path) and reads its "ready" line (a JVM starts slowly on a
+ * loaded host: up to a minute). End it with tl_kill, tl_wait, and close
+ * its fds (tt_java_end). */
+/* Runs spinscope's argv (with --json) to its end: the parsed report; fails
+ * the test when it exits non-zero. */
+json_object *tt_run_report(const char *const argv[], int timeout_ms);
+
+void tt_java_start(struct tl_proc *p, const char *const jargs[]);
+void tt_java_end(struct tl_proc *p);
+int tt_calibration_remove(void **state);
 /* The member at a dotted path ("totals.sched_yield"); fails if absent. */
 json_object *tt_get(json_object *o, const char *path);
 /* An unsigned integer member at a dotted path; fails if absent or not one. */

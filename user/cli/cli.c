@@ -37,6 +37,7 @@ enum {
 	OPT_LIGHT,
 	OPT_ATTACH,
 	OPT_NO_JVM_MAP,
+	OPT_NO_DATA_ADDRESSES,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -66,6 +67,7 @@ static const struct option long_opts[] = {
 	{ "light", no_argument, NULL, OPT_LIGHT },
 	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "no-jvm-map", no_argument, NULL, OPT_NO_JVM_MAP },
+	{ "no-data-addresses", no_argument, NULL, OPT_NO_DATA_ADDRESSES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -209,6 +211,7 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		case OPT_HTML: o->html_path = optarg; break;
 		case OPT_NO_CALIBRATE: o->no_calibrate = true; break;
 		case OPT_NO_JVM_MAP: o->no_jvm_map = true; break;
+		case OPT_NO_DATA_ADDRESSES: o->no_data_addresses = true; break;
 		case OPT_CALIBRATION: o->calibration_path = optarg; break;
 		case OPT_PPROF: o->pprof_path = optarg; break;
 		case OPT_METRICS: o->metrics_addr = optarg; break;
@@ -269,6 +272,9 @@ void ss_print_help(FILE *out)
 	      "      --btf FILE       kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 	      "      --event EVENT    sampled perf event (default cache-misses; cpu-clock\n"
 	      "                       for an on-CPU profile where there is no PMU)\n"
+	      "      --no-data-addresses  with --event cpu-clock or task-clock, do not\n"
+	      "                       capture each sample's registers (the data addresses\n"
+	      "                       that show false sharing without a PMU)\n"
 	      "      --folded FILE    write folded stacks (futex wait time, yield sites,\n"
 	      "                       samples) for flamegraph.pl, speedscope or inferno\n"
 	      "      --pprof FILE     write a gzipped pprof profile (wait time, yields,\n"

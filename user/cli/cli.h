@@ -29,6 +29,9 @@ struct ss_opts {
 	const char *metrics_path;	/* --metrics-file FILE */
 	bool no_calibrate;		/* never measure the host after the trace */
 	bool no_jvm_map;		/* --no-jvm-map: never ask a JVM for its perf map */
+	/* --no-data-addresses: no user registers with cpu-clock/task-clock
+	 * samples, so no data addresses (false sharing without a PMU). */
+	bool no_data_addresses;
 	bool light;			/* --light: scheduler tracepoints only */
 	enum tracer_attach attach;	/* --attach=auto|fentry|tracepoint */
 	const char *calibration_path;	/* --calibration FILE; NULL: the store */

@@ -95,6 +95,7 @@ static int build_input(const struct ss_recording *rec, struct report_advice *ra)
 	ap->spin_loops = rec->spin_loops;
 	ap->nspin_loops = rec->nspin_loops;
 	ap->numa = rec->numa;
+	ap->data = rec->data;
 	return 0;
 }
 

@@ -337,6 +337,7 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 		if (exe_changed(o->pid, &exe_dev, &exe_ino) && syms)
 			syms__refresh(syms);
 		samples__update_cpus(smp);
+		samples__drain(smp);
 		now = tracer_now_ns();
 		trace_exports__tick(ex, t, syms, now);
 		if (end_ns && now >= end_ns)
@@ -519,6 +520,9 @@ static int trace_open(struct trace_session *s)
 	};
 	struct samples_opts sopts = {
 		.pid = o->pid, .tid = o->tid, .event = o->event, .max_stacks = o->max_stacks,
+		/* Taken with a clock event: without a PMU, the registers are
+		 * all that false sharing can be seen by. */
+		.regs = !o->no_data_addresses,
 	};
 	struct tracer_features feat;
 	struct table_job table = { 0 };
@@ -810,8 +814,9 @@ static int trace_render(struct trace_session *s)
 	if (o->html_path && html__save(o->html_path, &s->rep, why, sizeof(why)))
 		file_code = file_failed(o, "the HTML report", o->html_path, why);
 	file_code = trace_exports__final(&s->ex, &s->rep, s->syms, file_failed) ?: file_code;
+	/* The text shows what the samples' data addresses were, JSON all of it. */
+	s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 	if (o->json || o->output_path) {
-		s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 		s->rep.fingerprint = trace_record__fingerprint();
 		s->rep.calibration = trace_record__calibration(o->calibration_path, s->host.machine,
 								 s->advice);

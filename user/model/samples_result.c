@@ -11,6 +11,9 @@ void samples_result__free(struct samples_result *r)
 	free(r->threads);
 	free(r->ip_pool);
 	free(r->cpus_offline);
+	free(r->regs);
+	r->regs = NULL;
+	r->nr_regs = 0;
 	r->stacks = NULL;
 	r->threads = NULL;
 	r->ip_pool = NULL;

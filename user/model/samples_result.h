@@ -56,6 +56,13 @@ struct samples_result {
 	char counters_reason[256];	/* why not, when !counters_available */
 	const char *counter_names[SS_SAMPLE_COUNTERS];
 	__u64 *ip_pool;			/* backing store of the stacks' ips */
+	/* The user registers of sampled instructions, in arrival order, when
+	 * they were captured (regs_on); regs_lost samples more than the
+	 * result keeps (ring overflows are drops[SS_SAMPLE_DROP_REGS_FULL]). */
+	bool regs_on;
+	struct ss_regs_sample *regs;
+	size_t nr_regs;
+	__u64 regs_lost;
 };
 
 /* Frees what *r owns and empties it; accepts NULL. */

@@ -336,7 +336,7 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	ap->yield_sites = in->yields;
 	ap->nyield_sites = p->nyields;
 
-	if (sr && copy_samples(in, tgt->pid, sr, sym, sym_arg))
+	if (sr && (copy_samples(in, tgt->pid, sr, sym, sym_arg) || advice__add_data(in, tgt->pid, sr)))
 		goto nomem;
 	return 0;
 nomem:
@@ -354,6 +354,7 @@ void advice__free_input(struct advice_input *in)
 	free(in->spin_loops);
 	free(in->release_sites);
 	free(in->holders);
+	free(in->data);
 	memset(in, 0, sizeof(*in));
 }
 

@@ -14,6 +14,7 @@
 #include "model/profile.h"
 #include "model/samples_result.h"
 #include "model/stacks.h"
+#include "syms/data_addr.h"
 
 /* Storage behind an adv_profile's arrays. */
 struct advice_input {
@@ -26,6 +27,8 @@ struct advice_input {
 	struct adv_spin_loop *spin_loops;
 	struct adv_release_site *release_sites;	/* behind the futexes' */
 	struct adv_holder *holders;
+	struct adv_data_access *data;	/* behind profile.data */
+	struct data_addr_stats data_stats;	/* what decoding the samples did */
 };
 
 struct advice_target {
@@ -65,6 +68,10 @@ struct advice_stack_name {
  * into in->futexes, which mirror p->futexes. 0 or -ENOMEM. */
 int advice__add_releases(struct advice_input *in, const struct ss_profile *p,
 			 const struct ss_stacks *stacks);
+
+/* Decodes the samples' registers into in->profile.data (advice_data.c),
+ * when they were captured. 0 or -ENOMEM. */
+int advice__add_data(struct advice_input *in, int pid, const struct samples_result *sr);
 
 /* Names a stack (see struct advice_stack_name). Pure. */
 void advice__name_stack(char *const *frames, int depth, struct advice_stack_name *out);

@@ -188,6 +188,37 @@ static void profile_extras(json_object *root, const struct ss_report *r)
 	add(root, "clock", o);
 }
 
+/* The samples' data addresses: what decoding them did, and every access
+ * the advisor saw (heaviest first), so that a recording advises alike. */
+static json_object *data_addresses_json(const struct adv_data_addrs *d)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	add(o, "captured", json_object_new_boolean(d->captured));
+	add(o, "samples", U64(d->samples));
+	add(o, "skipped", U64(d->skipped));
+	add(o, "lost", U64(d->lost));
+	add(o, "language", json_object_new_string(d->lang));
+	for (size_t i = 0; i < d->naccesses; i++) {
+		const struct adv_data_access *x = &d->accesses[i];
+		json_object *s = json_object_new_object();
+
+		add(s, "tid", U64(x->tid));
+		add(s, "address", U64(x->addr));
+		add(s, "size", U64(x->size));
+		add(s, "store", json_object_new_boolean(x->store));
+		add(s, "samples", U64(x->samples));
+		add(s, "data", json_object_new_string(x->data));
+		add(s, "function", json_object_new_string(x->func));
+		add(s, "instruction", json_object_new_string(x->insn));
+		add(s, "region", U64(x->region));
+		add(s, "runtime", json_object_new_boolean(x->runtime));
+		json_object_array_add(a, s);
+	}
+	add(o, "accesses", a);
+	return o;
+}
+
 /* What the advisor saw that the model does not hold. */
 static json_object *advisor_input_json(const struct adv_profile *ap)
 {
@@ -235,6 +266,7 @@ static json_object *advisor_input_json(const struct adv_profile *ap)
 		json_object_array_add(a, s);
 	}
 	add(o, "numa_nodes", a);
+	add(o, "data_addresses", data_addresses_json(&ap->data));
 	return o;
 }
 

@@ -12,6 +12,7 @@
 #include "recording.h"
 #include "recording_json.h"
 #include "recording_check.h"
+#include "samples_report.h"
 #include "recording_read.h"
 
 /* ---- typed, bounded access to untrusted JSON ----------------------------- */
@@ -548,6 +549,39 @@ static void read_header(struct ss_recording *rec)
 	rec->intervals = get_type(d, "intervals", json_type_array);
 }
 
+/* The samples' data addresses, as recording_json.c wrote them. */
+static int read_data_addresses(struct ss_recording *rec, json_object *o)
+{
+	json_object *a = get_type(o, "accesses", json_type_array);
+	struct adv_data_addrs *d = &rec->data;
+
+	d->captured = get_bool(o, "captured");
+	d->samples = get_u64(o, "samples");
+	d->skipped = get_u64(o, "skipped");
+	d->lost = get_u64(o, "lost");
+	copy_str(d->lang, sizeof(d->lang), o, "language");
+	rec->data_accesses = alloc_n(arr_len(a), sizeof(*rec->data_accesses));
+	if (!rec->data_accesses)
+		return -ENOMEM;
+	for (size_t i = 0; i < arr_len(a); i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct adv_data_access *x = &rec->data_accesses[d->naccesses++];
+
+		x->tid = (uint32_t)get_u64(e, "tid");
+		x->addr = get_u64(e, "address");
+		x->size = (uint32_t)(get_u64(e, "size") & 0xffff);
+		x->store = get_bool(e, "store");
+		x->samples = get_u64(e, "samples");
+		x->region = (enum adv_data_region)(get_u64(e, "region") % (ADV_DATA_STACK + 1));
+		x->runtime = get_bool(e, "runtime");
+		copy_str(x->data, sizeof(x->data), e, "data");
+		copy_str(x->func, sizeof(x->func), e, "function");
+		copy_str(x->insn, sizeof(x->insn), e, "instruction");
+	}
+	d->accesses = rec->data_accesses;
+	return 0;
+}
+
 static int read_advisor_input(struct ss_recording *rec)
 {
 	json_object *in = get_type(rec->doc, "advisor_input", json_type_object);
@@ -598,7 +632,7 @@ static int read_advisor_input(struct ss_recording *rec)
 		rec->numa.cpus_used[n] = num(arr_len(e) == 2 ? json_object_array_get_idx(e, 1) : NULL);
 		rec->numa.nodes = (__u32)n + 1;
 	}
-	return 0;
+	return read_data_addresses(rec, get(in, "data_addresses"));
 }
 
 /* Since 1.1: every sampled (thread, stack) as [tid, stack_id, count] on
@@ -689,6 +723,9 @@ static int read_samples(struct ss_recording *rec)
 		r->cpus_offline[r->nr_cpus_offline++] =
 			(int)(num(json_object_array_get_idx(a, i)) & 0xffff);
 	r->total = get_u64(s, "total");
+	c = get(s, "dropped");
+	for (int k = 0; k < SS_SAMPLE_DROPS; k++)
+		r->drops[k] = get_u64(c, samples_drop_keys[k]);
 	c = get(s, "counters");
 	r->counters_available = get_bool(c, "available");
 	copy_str(r->counters_reason, sizeof(r->counters_reason), c, "reason");
@@ -931,6 +968,7 @@ void recording__free(struct ss_recording *rec)
 	free(rec->samples_top);
 	free(rec->fences);
 	free(rec->spin_loops);
+	free(rec->data_accesses);
 	json_object_put(rec->doc);
 	memset(rec, 0, sizeof(*rec));
 }

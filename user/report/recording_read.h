@@ -57,6 +57,10 @@ struct ss_recording {
 	struct adv_numa numa;
 	json_object *calibration;	/* borrowed from doc, or NULL */
 	json_object *intervals;		/* borrowed from doc, or NULL */
+	/* The samples' data addresses (advisor_input.data_addresses, since
+	 * issue 33); data.accesses points into data_accesses. */
+	struct adv_data_addrs data;
+	struct adv_data_access *data_accesses;
 };
 
 /* Reads path (zstd or plain JSON). Returns 0, or an SS_EXIT_* code with

@@ -433,6 +433,18 @@ static void print_yields(const struct ss_report *r, FILE *out)
 	fprintf(out, "\n");
 }
 
+/* What decoding the samples' registers did: counted, skipped, lost. */
+static void print_data_addresses(const struct ss_report *r, FILE *out)
+{
+	const struct adv_data_addrs *d = r->advisor_input ? &r->advisor_input->data : NULL;
+
+	if (!d || !d->captured)
+		return;
+	fprintf(out, "  data addresses: %" PRIu64 " samples with registers, %zu distinct accesses; %" PRIu64
+		" skipped (no code mapping, vDSO, JIT code without a perf map, unreadable or undecodable), %" PRIu64 " lost\n",
+		d->samples, d->naccesses, d->skipped, d->lost);
+}
+
 static void print_drops(const struct ss_report *r, FILE *out)
 {
 	const __u64 *d = r->profile->drops;
@@ -498,6 +510,7 @@ void report_print_text(const struct ss_report *r, FILE *out)
 	print_drops(r, out);
 	if (r->samples) {
 		samples__print_text(r->samples, out, r->name, r->name_arg, SS_REPORT_TOP_SAMPLES);
+		print_data_addresses(r, out);
 		fputc('\n', out);
 	}
 	if (r->advice) {

@@ -146,12 +146,14 @@ static bool has_ratio_counters(const struct samples_result *r)
 	return true;
 }
 
-static const char *const drop_keys[SS_SAMPLE_DROPS] = {
+const char *const samples_drop_keys[SS_SAMPLE_DROPS] = {
 	[SS_SAMPLE_DROP_COUNTS_FULL] = "counts_map_full",
 	[SS_SAMPLE_DROP_STACK_FAIL] = "stack_failed",
 	[SS_SAMPLE_DROP_STACK_COLLISION] = "stack_map_full",
 	[SS_SAMPLE_DROP_THREADS_FULL] = "threads_map_full",
 	[SS_SAMPLE_DROP_COUNTER_READ] = "counter_read_failed",
+	[SS_SAMPLE_DROP_REGS_FULL] = "regs_ring_full",
+	[SS_SAMPLE_DROP_REGS_KERNEL] = "regs_in_kernel",
 };
 
 static const char *const drop_text[SS_SAMPLE_DROPS] = {
@@ -160,6 +162,8 @@ static const char *const drop_text[SS_SAMPLE_DROPS] = {
 	[SS_SAMPLE_DROP_STACK_COLLISION] = "samples without a user stack (stack map full)",
 	[SS_SAMPLE_DROP_THREADS_FULL] = "time slices not counted: thread map full",
 	[SS_SAMPLE_DROP_COUNTER_READ] = "counter readings failed",
+	[SS_SAMPLE_DROP_REGS_FULL] = "samples without registers (ring buffer full)",
+	[SS_SAMPLE_DROP_REGS_KERNEL] = "samples in the kernel (no user data address)",
 };
 
 /* Adds key: value, or fails the whole object (json-c returns -1 on ENOMEM). */
@@ -255,7 +259,7 @@ json_object *samples__to_json(const struct samples_result *r, samples_symbolize_
 	     add(o, "total", json_object_new_uint64(r->total)) &&
 	     (d = json_object_new_object()) && add(o, "dropped", d);
 	for (int k = 0; ok && k < SS_SAMPLE_DROPS; k++)
-		ok = add(d, drop_keys[k], json_object_new_uint64(r->drops[k]));
+		ok = add(d, samples_drop_keys[k], json_object_new_uint64(r->drops[k]));
 	ok = ok && add_top_json(o, r, symbolize, arg) &&
 	     (threads = json_object_new_array()) && add(o, "threads", threads);
 	for (size_t i = 0; ok && i < r->nr_threads; i++) {

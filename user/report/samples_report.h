@@ -41,6 +41,9 @@ void samples__top_free(struct samples_top *t, long n);
  * period, frequency_hz, total, dropped, top [{symbol, module, count}],
  * threads [{tid, samples, counters...}] and counters {available, reason}.
  * NULL on allocation failure. */
+/* The JSON keys of the sample drops (samples.dropped), by enum ss_sample_drop. */
+extern const char *const samples_drop_keys[SS_SAMPLE_DROPS];
+
 json_object *samples__to_json(const struct samples_result *r, samples_symbolize_fn symbolize,
 			      void *arg);
 

@@ -24,6 +24,8 @@
 #define DEFAULT_MAX_ENTRIES 4096
 #define DEFAULT_MAX_STACKS 2048
 #define DEFAULT_MAX_THREADS 4096
+#define DEFAULT_REGS_RING (4u << 20)
+#define DEFAULT_MAX_REGS (1u << 20)
 
 static const char *const default_counters[SS_SAMPLE_COUNTERS] = {
 	"cache-misses", "cache-references", "instructions",
@@ -50,6 +52,11 @@ struct samples {
 	struct bpf_link *switch_link;
 	bool started;
 	char online_path[256];
+	/* Register samples taken from the ring so far (opts.regs). */
+	struct ring_buffer *ring;
+	struct ss_regs_sample *regs;
+	size_t nr_regs, cap_regs, max_regs;
+	__u64 regs_lost;
 };
 
 /* What the online list said of a CPU at open and at each update. */
@@ -222,6 +229,51 @@ static struct bpf_program *sample_prog(const struct samples *s)
 	return s->unwind.on ? s->skel->progs.ss_sample_unw : s->skel->progs.ss_sample;
 }
 
+/* A timer's samples interrupt where the thread is: their registers are
+ * those of the instruction sampled. */
+static bool clock_event(const struct perf_event_spec *spec)
+{
+	return spec->type == PERF_TYPE_SOFTWARE &&
+	       (spec->config == PERF_COUNT_SW_CPU_CLOCK || spec->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* One register sample from the ring; beyond max_regs only counted. */
+static int take_regs(void *ctx, void *data, size_t size)
+{
+	struct samples *s = ctx;
+
+	if (size < sizeof(struct ss_regs_sample))
+		return 0;	/* cannot happen: one record type */
+	if (s->nr_regs == s->cap_regs) {
+		size_t ncap = s->cap_regs ? s->cap_regs * 2 : 4096;
+		struct ss_regs_sample *t;
+
+		if (s->nr_regs >= s->max_regs ||
+		    !(t = realloc(s->regs, ncap * sizeof(*t)))) {
+			s->regs_lost++;
+			return 0;
+		}
+		s->regs = t;
+		s->cap_regs = ncap;
+	}
+	memcpy(&s->regs[s->nr_regs++], data, sizeof(*s->regs));
+	return 0;
+}
+
+long samples__drain(struct samples *s)
+{
+	size_t before;
+	int n;
+
+	if (!s || !s->ring)
+		return 0;
+	before = s->nr_regs;
+	n = ring_buffer__consume(s->ring);
+	if (n < 0)
+		return n;
+	return (long)(s->nr_regs - before);
+}
+
 static int load(struct samples *s, const struct samples_opts *o)
 {
 	struct sampling *skel;
@@ -242,6 +294,10 @@ static int load(struct samples *s, const struct samples_opts *o)
 	bpf_program__set_autoload(skel->progs.ss_sample, s->available);
 	bpf_program__set_autoload(skel->progs.ss_count_switch, s->counters_available);
 	bpf_program__set_autoload(skel->progs.ss_sample_unw, false);
+	skel->rodata->targ_regs = o->regs && s->available && clock_event(s->spec);
+	if (skel->rodata->targ_regs)
+		bpf_map__set_max_entries(skel->maps.regs_ring,
+					 o->regs_ring_bytes ? o->regs_ring_bytes : DEFAULT_REGS_RING);
 	if (s->available)
 		unwind_maps__prepare(&s->unwind, skel->obj, skel->maps.stacks,
 				     (__u32 *)&skel->rodata->targ_unwind_rows, o->unwind,
@@ -254,6 +310,12 @@ static int load(struct samples *s, const struct samples_opts *o)
 	for (int cpu = 0; s->counters_available && cpu < s->ncpus_possible; cpu++)
 		if ((err = publish_counters(s, cpu)))
 			return err;
+	if (skel->rodata->targ_regs) {
+		s->max_regs = o->max_regs ? o->max_regs : DEFAULT_MAX_REGS;
+		s->ring = ring_buffer__new(bpf_map__fd(skel->maps.regs_ring), take_regs, s, NULL);
+		if (!s->ring)
+			return -errno;
+	}
 	return 0;
 }
 
@@ -470,8 +532,10 @@ void samples__free(struct samples *s)
 	samples__stop(s);
 	close_fds(s->sample_fds, s->ncpus_possible);
 	close_fds(s->counter_fds, s->ncpus_possible * SS_SAMPLE_COUNTERS);
+	ring_buffer__free(s->ring);
 	sampling__destroy(s->skel);
 	unwind_maps__free(&s->unwind);
+	free(s->regs);
 	free(s->links);
 	free(s->sample_fds);
 	free(s->counter_fds);
@@ -681,6 +745,28 @@ static int cpus_offline(struct samples *s, struct samples_result *r)
 	return 0;
 }
 
+/* What the ring held, emptied first, copied: the result is the caller's. */
+static int read_regs(struct samples *s, struct samples_result *r)
+{
+	long n;
+
+	if (!s->ring)
+		return 0;
+	r->regs_on = true;
+	n = samples__drain(s);
+	if (n < 0)
+		return (int)n;
+	r->regs_lost = s->regs_lost;
+	if (!s->nr_regs)
+		return 0;
+	r->regs = malloc(s->nr_regs * sizeof(*r->regs));
+	if (!r->regs)
+		return -ENOMEM;
+	memcpy(r->regs, s->regs, s->nr_regs * sizeof(*r->regs));
+	r->nr_regs = s->nr_regs;
+	return 0;
+}
+
 int samples__read(struct samples *s, struct samples_result *r)
 {
 	int err;
@@ -710,6 +796,8 @@ int samples__read(struct samples *s, struct samples_result *r)
 		err = read_stacks(s, r);
 	if (!err)
 		err = read_threads(s, r);
+	if (!err)
+		err = read_regs(s, r);
 	if (err) {
 		samples_result__free(r);
 		return err;

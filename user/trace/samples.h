@@ -46,6 +46,15 @@ struct samples_opts {
 	const char *counter_events[SS_SAMPLE_COUNTERS];
 	const char *online_path;	/* NULL: /sys/devices/system/cpu/online */
 	const struct ss_unwind_table *unwind;	/* NULL: frame pointers only */
+	/* With a clock event (cpu-clock, task-clock: a timer interrupt, the
+	 * registers exact), send each sample's user registers to user space
+	 * (data addresses, kept in samples_result.regs), through a ring of
+	 * regs_ring_bytes
+	 * (0: 4 MiB; a power of two of pages), at most max_regs samples kept
+	 * (0: 1M); more are counted in regs_lost. */
+	bool regs;
+	__u32 regs_ring_bytes;
+	__u32 max_regs;
 };
 
 struct samples;
@@ -62,6 +71,10 @@ int samples__start(struct samples *s);
  * loses them and is named in the result. Call it every fraction of a
  * second during the trace. Returns how many CPUs changed, or -errno. */
 int samples__update_cpus(struct samples *s);
+/* Takes the register samples waiting in the ring (with regs on); call it
+ * every fraction of a second during the trace, so that the ring does not
+ * fill. Returns how many it took, or -errno. */
+long samples__drain(struct samples *s);
 /* Detaches the programs; the counts stay readable. */
 void samples__stop(struct samples *s);
 bool samples__available(const struct samples *s);

@@ -35,6 +35,7 @@ struct fx {
 	struct adv_yield_site sites[FX_MAX];
 	struct adv_sample_sym syms[FX_MAX];
 	struct adv_fence_spot fences[FX_MAX];
+	struct adv_data_access data[FX_MAX];
 	struct adv_report r;
 	double dur_ns;
 	bool keep_totals;	/* fx_run leaves p.totals as the test set it */
@@ -201,6 +202,39 @@ static inline struct adv_sample_sym *fx_sample(struct fx *fx, const char *event,
 	s->count = count;
 	s->writes_shared = writes_shared;
 	return s;
+}
+
+/* Data addresses: thread tid stores (or loads) size bytes at addr, named
+ * data, in func, seen by samples of the total register samples. */
+static inline struct adv_data_access *fx_access(struct fx *fx, uint32_t tid, uint64_t addr,
+						uint32_t size, bool store, const char *data,
+						const char *func, uint64_t samples, uint64_t total)
+{
+	struct adv_data_access *a = &fx->data[fx->p.data.naccesses++];
+
+	fx->p.data.captured = true;
+	fx->p.data.samples = total;
+	fx->p.data.accesses = fx->data;
+	if (!fx->p.data.lang[0])
+		snprintf(fx->p.data.lang, sizeof(fx->p.data.lang), "c");
+	*a = (struct adv_data_access){ .addr = addr, .tid = tid, .size = size, .store = store,
+				       .samples = samples,
+				       .region = strstr(data, "heap") ? ADV_DATA_HEAP : ADV_DATA_GLOBAL };
+	snprintf(a->data, sizeof(a->data), "%s", data);
+	snprintf(a->func, sizeof(a->func), "%s", func);
+	snprintf(a->insn, sizeof(a->insn), "%s", store ? "lock add qword ptr [rdi], 1" : "mov eax, dword ptr [rip + 0x2f00]");
+	return a;
+}
+
+/* Two threads adding to counters 8 bytes apart (apart 8) or on lines of
+ * their own (apart 128), as the data addresses show them. */
+static inline void fx_two_counters(struct fx *fx, uint64_t apart, uint64_t samples)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "counters+%llu (demo)", (unsigned long long)apart);
+	fx_access(fx, 101, 0x404000, 8, true, "counters (demo)", "bump_counter (demo)", samples / 2, samples);
+	fx_access(fx, 102, 0x404000 + apart, 8, true, name, "bump_counter (demo)", samples / 2, samples);
 }
 
 static inline void fx_no_pmu(struct fx *fx)

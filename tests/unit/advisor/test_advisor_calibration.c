@@ -22,6 +22,7 @@ static void counters_no_pmu(struct fx *fx)
 {
 	fx_thread(fx, "counter", 0.9, 0.05);
 	fx_thread(fx, "counter", 0.9, 0.05);
+	fx_two_counters(fx, 8, 2000);
 	fx_no_pmu(fx);
 }
 static void fences(struct fx *fx) { fx_computer(fx); fx_fence(fx, "heal_reference (gc)", 0.3); }
