@@ -280,11 +280,20 @@ static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *
 }
 
 /* Loads; on failure names the program the kernel refused, when libbpf said. */
-static int load_programs(struct tracer *t, char *why, size_t whylen)
+/* Sets the fentry programs' targets in kernel_btf, then loads: libbpf
+ * 1.1 keeps the kernel BTF that setting a target reads (18 MB) until the
+ * object loads, and a close without a load leaks it. */
+static int load_programs(struct tracer *t, const struct btf *kernel_btf, char *why, size_t whylen)
 {
 	const char *hint = t->verbose ? "" : " (run with -v for libbpf's log)";
 	int err;
 
+	err = t->features.fentry ? attach_set_targets(t->skel->obj, kernel_btf) : 0;
+	if (err) {
+		snprintf(why, whylen, "cannot set the fentry programs' attach targets: %s",
+			 strerror(-err));
+		return SS_EXIT_BPF;
+	}
 	failed_prog[0] = 0;
 	err = trace__load(t->skel);
 	if (!err)
@@ -392,8 +401,6 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 						       .preempt_rt = attach_kernel_is_rt() },
 			      t->skel->obj, &t->features.fentry, why, whylen);
 	*code = *code ?: choose_map_allocation(t, kernel_btf, why, whylen);
-	btf__free(kernel_btf);
-	kernel_btf = NULL;
 	if (*code)
 		goto fail;
 	if (o->light)
@@ -407,7 +414,9 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 			     o->max_stacks, o->verbose);
 
 	shared_progs__choose(&t->shared, t->skel->obj);
-	*code = load_programs(t, why, whylen);
+	*code = load_programs(t, kernel_btf, why, whylen);
+	btf__free(kernel_btf);
+	kernel_btf = NULL;
 	*fentry_refused = *code && t->features.fentry;
 	if (*code)
 		goto fail;
