@@ -30,6 +30,7 @@
 #include "trace_object.h"
 #include "tracer.h"
 #include "unwind_maps.h"
+#include "thread_exit.h"
 
 #define MAX_LINKS 32
 
@@ -180,7 +181,8 @@ static int choose_map_allocation(struct tracer *t, const struct btf *kernel_btf,
 
 	t->features.maps_grow = maps_grow_as_used(kernel_btf);
 	bpf_object__for_each_map(m, t->skel->obj)
-		if (!err && t->features.maps_grow && bpf_map__type(m) == BPF_MAP_TYPE_HASH)
+		if (!err && t->features.maps_grow && (bpf_map__type(m) == BPF_MAP_TYPE_HASH ||
+						      bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_HASH))
 			err = bpf_map__set_map_flags(m, bpf_map__map_flags(m) | BPF_F_NO_PREALLOC);
 	if (err)
 		snprintf(why, whylen, "cannot set up the BPF maps: %s", strerror(-err));
@@ -546,11 +548,34 @@ int tracer_attach_error(const char *prog, const char *section, int err, int verb
 	return errno_code(err);
 }
 
+/* The exited map's record of the empty name, which its programs fold into
+ * when every name's is taken (thread_exit.bpf.h): made before attach. */
+static int make_exited_fallback(struct tracer *t)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct ss_exited_key key = { 0 };
+	struct ss_exited *zero;
+	int err;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	zero = calloc((size_t)ncpus, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	err = bpf_map_update_elem(bpf_map__fd(t->skel->maps.exited), &key, zero, BPF_ANY) ? -errno : 0;
+	free(zero);
+	return err;
+}
+
 int tracer__attach(struct tracer *t, char *why, size_t whylen)
 {
 	struct bpf_program *prog;
 	int err, failed = 0;
 
+	if ((err = make_exited_fallback(t))) {
+		snprintf(why, whylen, "cannot set up the BPF maps: %s", strerror(-err));
+		return errno_code(err);
+	}
 	/* Time zero: threads already running when we attach start here. */
 	t->skel->bss->start_ns = tracer_now_ns();
 	seed_threads(t);
@@ -947,6 +972,45 @@ static void add_pending_yields(struct tracer *t, struct ss_profile *p)
 	}
 }
 
+/*
+ * The threads that exited, folded at their exit by name (bpf/thread_exit.h),
+ * each CPU's share added up; the empty name made before attach shows only
+ * once a thread is in it. A read while attached can count a thread that
+ * exits between the threads' read and this one twice, as the batches.
+ */
+static int read_exited(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.exited), ncpus = libbpf_num_possible_cpus();
+	size_t cap = bpf_map__max_entries(t->skel->maps.exited);
+	struct ss_exited_key key, next, *prev = NULL;
+	struct ss_exited *vals;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	p->exited = calloc(cap, sizeof(*p->exited));
+	vals = calloc((size_t)ncpus, sizeof(*vals));
+	if (!p->exited || !vals) {
+		free(vals);
+		return -ENOMEM;
+	}
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct ss_totals sum = { 0 };
+		struct ss_exited_group *g;
+
+		if (bpf_map_lookup_elem(fd, &next, vals) == 0)
+			for (int c = 0; c < ncpus; c++) {
+				sum.threads += vals[c].threads;
+				SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &sum, &vals[c]);
+			}
+		if (sum.threads && (g = profile_exited_group(p, next.comm, cap)))
+			g->x = sum;
+		key = next;
+		prev = &key;
+	}
+	free(vals);
+	return 0;
+}
+
 static int read_drops(struct tracer *t, struct ss_profile *p)
 {
 	return map_sum_percpu(bpf_map__fd(t->skel->maps.drops), SS_DROPS, p->drops);
@@ -977,6 +1041,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	memset(p, 0, sizeof(*p));
 	p->start_ns = t->skel->bss->start_ns;
 	err = read_threads(t, p);	/* sets p->now_ns */
+	err = err ?: read_exited(t, p);
 	err = err ?: read_futexes(t, p);
 	err = err ?: add_pending_waits(p);
 	err = err ?: read_releases(t, p);
@@ -1026,6 +1091,8 @@ size_t tracer__map_bytes(const struct tracer *t)
 
 		if (bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_ARRAY)
 			per = bpf_map__value_size(m) * libbpf_num_possible_cpus();
+		else if (bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_HASH)
+			per = bpf_map__key_size(m) + bpf_map__value_size(m) * libbpf_num_possible_cpus() + 64;
 		total += per * bpf_map__max_entries(m);
 	}
 	return total;
