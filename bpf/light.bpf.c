@@ -186,20 +186,10 @@ static __always_inline void light_switch_out(void *ctx, bool preempt, __u32 stat
 static __always_inline struct ss_word_pending *light_word_wake(struct ss_thread *t, __u64 uaddr)
 {
 	struct ss_word_pending *wp = &t->word_pending;
-	struct ss_futex *f;
 
 	if (wp->wake_uaddr == uaddr && uaddr)
 		return wp;
-	if (wp->wakes) {
-		f = bpf_map_lookup_elem(&futexes, &wp->wake_uaddr);
-		if (f) {
-			__sync_fetch_and_add(&f->wakes, wp->wakes);
-			__sync_fetch_and_add(&f->woken, wp->wakes);
-		} else {
-			count_drops(SS_DROP_FUTEXES_FULL, wp->wakes);
-		}
-		wp->wakes = 0;
-	}
+	ss_word_flush_wakes(wp);
 	if (!ss_futex_get(uaddr))
 		return NULL;
 	wp->wake_uaddr = uaddr;

@@ -154,6 +154,24 @@ __noinline int ss_word_flush_waits(__u32 tid)
 	return 0;
 }
 
+/* --light's pending wakes (each woke one waiter) into their word's
+ * record; also at the thread's exit (thread_exit.bpf.h). */
+static __always_inline void ss_word_flush_wakes(struct ss_word_pending *wp)
+{
+	struct ss_futex *f;
+
+	if (!wp->wakes)
+		return;
+	f = bpf_map_lookup_elem(&futexes, &wp->wake_uaddr);
+	if (f) {
+		__sync_fetch_and_add(&f->wakes, wp->wakes);
+		__sync_fetch_and_add(&f->woken, wp->wakes);
+	} else {
+		count_drops(SS_DROP_FUTEXES_FULL, wp->wakes);
+	}
+	wp->wakes = 0;
+}
+
 /* Thread t's (tid's) pending waits, ready for one more on uaddr: moved to their
  * word first if that was another (or word 0, never kept pending); NULL
  * where uaddr has no record (the futexes map is full: counted). */

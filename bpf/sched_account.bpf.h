@@ -72,6 +72,20 @@ static __always_inline struct ss_thread *thread_made(struct ss_thread *t, __u32 
  * space seeds the threads that exist at attach; a record with neither
  * last_in_ns nor last_out_ns has not switched since the trace began.
  */
+/* The kernel's PF_EXITING (include/linux/sched.h): set at the start of
+ * do_exit(), before sched_process_exit. */
+#define SS_PF_EXITING 0x00000004
+
+/* task (NULL: current) is exiting: past sched_process_exit its record is
+ * folded (thread_exit.bpf.h), and its last switches must not make one
+ * again. Asked only where a record would be made. */
+static __always_inline bool task_exiting(struct task_struct *task)
+{
+	if (!task)
+		task = (struct task_struct *)bpf_get_current_task();
+	return BPF_CORE_READ(task, flags) & SS_PF_EXITING;
+}
+
 static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struct *task)
 {
 	__u32 slot = tid % SS_THREAD_SLOTS, *owner;
@@ -79,7 +93,7 @@ static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struc
 
 	if (t && t->tid == tid)
 		return t;
-	if (t && !t->tid) {
+	if (t && !t->tid && !task_exiting(task)) {
 		/* Free: take it, unless another CPU took it first (for this
 		 * tid too, when both make the same thread's record). No owner
 		 * at all (the owners map could not make the entry): the tid
@@ -94,7 +108,11 @@ static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struc
 		if (*owner == tid)
 			return thread_made(t, tid, task);
 	}
-	t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (!t && task_exiting(task))
+		return NULL;
+	if (!t)
+		t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
 	if (!t) {
 		count_drop(SS_DROP_THREADS_FULL);
 		return NULL;
@@ -136,6 +154,19 @@ static __always_inline struct ss_thread *sched_runnable(struct task_struct *p, _
 	return t;
 }
 
+/* Adds the time t has been on CPU, since its switch in or the start, as
+ * of now; false where it was off CPU as far as its record saw. */
+static __always_inline bool add_oncpu_since_in(struct ss_thread *t, __u64 now)
+{
+	if (t->last_in_ns)
+		t->oncpu_ns += now - t->last_in_ns;
+	else if (!t->last_out_ns)	/* running since the start */
+		t->oncpu_ns += now - start_ns;
+	else
+		return false;
+	return true;
+}
+
 /* A target thread leaves its CPU in task state state (get_task_state());
  * returns its record (NULL: none). */
 static __always_inline struct ss_thread *switch_out(struct task_struct *prev, __u32 tid, bool preempt,
@@ -145,11 +176,7 @@ static __always_inline struct ss_thread *switch_out(struct task_struct *prev, __
 
 	if (!t)
 		return NULL;
-	if (t->last_in_ns)
-		t->oncpu_ns += now - t->last_in_ns;
-	else if (!t->last_out_ns)	/* running since the start */
-		t->oncpu_ns += now - start_ns;
-	else
+	if (!add_oncpu_since_in(t, now))
 		/* Off CPU as far as we saw: its switch-in went unseen (it
 		 * happens on a loaded host, a few times in seconds). Where in
 		 * the gap it began is unknown; off CPU is the side it was

@@ -32,6 +32,7 @@ const volatile __u64 targ_stack_interval_ns = 1000000;
 
 #include "profile_maps.bpf.h"
 #include "sched_account.bpf.h"
+#include "thread_exit.bpf.h"
 
 static __always_inline struct ss_thread *current_thread(__u32 tid)
 {
@@ -928,6 +929,18 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	t = ss_thread_find(tid);
 	if (!t)
 		return 0;
+	/* Its batches into their maps, its counters into its name's record,
+	 * its record freed (thread_exit.bpf.h). */
+	add_yields(t->yield_stack_id, t->yield_pending);
+	t->yield_pending = 0;
+	flush_release(t, tid);
+	ss_waiter_flush(t, tid);
+	if (t->word_pending.waits)
+		ss_word_flush_waits(tid);
+	ss_word_flush_wakes(&t->word_pending);
+	if (ss_thread_fold(t, tid, bpf_ktime_get_ns()))
+		return 0;
+	/* No record of its name to be had: the thread keeps its own. */
 	t->flags |= SS_THREAD_EXITED;
 	/* A task that takes over its tid has its registers elsewhere. */
 	t->user_regs = 0;

@@ -41,6 +41,8 @@ enum ss_drop {
 					 * read: the event's stack may be one
 					 * taken at another call site of the
 					 * same word */
+	SS_DROP_EXITED_NAMES_FULL,	/* exited threads folded under the
+					 * empty name: too many names */
 	SS_DROPS,
 };
 

@@ -73,7 +73,7 @@ $(OUTPUT)/bench/syscall_mech: bench/syscall_mech.c $(OUTPUT)/bench/syscall_mech.
 	$(call msg,CC-BENCH,$@)
 	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -I$(OUTPUT)/bench $< -lbpf -lelf -lz -o $@
 
-.PHONY: bench bench-bins bench-light bench-attach bench-cpu-distance
+.PHONY: bench bench-bins bench-light bench-attach bench-cpu-distance bench-threads
 
 # The same, inside the kernel matrix's 6.1 guest (tests/vm), where fentry
 # works: default, --attach=tracepoint, --attach=fentry and --light side by
@@ -82,3 +82,13 @@ bench-kernel-cost: $(OUTPUT)/bench/getppid_loop
 	$(Q)KMATRIX_CHECKS=hostcost $(MAKE) --no-print-directory test-kernels KERNELS="bookworm-6.1"
 
 .PHONY: bench-kernel-cost
+
+# A thread-per-request server traced whole: 5,000 threads a second for
+# 60 s, each making 3 yields (bench/thread_churn.sh; issue 30 item 5).
+$(OUTPUT)/bench/thread_server: bench/thread_server.c | check-deps
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread $< -o $@
+
+bench-threads: spinscope $(OUTPUT)/bench/thread_server
+	$(Q)SPINSCOPE=$(OUTPUT)/spinscope SERVER=$(OUTPUT)/bench/thread_server ./bench/thread_churn.sh $(BENCH_ARGS)

@@ -15,6 +15,7 @@
 #ifndef SPINSCOPE_WORKLOAD_H
 #define SPINSCOPE_WORKLOAD_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -116,6 +117,22 @@ static inline void wl_read_all(int fd, void *buf, size_t len)
 		p += n;
 		len -= (size_t)n;
 	}
+}
+
+/* The process's threads now (exited ones gone once the kernel has
+ * finished their exit). */
+static inline unsigned int wl_count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	unsigned int n = 0;
+	struct dirent *e;
+
+	if (!d)
+		wl_fail("/proc/self/task: %s", strerror(errno));
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
 }
 
 static inline void wl_thread_start(void *(*fn)(void *))

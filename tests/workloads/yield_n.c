@@ -12,7 +12,6 @@
  * prints the run-time addresses of yield_many() and worker(), the functions
  * the yield call sites must point at.
  */
-#include <dirent.h>
 #include "workload.h"
 
 #define MAX_THREADS 64
@@ -47,20 +46,6 @@ static void *worker(void *arg __attribute__((unused)))
 	for (;;)
 		pause();
 	return NULL;
-}
-
-static unsigned int count_threads(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	unsigned int n = 0;
-	struct dirent *e;
-
-	if (!d)
-		wl_fail("/proc/self/task: %s", strerror(errno));
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
 }
 
 static void start_workers(unsigned long k)
@@ -108,7 +93,7 @@ int main(int argc, char **argv)
 		collect_tids(k, tids, sizeof(tids));
 		wl_read_all(done_pipe[0], buf, k);
 		/* "done" only once the kernel has finished every worker's exit. */
-		while (count_threads() > 1)
+		while (wl_count_threads() > 1)
 			wl_sleep_ms(1);
 		printf("done tids=%s\n", tids);
 		fflush(stdout);

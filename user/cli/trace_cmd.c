@@ -348,7 +348,16 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 			err = print_interval(o, t, &prev, start_ns, &out_err, series);
 			if (err)
 				break;
-			next_ns += step_ns;
+			/* The next end: the first on the grid more than half a
+			 * step after this one's (which is before now). A loop
+			 * that fell behind (a loaded host, a slow read) skips
+			 * the ticks it missed: one longer interval, where
+			 * catching up printed a burst of intervals milliseconds
+			 * long, stamped alike at -i's 0.1 s resolution. */
+			now = tracer_now_ns();
+			do
+				next_ns += step_ns;
+			while (next_ns <= now + step_ns / 2);
 			if (out_err) {
 				/* A reader that went away (`| head -1`) ends the
 				 * summaries, never the trace: its files and the

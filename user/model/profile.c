@@ -16,6 +16,7 @@ const char *const ss_drop_names[SS_DROPS] = {
 	[SS_DROP_PROG_MISSES] = "bpf_program_misses",
 	[SS_DROP_RELEASES_FULL] = "release_sites_map_full",
 	[SS_DROP_CALL_SITE_UNKNOWN] = "call_site_unknown",
+	[SS_DROP_EXITED_NAMES_FULL] = "exited_names_full",
 };
 
 #define DESC_JSON_KEY_ALL(name) #name
@@ -140,12 +141,28 @@ static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 		qsort(base, n, size, cmp);
 }
 
+/* Exited groups in the threads' order: most futex wait time plus yields. */
+static int exited_cmp(const void *a, const void *b)
+{
+	const struct ss_exited_group *x = a, *y = b;
+	__u64 wx = x->x.futex_wait_ns + x->x.sched_yield, wy = y->x.futex_wait_ns + y->x.sched_yield;
+
+	if (wx != wy)
+		return wx < wy ? 1 : -1;
+	return strncmp(x->comm, y->comm, sizeof(x->comm));
+}
+
 void profile_finish(struct ss_profile *p)
 {
 	memset(&p->totals, 0, sizeof(p->totals));
 	sort(p->threads, p->nthreads, sizeof(*p->threads), profile_thread_cmp);
 	for (size_t i = 0; i < p->nthreads; i++)
 		add_thread(&p->totals, &p->threads[i]);
+	sort(p->exited, p->nexited, sizeof(*p->exited), exited_cmp);
+	for (size_t i = 0; i < p->nexited; i++) {
+		p->totals.threads += p->exited[i].x.threads;
+		SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &p->totals, &p->exited[i].x);
+	}
 	sort(p->futexes, p->nfutexes, sizeof(*p->futexes), futex_cmp);
 	for (size_t i = 0; i < p->nfutexes; i++) {
 		sort(p->futexes[i].stacks, p->futexes[i].nstacks, sizeof(struct ss_waiter_stack),
@@ -161,6 +178,26 @@ static const struct ss_thread *find_tid(const struct ss_profile *p, __u32 tid)
 	for (size_t i = 0; i < p->nthreads; i++)
 		if (p->threads[i].tid == tid)
 			return &p->threads[i];
+	return NULL;
+}
+
+struct ss_exited_group *profile_exited_group(struct ss_profile *p, const char *comm, size_t cap)
+{
+	for (size_t i = 0; i < p->nexited; i++)
+		if (!strncmp(p->exited[i].comm, comm, SS_COMM_LEN))
+			return &p->exited[i];
+	if (p->nexited == cap)
+		return NULL;
+	memset(&p->exited[p->nexited], 0, sizeof(p->exited[0]));
+	memcpy(p->exited[p->nexited].comm, comm, strnlen(comm, SS_COMM_LEN - 1));
+	return &p->exited[p->nexited++];
+}
+
+static const struct ss_exited_group *find_exited(const struct ss_profile *p, const char *comm)
+{
+	for (size_t i = 0; p && i < p->nexited; i++)
+		if (!strncmp(p->exited[i].comm, comm, SS_COMM_LEN))
+			return &p->exited[i];
 	return NULL;
 }
 
@@ -190,6 +227,20 @@ int profile_diff(const struct ss_profile *cur, const struct ss_profile *prev,
 			SS_COUNTERS_SUB(SS_THREAD_COUNTERS, d, o);
 		out->nthreads++;
 	}
+	if (cur->nexited && !(out->exited = calloc(cur->nexited, sizeof(*out->exited)))) {
+		profile_free(out);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cur->nexited; i++) {
+		const struct ss_exited_group *o = find_exited(prev, cur->exited[i].comm);
+		struct ss_exited_group *d = &out->exited[out->nexited++];
+
+		*d = cur->exited[i];
+		if (o) {
+			d->x.threads -= o->x.threads;
+			SS_COUNTERS_SUB(SS_THREAD_COUNTERS, &d->x, &o->x);
+		}
+	}
 	for (int i = 0; i < SS_DROPS; i++)
 		out->drops[i] = cur->drops[i] - (prev ? prev->drops[i] : 0);
 	profile_finish(out);
@@ -208,6 +259,7 @@ void profile_free(struct ss_profile *p)
 	}
 	free(p->futexes);
 	free(p->threads);
+	free(p->exited);
 	free(p->yields);
 	memset(p, 0, sizeof(*p));
 }

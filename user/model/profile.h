@@ -65,11 +65,21 @@ struct ss_totals {
 	SS_COUNTER_FIELDS(SS_THREAD_COUNTERS)
 };
 
+/* Threads that exited during the trace, folded at their exit by the name
+ * they had then (bpf/thread_exit.h): their counters are in the totals,
+ * not in threads[]; comm "" also holds the names past the map's room. */
+struct ss_exited_group {
+	char comm[SS_COMM_LEN];
+	struct ss_totals x;		/* x.threads: the lifetimes folded */
+};
+
 struct ss_profile {
 	__u64 start_ns;			/* trace start */
 	__u64 now_ns;			/* when this snapshot was taken */
 	struct ss_thread *threads;	/* on/off-CPU include the open tail */
 	size_t nthreads;
+	struct ss_exited_group *exited;	/* sorted as threads */
+	size_t nexited;
 	struct ss_futex_rec *futexes;	/* sorted by wait_ns, descending */
 	size_t nfutexes;
 	struct ss_yield_site *yields;	/* sorted by count, descending */
@@ -91,6 +101,10 @@ void profile_close_thread(struct ss_thread *t, __u64 start_ns, __u64 now_ns, boo
 
 /* Sorts everything and computes totals. Call once the arrays are filled. */
 void profile_finish(struct ss_profile *p);
+
+/* The exited group of comm (p->exited holds cap), added empty when new;
+ * NULL when new and there is no room. */
+struct ss_exited_group *profile_exited_group(struct ss_profile *p, const char *comm, size_t cap);
 
 /* The name of thread tid, or NULL when the profile does not hold it. */
 const char *profile_thread_comm(const struct ss_profile *p, __u32 tid);

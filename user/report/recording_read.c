@@ -123,6 +123,7 @@ static void read_outcomes(json_object *o, __u64 *v, size_t n)
 		list(READ_SCALAR, READ_ARRAY)					\
 	}
 DEFINE_COUNTERS_READ(thread_counters_read, struct ss_thread, SS_THREAD_COUNTERS)
+DEFINE_COUNTERS_READ(totals_counters_read, struct ss_totals, SS_THREAD_COUNTERS)
 DEFINE_COUNTERS_READ(futex_counters_read, struct ss_futex, SS_FUTEX_COUNTERS)
 DEFINE_COUNTERS_READ(release_counters_read, struct ss_release_val, SS_RELEASE_COUNTERS)
 
@@ -160,6 +161,28 @@ static int read_threads(struct ss_recording *rec)
 		copy_str(t->comm, sizeof(t->comm), o, "comm");
 		if (get_bool(o, "exited"))
 			t->flags |= SS_THREAD_EXITED;
+	}
+	return 0;
+}
+
+/* The exited threads' groups by name (none before they were folded). */
+static int read_exited(struct ss_recording *rec)
+{
+	json_object *a = get(rec->doc, "exited_threads");
+	struct ss_profile *p = &rec->prof;
+
+	if (!arr_len(a))
+		return 0;
+	p->exited = alloc_n(arr_len(a), sizeof(*p->exited));
+	if (!p->exited)
+		return -ENOMEM;
+	for (size_t i = 0; i < arr_len(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct ss_exited_group *g = &p->exited[p->nexited++];
+
+		totals_counters_read(o, &g->x);
+		g->x.threads = get_u64(o, "threads");
+		copy_str(g->comm, sizeof(g->comm), o, "comm");
 	}
 	return 0;
 }
@@ -916,7 +939,7 @@ int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, 
 	read_header(rec);
 	read_drops(get(doc, "dropped"), rec->prof.drops);
 	read_running(doc, rec->prof.running_ns);
-	err = read_threads(rec) ?: read_futexes(rec) ?: read_yields(rec) ?: read_stacks(rec) ?:
+	err = read_threads(rec) ?: read_exited(rec) ?: read_futexes(rec) ?: read_yields(rec) ?: read_stacks(rec) ?:
 	      read_advisor_input(rec) ?: read_samples(rec) ?: recording__index_names(rec);
 	if (err) {
 		snprintf(why, whylen, "%s", strerror(-err));

@@ -90,6 +90,19 @@ static json_object *thread_json(const struct ss_thread *t)
 	return o;
 }
 
+/* A name's exited threads, folded at their exit (model/profile.h). */
+static json_object *exited_json(const struct ss_exited_group *g)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "comm", json_object_new_string_len(g->comm, strnlen(g->comm, sizeof(g->comm))));
+	add(o, "threads", U64(g->x.threads));
+	totals_counters_json(o, &g->x, SCOPE_ALL);
+	totals_counters_json(o, &g->x, SCOPE_ARRAYS);
+	totals_counters_json(o, &g->x, SCOPE_THREAD);
+	return o;
+}
+
 static json_object *stack_json(const struct ss_stacks *stacks, __s32 id, __u64 count, __u64 wait_ns,
 			       bool with_wait)
 {
@@ -300,6 +313,12 @@ json_object *report_to_json(const struct ss_report *r)
 	for (size_t i = 0; i < p->nthreads; i++)
 		json_object_array_add(a, thread_json(&p->threads[i]));
 	add(root, "threads", a);
+	if (p->nexited) {
+		a = json_object_new_array();
+		for (size_t i = 0; i < p->nexited; i++)
+			json_object_array_add(a, exited_json(&p->exited[i]));
+		add(root, "exited_threads", a);
+	}
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < p->nfutexes; i++)

@@ -305,17 +305,23 @@ static const char *thread_cell(const struct ss_thread *t, const struct thread_co
 	return counter_text(&ss_thread_counter_descs[col->ctr], v, buf, len);
 }
 
+/* A table of thread_columns: its title, then the headings, the first
+ * column's (a tid, or a count of threads) first. */
+static void print_thread_head(FILE *out, const char *title, const char *first)
+{
+	fprintf(out, "%s\n  %-8s %-16s", title, first, "COMM");
+	for (size_t c = 0; c < sizeof(thread_columns) / sizeof(thread_columns[0]); c++)
+		fprintf(out, " %*s", thread_columns[c].width, thread_columns[c].head);
+	fprintf(out, "\n");
+}
+
 static void print_threads(const struct ss_report *r, FILE *out)
 {
 	const struct ss_profile *p = r->profile;
 	size_t shown = p->nthreads < 20 ? p->nthreads : 20;
 	const size_t ncols = sizeof(thread_columns) / sizeof(thread_columns[0]);
 
-	fprintf(out, "THREADS (by time waiting in futexes, then yields)\n");
-	fprintf(out, "  %-8s %-16s", "TID", "COMM");
-	for (size_t c = 0; c < ncols; c++)
-		fprintf(out, " %*s", thread_columns[c].width, thread_columns[c].head);
-	fprintf(out, "\n");
+	print_thread_head(out, "THREADS (by time waiting in futexes, then yields)", "TID");
 	for (size_t i = 0; i < shown; i++) {
 		const struct ss_thread *t = &p->threads[i];
 		char cell[32];
@@ -328,6 +334,36 @@ static void print_threads(const struct ss_report *r, FILE *out)
 	}
 	if (p->nthreads > shown)
 		fprintf(out, "  ... %zu more threads (all of them in --json)\n", p->nthreads - shown);
+	fprintf(out, "\n");
+}
+
+/* The threads that exited, folded by name at their exit: one row a name,
+ * the columns of THREADS over all of them. */
+static void print_exited(const struct ss_report *r, FILE *out)
+{
+	const struct ss_profile *p = r->profile;
+	size_t shown = p->nexited < 20 ? p->nexited : 20;
+	const size_t ncols = sizeof(thread_columns) / sizeof(thread_columns[0]);
+
+	if (!p->nexited)
+		return;
+	print_thread_head(out, "EXITED THREADS (folded by name at their exit; in the totals)",
+			  "THREADS");
+	for (size_t i = 0; i < shown; i++) {
+		const struct ss_exited_group *g = &p->exited[i];
+		struct ss_thread t = { 0 };
+		char cell[32];
+
+		SS_COUNTERS_COPY(SS_THREAD_COUNTERS, &t, &g->x);
+		fprintf(out, "  %-8llu %-16.16s", (unsigned long long)g->x.threads,
+			g->comm[0] ? g->comm : "(other names)");
+		for (size_t c = 0; c < ncols; c++)
+			fprintf(out, " %*s", thread_columns[c].width,
+				thread_cell(&t, &thread_columns[c], cell, sizeof(cell)));
+		fprintf(out, "\n");
+	}
+	if (p->nexited > shown)
+		fprintf(out, "  ... %zu more names (all of them in --json)\n", p->nexited - shown);
 	fprintf(out, "\n");
 }
 
@@ -497,6 +533,7 @@ void report_print_text(const struct ss_report *r, FILE *out)
 	print_header(r, out);
 	print_totals(r, out);
 	print_threads(r, out);
+	print_exited(r, out);
 	print_futexes(r, out);
 	print_yields(r, out);
 	print_symbols(r, out);

@@ -4,6 +4,7 @@
  * same program bodies (bpf/trace.bpf.c), two sets of attach points.
  */
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <linux/btf.h>
@@ -124,10 +125,10 @@ static const char *fentry_missing(struct bpf_object *obj, const struct btf *btf)
 
 /* The fe_ programs load only as a tracepoint program's twin (fentry).
  * Which ones switch is decided before any autoload changes. */
-static int select_programs(struct bpf_object *obj, const struct btf *btf, bool fentry)
+static void select_programs(struct bpf_object *obj, bool fentry)
 {
 	struct bpf_program *p, *switched[MAX_SWITCHED];
-	int n = 0, err = 0;
+	int n = 0;
 
 	bpf_object__for_each_program(p, obj) {
 		if (!strncmp(bpf_program__name(p), FENTRY_PREFIX, strlen(FENTRY_PREFIX)))
@@ -136,16 +137,33 @@ static int select_programs(struct bpf_object *obj, const struct btf *btf, bool f
 			switched[n++] = p;
 	}
 	for (int i = 0; i < n; i++) {
-		struct bpf_program *twin = twin_of(obj, switched[i]);
-		char fn[64];
-
-		/* Both found: fentry_missing() said so. */
-		syscall_function(btf, syscall_of(switched[i]), fn, sizeof(fn));
-		err = err ?: bpf_program__set_attach_target(twin, 0, fn);
-		bpf_program__set_autoload(twin, true);
+		bpf_program__set_autoload(twin_of(obj, switched[i]), true);
 		bpf_program__set_autoload(switched[i], false);
 	}
-	return err;
+}
+
+int attach_set_targets(struct bpf_object *obj, const struct btf *btf)
+{
+	struct bpf_program *p;
+	char fn[64];
+	int err = 0;
+
+	bpf_object__for_each_program(p, obj) {
+		const char *name = bpf_program__name(p), *plain = name + strlen(FENTRY_PREFIX);
+		struct bpf_program *tp;
+
+		if (strncmp(name, FENTRY_PREFIX, strlen(FENTRY_PREFIX)) || !bpf_program__autoload(p))
+			continue;
+		/* Its tracepoint twin (P of fe_P, or P of fe_P_unw) names
+		 * the syscall; attach_choose() found its function. */
+		tp = bpf_object__find_program_by_name(obj, plain);
+		if (!tp || !syscall_of(tp) || !syscall_function(btf, syscall_of(tp), fn, sizeof(fn)))
+			return -ENOENT;
+		err = bpf_program__set_attach_target(p, 0, fn);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 bool attach_kernel_is_rt(void)
@@ -164,7 +182,6 @@ int attach_choose(enum tracer_attach want, bool light, const struct attach_kerne
 	 * kernel's whole BTF, some 10 ms of every attach in all. */
 	const char *missing = asked ? fentry_missing(obj, kern->btf) : NULL;
 	bool can = k->fentry.ok && k->fexit.ok && !missing;
-	int err;
 
 	/*
 	 * --light with a forced mechanism is refused by the option parser.
@@ -189,11 +206,6 @@ int attach_choose(enum tracer_attach want, bool light, const struct attach_kerne
 				 missing);
 		return SS_EXIT_KERNEL;
 	}
-	err = select_programs(obj, kern->btf, *fentry);
-	if (err) {
-		snprintf(why, whylen, "cannot set the fentry programs' attach targets: %s",
-			 strerror(-err));
-		return SS_EXIT_BPF;
-	}
+	select_programs(obj, *fentry);
 	return 0;
 }

@@ -38,7 +38,8 @@ bool attach_kernel_is_rt(void);
 /*
  * Picks the mechanism for want and readies obj for it (before load): each
  * syscall tracepoint program P that was to load, or its twin fe_P
- * attached to P's syscall function in the kernel's BTF, loads; *fentry
+ * attached to P's syscall function in the kernel's BTF (by
+ * attach_set_targets(), before load), loads; *fentry
  * says which. auto takes the tracepoints on every kernel for now (fentry
  * traces hung in the kernel matrix's guests: attach.c).
  * 0, or, when want is fentry and the kernel cannot (no trampolines, a
@@ -47,5 +48,13 @@ bool attach_kernel_is_rt(void);
  */
 int attach_choose(enum tracer_attach want, bool light, const struct attach_kernel *k,
 		  struct bpf_object *obj, bool *fentry, char *why, size_t whylen);
+
+/*
+ * Points each fentry/fexit program that is to load at its syscall's
+ * function in btf (the kernel's), just before obj loads: libbpf 1.1 reads
+ * the kernel's BTF again for it and frees that only at load (an object
+ * closed unloaded leaks it). 0 or a negative errno.
+ */
+int attach_set_targets(struct bpf_object *obj, const struct btf *btf);
 
 #endif

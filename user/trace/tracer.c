@@ -31,6 +31,7 @@
 #include "trace_object.h"
 #include "tracer.h"
 #include "unwind_maps.h"
+#include "thread_exit.h"
 
 #define MAX_LINKS 32
 
@@ -187,7 +188,8 @@ static int choose_map_allocation(struct tracer *t, const struct btf *kernel_btf,
 
 	t->features.maps_grow = maps_grow_as_used(kernel_btf);
 	bpf_object__for_each_map(m, t->skel->obj)
-		if (!err && t->features.maps_grow && bpf_map__type(m) == BPF_MAP_TYPE_HASH)
+		if (!err && t->features.maps_grow && (bpf_map__type(m) == BPF_MAP_TYPE_HASH ||
+						      bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_HASH))
 			err = bpf_map__set_map_flags(m, bpf_map__map_flags(m) | BPF_F_NO_PREALLOC);
 	if (err)
 		snprintf(why, whylen, "cannot set up the BPF maps: %s", strerror(-err));
@@ -287,11 +289,20 @@ static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *
 }
 
 /* Loads; on failure names the program the kernel refused, when libbpf said. */
-static int load_programs(struct tracer *t, char *why, size_t whylen)
+/* Sets the fentry programs' targets in kernel_btf, then loads: libbpf
+ * 1.1 keeps the kernel BTF that setting a target reads (18 MB) until the
+ * object loads, and a close without a load leaks it. */
+static int load_programs(struct tracer *t, const struct btf *kernel_btf, char *why, size_t whylen)
 {
 	const char *hint = t->verbose ? "" : " (run with -v for libbpf's log)";
 	int err;
 
+	err = t->features.fentry ? attach_set_targets(t->skel->obj, kernel_btf) : 0;
+	if (err) {
+		snprintf(why, whylen, "cannot set the fentry programs' attach targets: %s",
+			 strerror(-err));
+		return SS_EXIT_BPF;
+	}
 	failed_prog[0] = 0;
 	err = trace__load(t->skel);
 	if (!err)
@@ -406,8 +417,6 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 						       .preempt_rt = attach_kernel_is_rt() },
 			      t->skel->obj, &t->features.fentry, why, whylen);
 	*code = *code ?: choose_map_allocation(t, kernel_btf, why, whylen);
-	btf__free(kernel_btf);
-	kernel_btf = NULL;
 	if (*code)
 		goto fail;
 	if (o->light)
@@ -420,7 +429,9 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 			     (__u32 *)&t->skel->rodata->targ_unwind_rows, o->light ? NULL : o->unwind,
 			     o->max_stacks, o->verbose);
 	shared_progs__choose(&t->shared, t->skel->obj);
-	*code = load_programs(t, why, whylen);
+	*code = load_programs(t, kernel_btf, why, whylen);
+	btf__free(kernel_btf);
+	kernel_btf = NULL;
 	*fentry_refused = *code && t->features.fentry;
 	if (*code)
 		goto fail;
@@ -541,11 +552,34 @@ int tracer_attach_error(const char *prog, const char *section, int err, int verb
 	return errno_code(err);
 }
 
+/* The exited map's record of the empty name, which its programs fold into
+ * when every name's is taken (thread_exit.bpf.h): made before attach. */
+static int make_exited_fallback(struct tracer *t)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct ss_exited_key key = { 0 };
+	struct ss_exited *zero;
+	int err;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	zero = calloc((size_t)ncpus, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	err = bpf_map_update_elem(bpf_map__fd(t->skel->maps.exited), &key, zero, BPF_ANY) ? -errno : 0;
+	free(zero);
+	return err;
+}
+
 int tracer__attach(struct tracer *t, char *why, size_t whylen)
 {
 	struct bpf_program *prog;
 	int err, failed = 0;
 
+	if ((err = make_exited_fallback(t))) {
+		snprintf(why, whylen, "cannot set up the BPF maps: %s", strerror(-err));
+		return errno_code(err);
+	}
 	/* Time zero: threads already running when we attach start here. */
 	t->skel->bss->start_ns = tracer_now_ns();
 	seed_threads(t);
@@ -946,7 +980,7 @@ static void add_pending_yields(struct tracer *t, struct ss_profile *p)
 	}
 }
 
-/* The runnable-threads histogram, with the time since its last change
+/* The running-threads histogram, with the time since its last change
  * given to the count it has now. */
 static void read_concurrency(struct tracer *t, struct ss_profile *p)
 {
@@ -961,6 +995,45 @@ static void read_concurrency(struct tracer *t, struct ss_profile *p)
 
 		p->running_ns[k >= SS_CONC_SLOTS ? SS_CONC_SLOTS - 1 : k] += p->now_ns - c.last_ns;
 	}
+}
+
+/*
+ * The threads that exited, folded at their exit by name (bpf/thread_exit.h),
+ * each CPU's share added up; the empty name made before attach shows only
+ * once a thread is in it. A read while attached can count a thread that
+ * exits between the threads' read and this one twice, as the batches.
+ */
+static int read_exited(struct tracer *t, struct ss_profile *p)
+{
+	int fd = bpf_map__fd(t->skel->maps.exited), ncpus = libbpf_num_possible_cpus();
+	size_t cap = bpf_map__max_entries(t->skel->maps.exited);
+	struct ss_exited_key key, next, *prev = NULL;
+	struct ss_exited *vals;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	p->exited = calloc(cap, sizeof(*p->exited));
+	vals = calloc((size_t)ncpus, sizeof(*vals));
+	if (!p->exited || !vals) {
+		free(vals);
+		return -ENOMEM;
+	}
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct ss_totals sum = { 0 };
+		struct ss_exited_group *g;
+
+		if (bpf_map_lookup_elem(fd, &next, vals) == 0)
+			for (int c = 0; c < ncpus; c++) {
+				sum.threads += vals[c].threads;
+				SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &sum, &vals[c]);
+			}
+		if (sum.threads && (g = profile_exited_group(p, next.comm, cap)))
+			g->x = sum;
+		key = next;
+		prev = &key;
+	}
+	free(vals);
+	return 0;
 }
 
 static int read_drops(struct tracer *t, struct ss_profile *p)
@@ -993,6 +1066,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	memset(p, 0, sizeof(*p));
 	p->start_ns = t->skel->bss->start_ns;
 	err = read_threads(t, p);	/* sets p->now_ns */
+	err = err ?: read_exited(t, p);
 	err = err ?: read_futexes(t, p);
 	err = err ?: add_pending_waits(p);
 	err = err ?: read_releases(t, p);
@@ -1044,6 +1118,8 @@ size_t tracer__map_bytes(const struct tracer *t)
 
 		if (bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_ARRAY)
 			per = bpf_map__value_size(m) * libbpf_num_possible_cpus();
+		else if (bpf_map__type(m) == BPF_MAP_TYPE_PERCPU_HASH)
+			per = bpf_map__key_size(m) + bpf_map__value_size(m) * libbpf_num_possible_cpus() + 64;
 		total += per * bpf_map__max_entries(m);
 	}
 	return total;

@@ -394,13 +394,14 @@ static void test_show_survives_any_shape(void **state)
 		bool done = false;
 
 		for (int t = 0; t < 2; t++) {
-			json_object *copy = NULL, *with = t ? NULL : json_object_new_object();
+			json_object *copy = NULL, *repl = t ? NULL : json_object_new_object();
 			char *out, *err;
 			int k = 0;
 
 			assert_int_equal(json_object_deep_copy(doc, &copy, NULL), 0);
-			if (!replace_nth_array(copy, &k, target, with)) {
-				json_object_put(with);	/* not taken: no nth array */
+			if (!replace_nth_array(copy, &k, target, repl)) {
+				/* Past the last array: the replacement went nowhere. */
+				json_object_put(repl);
 				json_object_put(copy);
 				done = true;
 				break;
