@@ -95,6 +95,7 @@ int advisor__run(const struct adv_profile *p, const struct adv_host *h, struct a
 			continue;
 		snprintf(f->id, sizeof(f->id), "%s", rules[i].id);
 		f->confidence = adv_clamp01(f->confidence);
+		adv_verdict__fill(&ctx, f);
 		out->n++;
 	}
 	rank(out);

@@ -735,7 +735,6 @@ static int trace_render(struct trace_session *s)
 		file_code = file_failed(o, "the HTML report", o->html_path, why);
 	file_code = trace_exports__final(&s->ex, &s->rep, s->syms, file_failed) ?: file_code;
 	if (o->json || o->output_path) {
-		s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 		s->rep.fingerprint = trace_record__fingerprint();
 		s->rep.calibration = trace_record__calibration(o->calibration_path, s->host.machine,
 								 s->advice);
@@ -793,6 +792,7 @@ int trace_run(const struct ss_opts *o)
 		if (err)
 			ss_warn("no advice: the advisor failed: %s", strerror(-err));
 		s.rep.advice = s.advice;
+		s.rep.advisor_input = s.advice ? &s.advice_in.profile : NULL;
 		code = trace_render(&s);
 	}
 	trace_session__free(&s);

@@ -6,6 +6,7 @@
 #include "common/version.h"
 #include "advice.h"
 #include "report.h"
+#include "verdict.h"
 #include "samples_report.h"
 #include "advisor/thresholds.h"
 #include "model/releases.h"
@@ -483,6 +484,8 @@ static void print_symbols(const struct ss_report *r, FILE *out)
 void report_print_text(const struct ss_report *r, FILE *out)
 {
 	print_header(r, out);
+	if (r->advice)
+		verdict__print_text(r->advice, out);
 	print_totals(r, out);
 	print_threads(r, out);
 	print_futexes(r, out);
