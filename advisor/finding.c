@@ -34,6 +34,17 @@ bool adv_finding__evidence(struct adv_finding *f, enum adv_source src, const cha
 	return true;
 }
 
+void adv_finding__see(struct adv_finding *f, const char *fmt, ...)
+{
+	char value[ADV_VALUE_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	adv_finding__evidence(f, ADV_SRC_TARGET, ADV_SEE_LABEL, "%s", value);
+}
+
 void adv_finding__recommend(struct adv_finding *f, const char *fmt, ...)
 {
 	size_t len = strlen(f->recommendation);
