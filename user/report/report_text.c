@@ -106,8 +106,11 @@ static void print_header(const struct ss_report *r, FILE *out)
 	fprintf(out, "spinscope %s: pid %d (%s)", SS_VERSION, r->pid, r->comm);
 	if (r->tid)
 		fprintf(out, ", thread %d only", r->tid);
-	fprintf(out, "\nhost %s: Linux %s %s, %d CPUs, %s\n", r->host->hostname, r->host->kernel,
-		r->host->machine, r->host->cpus, r->host->cpu_model);
+	fprintf(out, "\nhost %s: Linux %s %s, %d CPUs, %s%s\n", r->host->hostname, r->host->kernel,
+		r->host->machine, r->host->cpus, r->host->cpu_model,
+		/* One node is the host's fact, not a finding about the target. */
+		r->advisor_input && r->advisor_input->numa.nodes <= 1 ?
+		", one NUMA node (no placement to advise)" : "");
 	fprintf(out, "traced %s, %llu thread%s seen", fmt_ns(r->duration_ns, d, sizeof(d)),
 		(unsigned long long)p->totals.threads, p->totals.threads == 1 ? "" : "s");
 	if (r->exited)
