@@ -13,10 +13,10 @@
 #include "trace/tracer.h"
 
 const char ss_usage_line[] =
-	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json] [-o FILE] [-v]\n"
-	"       spinscope demo [-d SECONDS] [--json] [-o FILE]\n"
+	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json|--brief] [-o FILE] [-v]\n"
+	"       spinscope demo [-d SECONDS] [--json|--brief] [-o FILE]\n"
 	"       spinscope calibrate [--quick|--full] [--only FAMILY,...] [--json]\n"
-	"       spinscope report FILE [--json] [--folded FILE] [--html FILE] [--pprof FILE]\n"
+	"       spinscope report FILE [--json|--brief] [--folded FILE] [--html FILE] [--pprof FILE]\n"
 	"                             [--calibration FILE] [--symbols DIR]\n"
 	"       spinscope diff BEFORE AFTER [--json]\n";
 
@@ -36,6 +36,7 @@ enum {
 	OPT_METRICS_FILE,
 	OPT_LIGHT,
 	OPT_ATTACH,
+	OPT_BRIEF,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -47,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "btf", required_argument, NULL, OPT_BTF },
@@ -199,6 +201,7 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 				return code;
 			break;
 		case 'j': o->json = true; break;
+		case OPT_BRIEF: o->brief = true; break;
 		case 'o': o->output_path = optarg; break;
 		case 'v': o->verbose++; break;
 		case OPT_BTF: o->btf_path = optarg; break;
@@ -230,6 +233,8 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		return bad(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (o->light && o->attach != TRACER_ATTACH_AUTO)
 		return bad(err, errlen, "--light attaches no syscall program: drop --attach, or --light");
+	if (o->json && o->brief)
+		return bad(err, errlen, "--brief shortens the text report: drop --json, or --brief");
 	if (!o->pid)
 		return bad(err, errlen, "no target: give the process to trace with -p PID");
 	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s)
@@ -252,6 +257,8 @@ void ss_print_help(FILE *out)
 	      "  -d, --duration SEC   how long to trace (default 10; 0 = until Ctrl-C)\n"
 	      "  -i, --interval SEC   also print a summary of each interval\n"
 	      "      --json           JSON on stdout (one object per line with -i)\n"
+	      "      --brief          print only the header and the verdict: each warning\n"
+	      "                       or critical finding in one line, what to do first\n"
 	      "  -o, --output FILE    also write the JSON report to FILE (zstd-compressed\n"
 	      "                       when FILE ends in .zst): the file to take away\n"
 	      "  -v, --verbose        show libbpf's messages and map sizes\n"

@@ -14,6 +14,7 @@ struct ss_opts {
 	double duration_s;		/* 0: until a signal */
 	double interval_s;		/* 0: no interval summaries */
 	bool json;
+	bool brief;			/* --brief: header and verdict only */
 	int verbose;
 	const char *btf_path;		/* --btf FILE */
 	unsigned int max_threads;	/* map sizes */

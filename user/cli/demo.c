@@ -144,6 +144,8 @@ int cmd_demo(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			o.json = true;
+		} else if (!strcmp(argv[i], "--brief")) {
+			o.brief = true;
 		} else if (!strcmp(argv[i], "-v")) {
 			o.verbose++;
 		} else if (!strcmp(argv[i], "-d") && i + 1 < argc) {
@@ -166,7 +168,7 @@ int cmd_demo(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--no-calibrate")) {
 			o.no_calibrate = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json] [-v]\n"
+			printf("usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json|--brief] [-v]\n"
 			       "                      [--html FILE] [-o FILE] [--calibration FILE] [--no-calibrate]\n"
 			       "Starts a workload with a lock convoy, a spin-then-yield lock and false\n"
 			       "sharing in a child process, traces it (default 4 s, sampling cpu-clock)\n"

@@ -33,6 +33,7 @@
 #include "report/report.h"
 #include "report/recording_json.h"
 #include "report/samples_report.h"
+#include "report/verdict.h"
 #include "trace/samples.h"
 #include "model/stacks.h"
 #include "syms/syms.h"
@@ -711,10 +712,18 @@ static int trace_symbolize(struct trace_session *s)
 	return 0;
 }
 
-/* The text report, written to stdout in one go (see outfile__stdout). */
+/* The text report, written to stdout in one go (see outfile__stdout); a
+ * series of -i lines ends with the verdict in one line before it. */
 static int fill_text_report(FILE *f, void *arg)
 {
-	report_print_text(arg, f);
+	const struct trace_session *s = arg;
+
+	if (s->o->interval_s > 0 && s->advice) {
+		fprintf(f, "[    end] ");
+		verdict__print_line(s->advice, f);
+		fputc('\n', f);
+	}
+	report_print_text(&s->rep, f);
 	return 0;
 }
 
@@ -748,7 +757,7 @@ static int trace_render(struct trace_session *s)
 	if (o->json)
 		err = emit_json(doc, o->interval_s > 0);
 	else
-		err = outfile__stdout_stream(fill_text_report, &s->rep);
+		err = outfile__stdout_stream(fill_text_report, s);
 	json_object_put(doc);
 	return err ? stdout_failed(err) : file_code;
 }
@@ -792,6 +801,7 @@ int trace_run(const struct ss_opts *o)
 		if (err)
 			ss_warn("no advice: the advisor failed: %s", strerror(-err));
 		s.rep.advice = s.advice;
+		s.rep.brief = o->brief;
 		s.rep.advisor_input = s.advice ? &s.advice_in.profile : NULL;
 		code = trace_render(&s);
 	}

@@ -489,6 +489,8 @@ void report_print_text(const struct ss_report *r, FILE *out)
 	print_header(r, out);
 	if (r->advice)
 		verdict__print_text(r->advice, out);
+	if (r->brief)
+		return;
 	print_totals(r, out);
 	print_threads(r, out);
 	print_futexes(r, out);

@@ -148,6 +148,22 @@ static void test_attach_modes(void **state)
 	assert_non_null(strstr(err, "--light attaches no syscall program"));
 }
 
+/* --brief: the header and the verdict; it shortens the text report, so
+ * with --json it is a usage error rather than silently ignored. */
+static void test_brief(void **state)
+{
+	struct ss_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "-p", "1"), 0);
+	assert_false(o.brief);
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--brief"), 0);
+	assert_true(o.brief);
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--brief", "--json"), 2);
+	assert_non_null(strstr(err, "--brief shortens the text report"));
+}
+
 /* Grouped short flags and an attached value, as getopt users expect. */
 static void test_grouped_short_options(void **state)
 {
@@ -415,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_reentrant),
 		cmocka_unit_test(test_small_error_buffer),
 		cmocka_unit_test(test_attach_modes),
+		cmocka_unit_test(test_brief),
 		cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_help_text),
