@@ -229,7 +229,7 @@ void adv_critical_section_recommend(const struct adv_futex *fx, struct adv_findi
 	if (!top->user_named)
 		adv_finding__recommend(f, "Find the code that holds it: its release stacks stop in the runtime.");
 	else if (share >= ADV_RELEASE_DOMINANT)
-		adv_finding__recommend(f, "Move out what does not need the lock (I/O, allocation, computing what is then published).");
+		adv_finding__recommend(f, "Move out what does not need the lock (I/O, allocation).");
 	else
 		adv_finding__recommend(f, "Shorten the longest-held sections first (%.60s, the largest, makes %s of the contended hold).",
 				       words, adv_fmt_pct(share).s);

@@ -84,7 +84,7 @@ double adv_cal__note(struct adv_finding *f, const struct adv_host *h, unsigned w
 	else
 		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
 				      "%s not measured on this host: confidence lowered", list);
-	adv_finding__recommend(f, "Measure this host: `spinscope calibrate --only %s`.", list);
+	adv_finding__recommend(f, "Calibrate: `spinscope calibrate --only %s`.", list);
 	return 1.0 - weight;
 }
 

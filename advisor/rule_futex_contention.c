@@ -111,7 +111,7 @@ static const char *where(const struct adv_futex *fx, char *buf, size_t size)
 	if (adv_critical_section_where(fx, buf, size))
 		return buf;
 	return fx->user_named ? "in the function named above" :
-	       "in the code that takes this lock (its caller was not unwound)";
+	       "where the lock is taken (caller not unwound)";
 }
 
 static void recommend_hot(const struct adv_ctx *ctx, struct adv_finding *f,
@@ -119,11 +119,11 @@ static void recommend_hot(const struct adv_ctx *ctx, struct adv_finding *f,
 {
 	char in[ADV_NAME_LEN];
 
-	adv_finding__recommend(f, "Shard the data %.90s (a lock per shard, per-thread counters merged later), or let waiters spin briefly (PTHREAD_MUTEX_ADAPTIVE_NP).",
+	/* "while ... fit the CPUs": said, not made the verdict; whether the
+	 * target is oversubscribed moves with the host's load, the verdict
+	 * must not. */
+	adv_finding__recommend(f, "Shard the data %.70s (a lock per shard), or let waiters spin briefly (PTHREAD_MUTEX_ADAPTIVE_NP) while the lock-taking threads fit the CPUs.",
 			       where(hl->fx, in, sizeof(in)));
-	/* Said, not made the verdict: whether the target is oversubscribed
-	 * moves with the host's load, the verdict must not. */
-	adv_finding__recommend(f, "Spin only while the lock-taking threads fit the CPUs.");
 }
 
 static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
@@ -144,7 +144,7 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 				adv_finding__recommend(f, "Spin briefly before parking: make the mutex adaptive (PTHREAD_MUTEX_ADAPTIVE_NP) and size GLIBC_TUNABLES=glibc.pthread.mutex_spin_count to about one handoff.");
 			break;
 		case ADV_SIDE_PARK:
-			adv_finding__recommend(f, "Shorten the critical section %.90s, or split the lock (one per shard); spinning would not help.",
+			adv_finding__recommend(f, "Shorten the critical section %.70s, or split the lock (one per shard); spinning would not help.",
 					       where(hl->fx, in, sizeof(in)));
 			break;
 		case ADV_SIDE_UNKNOWN:

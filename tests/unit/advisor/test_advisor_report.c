@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <regex.h>
 #include "advisor_fixture.h"
+#include "advisor/finding.h"
 
 /* `spinscope demo` on this 2-CPU VM without a PMU: four threads on one
  * pthread mutex, two in a spin-then-sched_yield loop, two incrementing
@@ -93,6 +94,30 @@ static void test_healthy_processes_get_no_warning(void **state)
 		assert_int_equal(r->n, 0);
 		fx_free(fx);
 	}
+}
+
+/* A long name cannot push the action past ADV_REC_MAX: whole sentences
+ * beyond it move to a "then" evidence line; one sentence too long is cut. */
+static void test_recommendation_bound_keeps_whole_sentences(void **state)
+{
+	struct adv_finding f;
+	char name[270];
+
+	(void)state;
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;
+	adv_finding__init(&f, ADV_WARNING, "t");
+	adv_finding__recommend(&f, "Shorten the section in %s.", name);
+	adv_finding__recommend(&f, "Then measure it again.");
+	adv_finding__bound(&f);
+	assert_true(strlen(f.recommendation) <= ADV_REC_MAX);
+	assert_non_null(strstr(f.recommendation, "Shorten the section in xxx"));
+	assert_string_equal(fx_evidence(&f, "then"), "Then measure it again.");
+	adv_finding__init(&f, ADV_WARNING, "t");
+	adv_finding__recommend(&f, "Shorten %s%s.", name, name);
+	adv_finding__bound(&f);
+	assert_int_equal(strlen(f.recommendation), ADV_REC_MAX);
+	assert_null(fx_evidence(&f, "then"));
 }
 
 static void test_ids_are_the_stable_set(void **state)
@@ -200,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_findings_ranked_by_severity_then_confidence),
 		cmocka_unit_test(test_healthy_processes_get_no_warning),
 		cmocka_unit_test(test_ids_are_the_stable_set),
+		cmocka_unit_test(test_recommendation_bound_keeps_whole_sentences),
 		cmocka_unit_test(test_evidence_carries_units),
 		cmocka_unit_test(test_bad_input_is_refused),
 		cmocka_unit_test(test_empty_profile),
