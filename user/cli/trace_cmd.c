@@ -743,6 +743,9 @@ static int trace_render(struct trace_session *s)
 	if (o->html_path && html__save(o->html_path, &s->rep, why, sizeof(why)))
 		file_code = file_failed(o, "the HTML report", o->html_path, why);
 	file_code = trace_exports__final(&s->ex, &s->rep, s->syms, file_failed) ?: file_code;
+	/* After the page, as `report --html` makes it: the recording keeps
+	 * the advisor's input, the text header its NUMA nodes. */
+	s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 	if (o->json || o->output_path) {
 		s->rep.fingerprint = trace_record__fingerprint();
 		s->rep.calibration = trace_record__calibration(o->calibration_path, s->host.machine,
@@ -802,11 +805,26 @@ int trace_run(const struct ss_opts *o)
 			ss_warn("no advice: the advisor failed: %s", strerror(-err));
 		s.rep.advice = s.advice;
 		s.rep.brief = o->brief;
-		s.rep.advisor_input = s.advice ? &s.advice_in.profile : NULL;
 		code = trace_render(&s);
 	}
 	trace_session__free(&s);
 	return code;
+}
+
+int trace_opts_settle(const struct ss_opts *o, void (*help)(FILE *out))
+{
+	const struct perf_event_spec *spec;
+
+	if (o->help) {
+		help(stdout);
+		return -1;
+	}
+	if (o->version) {
+		printf("spinscope %s\n", SS_VERSION);
+		return -1;
+	}
+	ss_set_json_errors(o->json);
+	return o->event ? perf_event__parse_arg(o->event, &spec) : 0;
 }
 
 int cmd_trace(int argc, char **argv)
@@ -821,21 +839,8 @@ int cmd_trace(int argc, char **argv)
 		fputs(ss_usage_line, stderr);
 		return code;
 	}
-	if (o.help) {
-		ss_print_help(stdout);
-		return 0;
-	}
-	if (o.version) {
-		printf("spinscope %s\n", SS_VERSION);
-		return 0;
-	}
-	ss_set_json_errors(o.json);
-	if (o.event) {
-		const struct perf_event_spec *spec;
-
-		code = perf_event__parse_arg(o.event, &spec);
-		if (code)
-			return code;
-	}
+	code = trace_opts_settle(&o, ss_print_help);
+	if (code)
+		return code < 0 ? 0 : code;
 	return trace_run(&o);
 }
