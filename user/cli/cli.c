@@ -187,14 +187,31 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
 
 int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen)
 {
+	return ss_opts_parse_cmd(argc, argv, SS_OPTS_TRACE, o, err, errlen);
+}
+
+int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opts *o, char *err,
+		      size_t errlen)
+{
 	int c, code;
 
 	ss_opts_init(o);
+	if (cmd == SS_OPTS_DEMO) {
+		o->duration_s = 4;
+		/* cpu-clock works on every host, PMU or not, and shows where
+		 * the workload spins; -p keeps the cache-misses default. */
+		o->event = "cpu-clock";
+	}
 	optind = 0;	/* full reset: the tests parse many argv's */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': case 't': case 'd': case 'i': case OPT_STACK_INTERVAL:
+		case 'p': case 't':
+			if (cmd == SS_OPTS_DEMO)
+				return bad(err, errlen, "the demo traces its own workload: -%c is for `spinscope -p PID`",
+					   c);
+			/* fall through */
+		case 'd': case 'i': case OPT_STACK_INTERVAL:
 		case OPT_MAX_THREADS: case OPT_MAX_FUTEXES: case OPT_MAX_STACKS:
 			code = parse_number(c, optarg, o, err, errlen);
 			if (code)
@@ -235,7 +252,7 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		return bad(err, errlen, "--light attaches no syscall program: drop --attach, or --light");
 	if (o->json && o->brief)
 		return bad(err, errlen, "--brief shortens the text report: drop --json, or --brief");
-	if (!o->pid)
+	if (!o->pid && cmd == SS_OPTS_TRACE)
 		return bad(err, errlen, "no target: give the process to trace with -p PID");
 	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s)
 		return bad(err, errlen, "-i is longer than -d: no interval would be printed");
