@@ -84,6 +84,12 @@ void adv_verdict__fill(const struct adv_ctx *ctx, struct adv_finding *f)
 	for (size_t i = 0; i < sizeof(whats) / sizeof(whats[0]); i++)
 		if (!strcmp(whats[i].id, f->id))
 			snprintf(f->what, sizeof(f->what), "%s", whats[i].what);
+	/* The yield site's evidence carries its call count: the frame alone. */
+	if (!strcmp(f->id, "spin-yield") && ctx->m.top_site && ctx->m.top_site->frame[0]) {
+		snprintf(f->where, sizeof(f->where), "%s", ctx->m.top_site->frame);
+		cost(ctx, f);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(place_labels) / sizeof(place_labels[0]); i++) {
 		const char *v = evidence_value(f, place_labels[i]);
 
