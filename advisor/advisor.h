@@ -68,6 +68,9 @@ struct adv_futex {
 	 * condition variables, semaphores, joins and reader locks; its
 	 * mutexes use FUTEX_WAIT). */
 	bool wake_pattern;
+	/* Who woke it (holders, below, for every word whose wakes found
+	 * waiters): the advisor classifies each word by them (metrics.c,
+	 * adv_futex_use), names are only for the wording. */
 	/* The waiters' frames inside the runtime (libc, libstdc++, ld.so,
 	 * libjvm), innermost first: "__futex_abstimed_wait_common <-
 	 * ___pthread_cond_wait"; what the word is used as. */
@@ -78,10 +81,11 @@ struct adv_futex {
 	 * (user_named false); "" when unresolved. */
 	char name[ADV_NAME_LEN];
 	bool user_named;
-	/* Who holds it, for a word used as a lock (else none): where the
-	 * threads that held it released it while others waited, most time
-	 * held while contended first, and the threads that released it,
-	 * most releases first. */
+	/* Where and by whom its wakes that found waiters were made: for a
+	 * lock, where the threads that held it released it while others
+	 * waited (most time held while contended first) and the threads
+	 * that released it, most releases first; for other words the
+	 * threads that signalled it. */
 	const struct adv_release_site *release_sites;
 	size_t nrelease_sites;
 	const struct adv_holder *holders;
@@ -197,6 +201,9 @@ struct adv_profile {
 	const struct adv_spin_loop *spin_loops;	/* most samples first, may be empty */
 	size_t nspin_loops;
 	struct adv_host_load host_load;
+	/* Time with k of the target's threads on a CPU at once (struct
+	 * ss_concurrency), the last slot k or more; all 0: not measured. */
+	uint64_t running_ns[SS_CONC_SLOTS];
 };
 
 /* ---- this host, as calibrated ------------------------------------------- */

@@ -160,10 +160,83 @@ static void count_threads(const struct adv_profile *p, struct adv_metrics *m)
 	count_thread(m, &v, m->nthreads);
 }
 
+void adv_futex_wakers(const struct adv_futex *fx, struct adv_wakers *w)
+{
+	memset(w, 0, sizeof(*w));
+	for (size_t i = 0; fx->holders && i < fx->nholders; i++) {
+		const struct adv_holder *h = &fx->holders[i];
+
+		w->wakes += (double)h->releases;
+		if (h->also_waits)
+			w->by_waiters += (double)h->releases;
+		if (!w->top || h->releases > w->top->releases)
+			w->top = h;
+		w->threads++;
+	}
+	for (size_t i = 0; fx->release_sites && i < fx->nrelease_sites; i++)
+		w->woken += (double)fx->release_sites[i].woken;
+	if (!w->wakes) {	/* no release records: the word's own counts */
+		w->wakes = (double)fx->wakes;
+		w->woken = (double)fx->woken;
+	}
+	w->fanout = w->wakes > 0 ? w->woken / w->wakes : 0;
+	w->reblocked = fx->outcome[SS_FUTEX_WOKEN] ?
+		fmin(1.0, (double)fx->reblocked / (double)fx->outcome[SS_FUTEX_WOKEN]) : 0;
+}
+
+/* CPython's interpreter waits for its GIL in take_gil(), a static function
+ * of the interpreter binary or libpython: frames there name no symbol. */
+static bool cpython_frames(const struct adv_futex *fx)
+{
+	return strstr(fx->name, "python3") || strstr(fx->name, "libpython") ||
+	       strstr(fx->runtime_frames, "take_gil");
+}
+
+void adv_word_name(const struct adv_futex *fx, char *buf, size_t size)
+{
+	if (cpython_frames(fx))
+		snprintf(buf, size, "CPython's GIL (the global interpreter lock)");
+	else if (fx->name[0])
+		snprintf(buf, size, "%s", fx->name);
+	else
+		snprintf(buf, size, "futex 0x%llx", (unsigned long long)fx->uaddr);
+}
+
+double adv_word_wait_share(const struct adv_futex *fx, const struct adv_metrics *m)
+{
+	double waiters = fx->waiters ? fx->waiters : 1;
+
+	return fmin(1.0, (double)fx->wait_ns / (waiters * m->dur_ns));
+}
+
+/* What the names say, for a trace that did not see the wakes (--light):
+ * then the only hint there is. */
+static enum adv_word_use use_by_name(const struct adv_futex *fx, const char *frames,
+				     char *why, size_t size)
+{
+	if (adv_is_event_wait(frames)) {
+		snprintf(why, size, "its waiters wait for an event (%.100s; wakes not traced)", frames);
+		return ADV_WORD_EVENT;
+	}
+	if (adv_is_lock_wait(frames))
+		snprintf(why, size, "%u threads wait on it in %.100s (wakes not traced)", fx->waiters, frames);
+	else
+		snprintf(why, size, "%u threads wait on it (how it is woken was not traced)", fx->waiters);
+	return ADV_WORD_LOCK;
+}
+
+/*
+ * What a word is used as, from what the kernel saw of its waits and wakes
+ * (docs/ADVISOR.md, "How a futex word is used"): the function names of its
+ * frames word the findings but decide nothing, so a stripped program, a
+ * runtime without glibc or an unknown library gets the same verdict.
+ */
 enum adv_word_use adv_futex_use(const struct adv_futex *fx, char *why, size_t size)
 {
 	const char *frames = fx->runtime_frames[0] ? fx->runtime_frames : fx->name;
 	double blocked = fx->blocked ? (double)fx->blocked : 1;
+	double timed_out = (double)fx->outcome[SS_FUTEX_TIMEDOUT];
+	struct adv_wakers w;
 
 	why[0] = 0;
 	if (fx->waiters < ADV_FUTEX_MIN_WAITERS) {
@@ -171,31 +244,48 @@ enum adv_word_use adv_futex_use(const struct adv_futex *fx, char *why, size_t si
 			 fx->waiters, ADV_FUTEX_MIN_WAITERS);
 		return ADV_WORD_ONE_WAITER;
 	}
-	if (adv_is_event_wait(frames)) {
-		snprintf(why, size, "its waiters wait for an event (%.100s)", frames);
-		return ADV_WORD_EVENT;
+	if (!fx->wake_pattern)
+		return use_by_name(fx, frames, why, size);
+	adv_futex_wakers(fx, &w);
+	/* A round ends when one member wakes all the others, who go on. */
+	if (fx->waiters >= 3 && w.fanout >= ADV_HERD_FANOUT &&
+	    w.fanout >= ADV_BARRIER_ALL * (double)(fx->waiters - 1) &&
+	    (w.by_waiters >= ADV_BARRIER_PEER_SHARE * w.wakes || (w.top && w.top->also_waits))) {
+		snprintf(why, size, "each wake woke %.1f of its %u waiters, made by threads that wait on it too: rounds of a barrier",
+			 w.fanout, fx->waiters);
+		return ADV_WORD_BARRIER;
 	}
-	if (adv_is_lock_wait(frames)) {
-		snprintf(why, size, "%u threads wait on it in %.100s", fx->waiters, frames);
+	/* A broadcast whose woken threads mostly wait again before they
+	 * have run: they were woken for nothing. */
+	if (w.fanout >= ADV_HERD_FANOUT && w.reblocked >= ADV_HERD_REBLOCK) {
+		snprintf(why, size, "each wake woke %.1f waiters and %.0f%% of them waited again at once",
+			 w.fanout, 100 * w.reblocked);
+		return ADV_WORD_HERD;
+	}
+	if (fx->holders && fx->nholders && w.by_waiters >= ADV_LOCK_WAKER_SHARE * w.wakes &&
+	    timed_out < ADV_EVENT_TIMEOUT_SHARE * blocked) {
+		snprintf(why, size, "%u threads wait on it and %.0f%% of its wakes that found waiters came from them: they hand it on, a lock",
+			 fx->waiters, 100 * w.by_waiters / fmax(1, w.wakes));
 		return ADV_WORD_LOCK;
 	}
-	if (!fx->wake_pattern) {
-		snprintf(why, size, "%u threads wait on it (how it is used was not recorded)",
-			 fx->waiters);
-		return ADV_WORD_LOCK;
-	}
-	/* A lock is released by the thread that waited to take it; an event
-	 * is signalled by another thread. */
-	if ((double)fx->holder_wakes < ADV_LOCK_WAKE_SHARE * blocked) {
-		snprintf(why, size, "no thread held it as a lock: %llu of its %llu wakes came from a thread that had waited on it%s",
-			 (unsigned long long)fx->holder_wakes, (unsigned long long)fx->wakes,
-			 (double)fx->bitset_waits >= ADV_BITSET_SHARE * (double)fx->waits ?
-			 ", and its waits are FUTEX_WAIT_BITSET (glibc's condition variable, semaphore and join)" : "");
+	if (timed_out >= ADV_EVENT_TIMEOUT_SHARE * blocked && w.by_waiters < ADV_LOCK_WAKER_SHARE * w.wakes) {
+		snprintf(why, size, "%.0f%% of its waits ended by timeout and other threads woke it: timed waits for an event",
+			 100 * timed_out / blocked);
 		return ADV_WORD_EVENT;
 	}
-	snprintf(why, size, "%u threads wait on it and %llu of its wakes came from threads that had waited on it: held as a lock",
-		 fx->waiters, (unsigned long long)fx->holder_wakes);
-	return ADV_WORD_LOCK;
+	/* The waits followed by a wake from the same thread on the same
+	 * word (also all an older recording without release records has). */
+	if ((double)fx->holder_wakes >= ADV_LOCK_WAKE_SHARE * blocked &&
+	    timed_out < ADV_EVENT_TIMEOUT_SHARE * blocked) {
+		snprintf(why, size, "%u threads wait on it and %llu of its wakes came from threads that had waited on it: held as a lock",
+			 fx->waiters, (unsigned long long)fx->holder_wakes);
+		return ADV_WORD_LOCK;
+	}
+	snprintf(why, size, "no thread held it as a lock: %.0f of its %.0f wakes that found waiters came from a thread that waits on it%s",
+		 w.by_waiters, w.wakes,
+		 (double)fx->bitset_waits >= ADV_BITSET_SHARE * (double)fx->waits ?
+		 ", and its waits are FUTEX_WAIT_BITSET (glibc's condition variable, semaphore and join)" : "");
+	return ADV_WORD_EVENT;
 }
 
 /* The time a lock's waiters lost in wait calls that returned at once: a
@@ -234,6 +324,7 @@ static void rank_locks(const struct adv_profile *p, double futex_call_ns, struct
 		    h.share < ADV_FUTEX_MIN_SHARE ||
 		    adv_futex_use(fx, h.why, sizeof(h.why)) != ADV_WORD_LOCK)
 			continue;
+		/* The frames agree (wording, and a little confidence). */
 		h.named_lock = adv_is_lock_wait(fx->runtime_frames[0] ? fx->runtime_frames : fx->name);
 		h.median_ns = adv_hist_quantile(fx->hist, SS_HIST_SLOTS, 0.5);
 		h.p90_ns = adv_hist_quantile(fx->hist, SS_HIST_SLOTS, 0.9);
@@ -274,6 +365,27 @@ static void find_spin_loop(const struct adv_profile *p, struct adv_metrics *m)
 			m->spin_loop_share = share;
 		}
 	}
+}
+
+/* How often one, and two or more, of the target's threads were on a CPU. */
+static void concurrency(const struct adv_profile *p, struct adv_metrics *m)
+{
+	double all = 0, one_plus = 0, two_plus = 0;
+
+	for (int k = 0; k < SS_CONC_SLOTS; k++) {
+		double t = (double)p->running_ns[k];
+
+		all += t;
+		if (k >= 1)
+			one_plus += t;
+		if (k >= 2)
+			two_plus += t;
+	}
+	if (all <= 0)
+		return;
+	m->conc_measured = true;
+	m->conc_busy = one_plus / all;
+	m->conc_parallel = one_plus > 0 ? two_plus / one_plus : 0;
 }
 
 /* Other processes' load, and how much of the target's demand is its own. */
@@ -337,6 +449,7 @@ void adv_metrics__compute(const struct adv_profile *p, double futex_call_ns, str
 	}
 	rank_locks(p, futex_call_ns, m);
 	find_spin_loop(p, m);
+	concurrency(p, m);
 }
 
 bool adv_metrics__heavy(const struct adv_metrics *m)

@@ -27,10 +27,32 @@
 
 /* What a futex word is used as, from the evidence the trace has. */
 enum adv_word_use {
-	ADV_WORD_LOCK = 0,	/* threads take it and release it */
+	ADV_WORD_LOCK = 0,	/* its waiters hand it on to each other */
 	ADV_WORD_EVENT,		/* threads wait on it for an event: idle */
 	ADV_WORD_ONE_WAITER,	/* one thread waits on it: nothing to contend with */
+	ADV_WORD_HERD,		/* broadcasts whose woken mostly wait again at once */
+	ADV_WORD_BARRIER,	/* rounds: a member wakes all the others */
 };
+
+/* Who woke a word, from its holders (the threads whose wakes found
+ * waiters) and release sites. */
+struct adv_wakers {
+	double wakes;		/* wakes that found waiters */
+	double woken;		/* waiters they woke */
+	double by_waiters;	/* of wakes, made by threads that also waited on it */
+	double fanout;		/* woken per wake that found waiters */
+	double reblocked;	/* share of its woken waits that waited again at once */
+	uint32_t threads;	/* distinct wakers */
+	const struct adv_holder *top;	/* the thread that woke it most */
+};
+
+void adv_futex_wakers(const struct adv_futex *fx, struct adv_wakers *w);
+/* A word as findings name it: its name, "CPython's GIL" where its frames
+ * are the interpreter's, or its address where it has no name. */
+void adv_word_name(const struct adv_futex *fx, char *buf, size_t size);
+struct adv_metrics;
+/* Its waiters' time blocked on it, as a share of theirs (0..1). */
+double adv_word_wait_share(const struct adv_futex *fx, const struct adv_metrics *m);
 
 struct adv_hot_lock {
 	const struct adv_futex *fx;
@@ -85,6 +107,12 @@ struct adv_metrics {
 
 	struct adv_hot_lock hot[ADV_MAX_HOT];	/* contended locks, largest share first */
 	size_t nhot;
+
+	/* The running-threads histogram (adv_profile.running_ns): shares
+	 * of the trace with one or more, and of that with two or more, of
+	 * the target's threads on a CPU; measured false where none. */
+	bool conc_measured;
+	double conc_busy, conc_parallel;
 };
 
 /* Most of the lock's wait calls returned at once (ADV_AT_ONCE_HOT): it

@@ -33,6 +33,24 @@
 	X(ADV_FUTEX_MIN_SHARE, 0.05, "share of the waiters' time")	\
 	X(ADV_LOCK_WAKE_SHARE, 0.25, "holder wakes per blocked wait")	\
 	X(ADV_BITSET_SHARE, 0.5, "share of the word's waits")		\
+	/* how a word is used, by behaviour (metrics.c, adv_futex_use) */	\
+	X(ADV_LOCK_WAKER_SHARE, 0.2, "share of the wakes that found waiters") \
+	X(ADV_HERD_FANOUT, 2.0, "waiters woken per wake")		\
+	X(ADV_HERD_REBLOCK, 0.5, "share of the woken waits")		\
+	X(ADV_BARRIER_ALL, 0.6, "share of the other waiters woken per wake") \
+	X(ADV_BARRIER_PEER_SHARE, 0.2, "share of the wakes that found waiters") \
+	X(ADV_EVENT_TIMEOUT_SHARE, 0.5, "share of the blocked waits")	\
+	/* serialization (rule_serialization.c) */			\
+	X(ADV_SERIAL_BUSY, 0.8, "share of the trace with a thread runnable") \
+	X(ADV_SERIAL_PARALLEL, 0.25, "share of that time with two or more") \
+	X(ADV_SERIAL_WAIT_SHARE, 0.25, "share of the active threads' time") \
+	X(ADV_SERIAL_MIN_ACTIVE, 0.05, "share of the trace on CPU per thread") \
+	/* wake-ups, barriers, blocking under a lock (rule_wake_herd.c,	\
+	 * rule_barrier.c, rule_lock_blocking.c) */			\
+	X(ADV_HERD_WARN_SHARE, 0.10, "share of the waiters' time")	\
+	X(ADV_BARRIER_WARN_SHARE, 0.20, "share of the waiters' time")	\
+	X(ADV_BARRIER_LAST_SHARE, 0.5, "share of the wakes that found waiters") \
+	X(ADV_HELD_BLOCKED_SHARE, 0.10, "share of the trace") \
 	X(ADV_AT_ONCE_HOT, 0.5, "share of the word's waits")		\
 	X(ADV_LOCK_WARN_SHARE, 0.10, "share of the waiters' time")	\
 	X(ADV_LOCK_CRIT_SHARE, 0.30, "share of the waiters' time")	\

@@ -4,7 +4,7 @@
 # What does tracing one process cost the OTHER processes of the host? An
 # unrelated getppid(2) loop (bench/getppid_loop.c) runs alone, and while
 # spinscope traces a different, sleeping pid in each mode: default (auto:
-# the syscall tracepoints; README says why not fentry), tracepoint
+# the syscall tracepoints; docs/REFERENCE.md says why not fentry), tracepoint
 # (--attach=tracepoint: every syscall of the host takes the slow path),
 # fentry (--attach=fentry: only futex and sched_yield calls pay) and light
 # (--light: scheduler tracepoints only). Interleaved rounds (the order

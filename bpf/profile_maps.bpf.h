@@ -50,6 +50,15 @@ struct {
 	__type(value, struct ss_futex);
 } futexes SEC(".maps");
 
+/* The target's runnable threads over time (struct ss_concurrency): one
+ * record, sched_account.bpf.h's ss_conc_change() keeps it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ss_concurrency);
+} concurrency SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
@@ -122,6 +131,8 @@ __noinline int ss_word_flush_waits(__u32 tid)
 		}
 		if (wp->wait_bitset)
 			__sync_fetch_and_add(&f->bitset_waits, wp->wait_bitset);
+		if (wp->reblocked)
+			__sync_fetch_and_add(&f->reblocked, wp->reblocked);
 		for (int i = 0; i < SS_FUTEX_OUTCOMES; i++)
 			if (wp->wait_outcome[i])
 				__sync_fetch_and_add(&f->outcome[i], wp->wait_outcome[i]);
@@ -137,6 +148,7 @@ __noinline int ss_word_flush_waits(__u32 tid)
 	wp->wait_at_once = 0;
 	wp->wait_at_once_ns = 0;
 	wp->wait_bitset = 0;
+	wp->reblocked = 0;
 	__builtin_memset(wp->wait_outcome, 0, sizeof(wp->wait_outcome));
 	__builtin_memset(wp->wait_hist, 0, sizeof(wp->wait_hist));
 	return 0;

@@ -18,6 +18,41 @@ __u64 start_ns = 0;
 
 static const struct ss_thread zero_thread;
 
+/*
+ * One of the target's threads went on a CPU (running) or off it at now:
+ * the time since the last change goes to the count it had. A thread is
+ * counted once (SS_SCHED_RUNNING), so one that was running when the trace
+ * began is counted from its first switch in. Atomic adds and one lookup
+ * of an array (inlined), at the target's own switches only.
+ */
+static __always_inline void ss_conc_change(struct ss_thread *t, bool running, __u64 now)
+{
+	bool was = t->sched_flags & SS_SCHED_RUNNING;
+	struct ss_concurrency *c;
+	__u32 zero = 0;
+	__s64 old;
+	__u64 last;
+
+	if (was == running)
+		return;
+	if (running)
+		t->sched_flags |= SS_SCHED_RUNNING;
+	else
+		t->sched_flags &= ~SS_SCHED_RUNNING;
+	c = bpf_map_lookup_elem(&concurrency, &zero);
+	if (!c)
+		return;
+	old = c->running;
+	__sync_fetch_and_add(&c->running, running ? 1 : -1);
+	last = c->last_ns;
+	c->last_ns = now;
+	if (last && now > last && now - last < 60000000000ULL) {
+		__u32 slot = old <= 0 ? 0 : old >= SS_CONC_SLOTS - 1 ? SS_CONC_SLOTS - 1 : (__u32)old;
+
+		__sync_fetch_and_add(&c->time_ns[slot & (SS_CONC_SLOTS - 1)], now - last);
+	}
+}
+
 /* A record just made for tid (its tid still 0): named. Two CPUs making
  * the same thread's record at once both fill in the same values. */
 static __always_inline struct ss_thread *thread_made(struct ss_thread *t, __u32 tid,
@@ -122,6 +157,7 @@ static __always_inline struct ss_thread *switch_out(struct task_struct *prev, __
 		t->offcpu_ns += now - t->last_out_ns;
 	t->last_in_ns = 0;
 	t->last_out_ns = now;
+	ss_conc_change(t, false, now);
 	/* The kernel's own rule (nvcsw vs nivcsw in __schedule): voluntary
 	 * when the task blocks rather than is preempted; a yield leaves it
 	 * runnable, so it counts as involuntary. */
@@ -129,6 +165,8 @@ static __always_inline struct ss_thread *switch_out(struct task_struct *prev, __
 		t->switches_voluntary++;
 		if (t->cur.start_ns)	/* it blocks inside a traced call */
 			t->cur.flags |= SS_INFLIGHT_SLEPT;
+		else			/* I/O, sleep, poll: its holds count it */
+			t->sched_flags |= SS_SCHED_NF_BLOCKED;
 	} else {
 		t->switches_involuntary++;
 		t->enqueue_ns = now;	/* still runnable: queued again */
@@ -143,10 +181,18 @@ static __always_inline struct ss_thread *switch_in(struct task_struct *next, __u
 
 	if (!t)
 		return NULL;
-	if (t->last_out_ns)
+	if (t->last_out_ns) {
 		t->offcpu_ns += now - t->last_out_ns;
-	else if (!t->last_in_ns)	/* off CPU since the start */
+		/* Asleep until its wake-up; the run-queue wait after it is
+		 * the scheduler's, not the I/O's or the timer's. */
+		if (t->sched_flags & SS_SCHED_NF_BLOCKED)
+			t->nf_block_ns += (t->enqueue_ns > t->last_out_ns && t->enqueue_ns < now ?
+					   t->enqueue_ns : now) - t->last_out_ns;
+	} else if (!t->last_in_ns) {	/* off CPU since the start */
 		t->offcpu_ns += now - start_ns;
+	}
+	t->sched_flags &= ~SS_SCHED_NF_BLOCKED;
+	ss_conc_change(t, true, now);
 	t->last_out_ns = 0;
 	t->last_in_ns = now;
 	if (t->enqueue_ns) {

@@ -331,6 +331,7 @@ static __always_inline void flush_release(struct ss_thread *t, __u32 tid)
 		v->woken += p->woken;
 		v->held_contended += p->held_contended;
 		v->held_contended_ns += p->held_contended_ns;
+		v->held_blocked_ns += p->held_blocked_ns;
 		if (p->held_contended_ns_max > v->held_contended_ns_max)
 			v->held_contended_ns_max = p->held_contended_ns_max;
 		for (int i = 0; i < SS_HIST_SLOTS; i++)
@@ -348,7 +349,7 @@ static __always_inline void flush_release(struct ss_thread *t, __u32 tid)
  */
 static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32 tid,
 					   const struct ss_inflight *in, __u64 woken, __u64 held,
-					   bool unwind)
+					   __u64 blocked, bool unwind)
 {
 	struct ss_release_val *p = &t->wake_pending;
 	/* The sampling interval is told by the call's entry: no clock read
@@ -373,6 +374,7 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 	}
 	p->wakes++;
 	p->woken += woken;
+	p->held_blocked_ns += blocked;
 	if (!held)
 		return;
 	p->held_contended++;
@@ -399,6 +401,17 @@ static __always_inline int futex_enter(void *ctx, __u32 tid, __u64 uaddr, __u32 
 	now = bpf_ktime_get_ns();
 	if (!t)
 		return 0;	/* counted as threads_map_full */
+	/* A thread woken from a wait that waits again before it has run
+	 * SS_REBLOCK_NS had nothing to do: counted on the word that woke it,
+	 * still its pending word (the last it waited on). */
+	if (class == SS_FUTEX_CLASS_WAIT && (t->sched_flags & SS_SCHED_WOKEN)) {
+		__u64 oncpu = t->oncpu_ns + (t->last_in_ns && now > t->last_in_ns ?
+					     now - t->last_in_ns : 0);
+
+		t->sched_flags &= ~SS_SCHED_WOKEN;
+		if (oncpu - t->woke_oncpu_ns < SS_REBLOCK_NS && t->word_pending.wait_uaddr)
+			t->word_pending.reblocked++;
+	}
 	t->cur.uaddr = uaddr;
 	t->cur.class = class;
 	t->cur.flags = flags;
@@ -572,6 +585,11 @@ static __always_inline void record_wait(struct ss_thread *t, __u32 tid, struct s
 	t->last_wait_uaddr = in->uaddr;
 	if (outcome < SS_FUTEX_OUTCOMES)
 		t->futex_outcome[outcome]++;
+	if (outcome == SS_FUTEX_WOKEN && blocked) {
+		/* Its slice began at the wake-up (wait_duration()). */
+		t->sched_flags |= SS_SCHED_WOKEN;
+		t->woke_oncpu_ns = t->oncpu_ns;
+	}
 	if (blocked) {
 		t->futex_blocked++;
 		t->futex_wait_ns += dur;
@@ -619,14 +637,34 @@ static __always_inline void record_wake(void *ctx, struct ss_thread *t, __u32 ti
 	if (f) {
 		__sync_fetch_and_add(&f->wakes, 1);
 		__sync_fetch_and_add(&f->woken, woken);
+		/* Before held_bound() moves it on. */
+		__u64 prev_release = f->last_release_ns;
+		__u64 held = held_bound(f, in, woken, tid);
+		/* The holder's blocking outside futex calls since its last
+		 * one, all inside this hold when that call was its wait for
+		 * this word (it took the lock there), or its own release of it
+		 * that no other release followed while no bound was measured
+		 * (it took the lock back on the fast path: others released
+		 * it, if at all, with nobody waiting); else at most the hold's
+		 * bound (its last call may have been long before it took the
+		 * lock). */
+		__u64 blocked = t->nf_block_ns - t->nf_mark_ns;
+		bool own_hold = t->own_release_uaddr == in->uaddr && t->own_release_ns == prev_release;
+
 		/* The thread that waited on this word now wakes it: it held it
 		 * as a lock (a condition variable is signalled by others).
 		 * Once per wait, so a later unrelated wake is not counted. */
 		if (t->last_wait_uaddr == in->uaddr) {
 			__sync_fetch_and_add(&f->holder_wakes, 1);
 			t->last_wait_uaddr = 0;
+		} else if ((!own_hold || held) && blocked > held) {
+			/* A measured bound holds even for its own hold: the
+			 * lock may have changed hands silently in between. */
+			blocked = held;
 		}
-		record_release(ctx, t, tid, in, woken, held_bound(f, in, woken, tid), unwind);
+		t->own_release_uaddr = in->uaddr;
+		t->own_release_ns = in->start_ns;
+		record_release(ctx, t, tid, in, woken, held, blocked, unwind);
 	}
 }
 
@@ -684,6 +722,7 @@ static __always_inline int futex_exit(void *ctx, long ret, bool unwind, int clas
 	else
 		t->futex_other++;
 	t->cur.start_ns = 0;
+	t->nf_mark_ns = t->nf_block_ns;
 	return 0;
 }
 

@@ -137,6 +137,10 @@ struct ss_inflight {
 	 * FUTEX_WAIT_BITSET (glibc's condvar, sem, join) */		\
 	C(holder_wakes,		SUM, COUNT, ALL)				\
 	C(bitset_waits,		SUM, COUNT, ALL)				\
+	/* Waits that ended woken after which the thread waited again (on	\
+	 * any word) within SS_REBLOCK_NS of on-CPU time: a wake that found	\
+	 * nothing to do, the mark of a broadcast herd */			\
+	C(reblocked,		SUM, COUNT, ALL)				\
 	A(outcome, SS_FUTEX_OUTCOMES, SUM, COUNT, (outcomes, OUTCOMES))	\
 	A(hist, SS_HIST_SLOTS, SUM, COUNT, (hist_log2_ns, HIST))
 
@@ -174,6 +178,10 @@ struct ss_release_key {
 	C(held_contended,	SUM, COUNT, ALL)	/* wakes with a held bound */ \
 	C(held_contended_ns,	SUM, NS, ALL)		/* the bounds' sum */	\
 	C(held_contended_ns_max, MAX, NS, ALL)					\
+	/* the holder's time blocked off CPU outside a futex wait (I/O,	\
+	 * sleep) in the holds these wakes ended: since it took the lock	\
+	 * by a wait, else within the held bound */			\
+	C(held_blocked_ns,	SUM, NS, ALL)					\
 	A(held_contended_hist, SS_HIST_SLOTS, SUM, COUNT, (held_contended_hist_log2_ns, HIST))
 
 /* Written only by the key's thread: plain adds and compares are exact. */
@@ -224,7 +232,33 @@ struct ss_word_pending {
 	__u64 wait_outcome[SS_FUTEX_OUTCOMES];	/* --light: none seen */
 	__u64 wake_uaddr;
 	__u64 wakes;
+	__u64 reblocked;		/* the word's reblocked count (SS_FUTEX_COUNTERS) */
 	__u64 wait_hist[SS_HIST_SLOTS];
+};
+
+/* "At once" for a woken waiter that waits again: less on-CPU time than
+ * about ten system calls, so that it did no work it was woken for. */
+#define SS_REBLOCK_NS 25000ULL
+
+/* struct ss_thread's sched_flags. */
+#define SS_SCHED_RUNNING 0x1		/* counted in ss_concurrency.running */
+#define SS_SCHED_NF_BLOCKED 0x2		/* blocked outside a traced futex call */
+#define SS_SCHED_WOKEN 0x4		/* its last futex wait ended woken */
+
+/*
+ * How many of the target's threads were on a CPU at once, over time:
+ * time_ns[k] is the time with k running (the last slot: k or more). A
+ * lock or interpreter lock that lets one thread run at a time keeps it at
+ * 1 while the others block, however many CPUs are free, and on a busy
+ * host too; independent threads reach their number or the CPUs'. One
+ * record, updated by every CPU at each of the target's switches: two CPUs
+ * changing it within the same few nanoseconds misplace that much time.
+ */
+#define SS_CONC_SLOTS 16
+struct ss_concurrency {
+	__s64 running;
+	__u64 last_ns;
+	__u64 time_ns[SS_CONC_SLOTS];
 };
 
 /* Per-thread counters: key is the tid (__u32). Each thread's fields are
@@ -272,7 +306,7 @@ struct ss_thread {
 	__u8 yield_stack_backoff;
 	__u8 wait_stack_backoff;
 	__u8 wake_stack_backoff;
-	__u8 backoff_pad;
+	__u8 sched_flags;		/* SS_SCHED_* */
 	/* The release site's counts since the wake stack was taken, not yet
 	 * in release_sites[wake_stack_site, wake_stack_id, tid]: as
 	 * yield_pending, added there when the next wake stack is taken (a
@@ -290,6 +324,17 @@ struct ss_thread {
 	__s32 wait_pending_stack;
 	__u32 wait_pending_pad;
 	struct ss_word_pending word_pending;
+	/* Its on-CPU time when its last wait ended woken (SS_SCHED_WOKEN),
+	 * for the next wait's reblocked test; its time blocked off CPU
+	 * outside futex calls, and that sum at its last futex call: a
+	 * contended release's held_blocked_ns is their difference. */
+	__u64 woke_oncpu_ns;
+	__u64 nf_block_ns;
+	__u64 nf_mark_ns;
+	/* Its last wake call's word and entry, for the next release's test
+	 * of whether it kept the lock since (trace.bpf.c, record_wake()). */
+	__u64 own_release_uaddr;
+	__u64 own_release_ns;
 	/* Kept in the thread's own record, which enter and exit look up
 	 * anyway: a separate map cost a second lookup and an update per call. */
 	struct ss_inflight cur;
@@ -316,19 +361,21 @@ struct ss_futex {
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ss_thread) ==
-	       8 * (29 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32 +
+	       8 * (34 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS) + 8 + 24 + 8 + SS_COMM_LEN + 32 +
 		       sizeof(struct ss_release_val) + sizeof(struct ss_waiter_val) + 16 +
 		       sizeof(struct ss_word_pending),
 	       "struct ss_thread layout");
-_Static_assert(sizeof(struct ss_word_pending) == 8 * (9 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS),
+_Static_assert(sizeof(struct ss_word_pending) == 8 * (10 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS),
 	       "struct ss_word_pending layout");
 _Static_assert(sizeof(struct ss_futex) ==
-	       8 * (12 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
+	       8 * (13 + SS_FUTEX_OUTCOMES + SS_HIST_SLOTS), "struct ss_futex layout");
 _Static_assert(sizeof(struct ss_release_key) == 16, "struct ss_release_key layout");
-_Static_assert(sizeof(struct ss_release_val) == 8 * (5 + SS_HIST_SLOTS),
+_Static_assert(sizeof(struct ss_release_val) == 8 * (6 + SS_HIST_SLOTS),
 	       "struct ss_release_val layout");
 _Static_assert(sizeof(struct ss_waiter_key) == 16, "struct ss_waiter_key layout");
 _Static_assert(sizeof(struct ss_waiter_val) == 32, "struct ss_waiter_val layout");
+_Static_assert(sizeof(struct ss_concurrency) == 8 * (2 + SS_CONC_SLOTS),
+	       "struct ss_concurrency layout");
 _Static_assert(sizeof(struct ss_inflight) == 24, "struct ss_inflight layout");
 #endif
 

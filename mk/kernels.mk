@@ -44,7 +44,7 @@ test-numa-vm: guest-bins
 # --attach=fentry, FENTRY_REPEAT times each in one boot of each x86-64
 # guest of FENTRY_KERNELS: auto keeps to the syscall
 # tracepoints since fentry traces hung in these guests (user/trace/attach.c),
-# and this is how that is chased (README, Supported kernels). The gate
+# and this is how that is chased (docs/REFERENCE.md, Supported kernels). The gate
 # (test-kernels) runs each once; this repeats them, and is not a gate.
 FENTRY_REPEAT ?= 8
 FENTRY_KERNELS ?= bullseye-5.10 bookworm-6.1 trixie-6.12

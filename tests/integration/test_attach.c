@@ -5,7 +5,7 @@
  * or fentry/fexit tracing programs), and says so in the JSON; auto keeps
  * to the syscall tracepoints on every kernel, fentry only when asked
  * (fentry traces hung in the kernel matrix's guests; user/trace/attach.c
- * and README "Supported kernels" say why); a forced fentry that the kernel cannot
+ * and docs/REFERENCE.md "Supported kernels" say why); a forced fentry that the kernel cannot
  * run is one line and exit 5, with nothing left attached. The exact counts
  * on each mechanism are test_trace_counts' (it runs on both where both work).
  */

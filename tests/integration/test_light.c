@@ -257,7 +257,7 @@ static void test_light_yields_that_switch(void **state)
 		 * yield more than it made (2001-2002 of 2000, about one run in
 		 * five at load 20+, each time with one involuntary switch more
 		 * than its yields): a non-preempting switch of a thread still
-		 * inside sched_yield. README states the overcount; the bound
+		 * inside sched_yield. docs/REFERENCE.md states the overcount; the bound
 		 * here is what was seen, times five. */
 		assert_true(y <= N + N / 200);
 		assert_true(y <= inv);

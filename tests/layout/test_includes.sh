@@ -7,20 +7,7 @@
 # repository root (tests/run.sh's caller, make test, does).
 set -u
 doc=docs/ARCHITECTURE.md
-n=0 failed=0
-
-tap() {	# tap OK|FAIL description [details...]
-	local status=$1 desc=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$status" = OK ]; then
-		echo "ok $n - $desc"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $desc"
-		printf '# %s\n' "$@"
-	fi
-}
+. tests/lib/tap.sh
 
 # "| `user/report` | ... | `model`, `syms` |" -> "user/report model syms"
 rules=$(awk '/^## Which folder may include which/ { on = 1; next }

@@ -143,7 +143,7 @@ qemu_cmd() {	# arch cpu checks kernel
 		# checks on -cpu max, and new_threads on cortex-a72 in CI), as
 		# if the vCPUs kept running the syscall tracepoint's static
 		# branch from before the kernel patched it on; the same checks
-		# pass on one thread (README, Supported kernels).
+		# pass on one thread (docs/REFERENCE.md, Supported kernels).
 		QEMU=(qemu-system-aarch64 -M virt -accel tcg,thread=single -cpu "$cpu" -smp 2 -m 1G
 		      -kernel "$4" -initrd "$VM/initrd-arm64.gz" -append "console=ttyAMA0 $append") ;;
 	esac

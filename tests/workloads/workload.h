@@ -74,6 +74,18 @@ static inline void wl_sleep_ms(unsigned long ms)
 		;
 }
 
+/* Computes for us microseconds of wall time (a critical section's or a
+ * round's work, without system calls but the vDSO clock). */
+static inline void wl_busy_us(unsigned long us)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < (long)us);
+}
+
 static inline void wl_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -57,6 +57,8 @@ int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opt
 bool ss_argv_wants_json(int argc, char **argv);
 /* Prints --help (usage, options, exit codes). */
 void ss_print_help(FILE *out);
+/* --version: the version and the libraries this build runs with. */
+void ss_print_version(FILE *out);
 
 /* Strict number parsing shared by every command: the whole string must be a
  * number within [min, max]. Return 0 or -1. */

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	outfile__reserve_std_fds();
-	/* Argument errors of every command honour --json (README). */
+	/* Argument errors of every command honour --json (docs/REFERENCE.md). */
 	ss_set_json_errors(ss_argv_wants_json(argc, argv));
 	if (argc >= 2 && argv[1][0] != '-') {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

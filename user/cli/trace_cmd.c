@@ -28,7 +28,6 @@
 #include "trace/perf_events.h"
 #include "trace/privs.h"
 #include "common/procfs.h"
-#include "common/version.h"
 #include "report/recording.h"
 #include "report/report.h"
 #include "report/recording_json.h"
@@ -820,7 +819,7 @@ int trace_opts_settle(const struct ss_opts *o, void (*help)(FILE *out))
 		return -1;
 	}
 	if (o->version) {
-		printf("spinscope %s\n", SS_VERSION);
+		ss_print_version(stdout);
 		return -1;
 	}
 	ss_set_json_errors(o->json);

@@ -76,6 +76,9 @@ struct ss_profile {
 	size_t nyields;
 	__u64 drops[SS_DROPS];
 	struct ss_totals totals;
+	/* Time with k of the target's threads on a CPU at once (struct
+	 * ss_concurrency, the last slot k or more); all 0: not measured. */
+	__u64 running_ns[SS_CONC_SLOTS];
 };
 
 extern const char *const ss_drop_names[SS_DROPS];

@@ -5,12 +5,25 @@
 #include "counters.h"
 #include "releases.h"
 
+static bool waited(const struct ss_futex_rec *r, __u32 tid);
+
 bool releases_word_is_lock(const struct ss_futex_rec *r)
 {
 	const struct ss_futex *f = &r->f;
+	__u64 all = 0, by_waiters = 0;
 
 	if (r->waiters < 2)
 		return false;
+	/* Handed on by the threads that queue for it, a fifth of the wakes
+	 * or more (the advisor's ADV_LOCK_WAKER_SHARE): a lock, whatever
+	 * call waits on it. */
+	for (size_t i = 0; i < r->nreleases; i++) {
+		all += r->releases[i].v.wakes;
+		if (waited(r, r->releases[i].tid))
+			by_waiters += r->releases[i].v.wakes;
+	}
+	if (all && 5 * by_waiters >= all)
+		return true;
 	return 2 * f->bitset_waits < f->waits || 4 * f->holder_wakes >= f->blocked;
 }
 

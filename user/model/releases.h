@@ -31,7 +31,10 @@ struct ss_holder {
 };
 
 /*
- * Whether r is used as a lock, so that its wakers are its holders. A lock
+ * Whether r is used as a lock, so that its wakers are its holders: when
+ * at least a fifth of its wakes that found waiters were made by threads that
+ * also waited on it (they hand it on), whatever call they wait with (a
+ * pthread rwlock's waits are FUTEX_WAIT_BITSET); else as follows. A lock
  * has at least two threads that wait to take it (one waiter has nothing
  * to contend with, as the advisor's ADV_FUTEX_MIN_WAITERS). glibc waits
  * for a mutex with FUTEX_WAIT and for an event (condition variable,

@@ -294,6 +294,7 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	ap->target.nthreads = p->nthreads;
 	ap->host_load = tgt->host_load;
 	SS_COUNTERS_COPY(SS_THREAD_COUNTERS, &ap->totals, &p->totals);
+	memcpy(ap->running_ns, p->running_ns, sizeof(ap->running_ns));
 
 	for (size_t i = 0; i < p->nthreads; i++) {
 		in->threads[i].tid = p->threads[i].tid;

@@ -84,9 +84,10 @@ int advice__add_releases(struct advice_input *in, const struct ss_profile *p,
 		return -ENOMEM;
 	sites = in->release_sites;
 	holders = in->holders;
+	/* Every word's: the advisor decides which are locks by who woke
+	 * them (a condition variable's signallers hold nothing, and its
+	 * rules never call them holders). */
 	for (size_t i = 0; i < p->nfutexes; i++) {
-		if (!releases_word_is_lock(&p->futexes[i]))
-			continue;
 		if (add_word(&in->futexes[i], &p->futexes[i], p, stacks, &sites, &holders))
 			return -ENOMEM;
 	}

@@ -334,6 +334,20 @@ static void read_drops(json_object *o, __u64 *drops)
 		drops[i] = get_u64(o, ss_drop_names[i]);
 }
 
+/* "running_threads_ns": absent in recordings made before it was measured. */
+static void read_running(json_object *doc, __u64 *slots)
+{
+	json_object *a = get_type(doc, "running_threads_ns", json_type_array);
+	size_t n = a ? arr_len(a) : 0;
+
+	for (size_t i = 0; i < n && i < SS_CONC_SLOTS; i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(v, json_type_int))
+			slots[i] = (__u64)json_object_get_uint64(v);
+	}
+}
+
 /* ---- stacks -------------------------------------------------------------- */
 
 static struct ss_stack *new_stack(struct ss_stacks *s, __s32 id, size_t depth)
@@ -817,6 +831,7 @@ int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, 
 		return code;
 	read_header(rec);
 	read_drops(get(doc, "dropped"), rec->prof.drops);
+	read_running(doc, rec->prof.running_ns);
 	err = read_threads(rec) ?: read_futexes(rec) ?: read_yields(rec) ?: read_stacks(rec) ?:
 	      read_advisor_input(rec) ?: read_samples(rec) ?: recording__index_names(rec);
 	if (err) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON form of a trace report (schema SS_JSON_SCHEMA, keys documented
- * in README.md). */
+ * in docs/REFERENCE.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +155,20 @@ static void releases_json(json_object *o, const struct ss_futex_rec *r,
 	free(h);
 }
 
+/* "running_threads_ns": [time with 0, 1, ... running], the last slot
+ * that many or more; trailing empty slots dropped. */
+static json_object *running_json(const struct ss_profile *p)
+{
+	json_object *a = json_object_new_array();
+	int n = SS_CONC_SLOTS;
+
+	while (n > 0 && !p->running_ns[n - 1])
+		n--;
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, U64(p->running_ns[i]));
+	return a;
+}
+
 static json_object *futex_json(const struct ss_futex_rec *r, const struct ss_profile *p,
 			       const struct ss_stacks *stacks)
 {
@@ -300,6 +314,7 @@ json_object *report_to_json(const struct ss_report *r)
 	add(root, "yield_sites", a);
 
 	add(root, "dropped", named_counts_json(ss_drop_names, p->drops, SS_DROPS));
+	add(root, "running_threads_ns", running_json(p));
 	add(root, "symbols", symbols_json(&r->symbols));
 	if (r->samples)
 		add(root, "samples", samples__to_json(r->samples, r->name, r->name_arg));

@@ -13,7 +13,7 @@
 #include "model/kernel_features.h"
 
 /* The oldest kernel: CAP_BPF/CAP_PERFMON, bpf_probe_read_kernel, BTF in
- * sysfs, tp_btf. Tested from 5.10 (README, Supported kernels). */
+ * sysfs, tp_btf. Tested from 5.10 (docs/REFERENCE.md, Supported kernels). */
 #define SS_MIN_KERNEL_MAJOR 5
 #define SS_MIN_KERNEL_MINOR 8
 

@@ -805,6 +805,7 @@ static void add_pending_words(struct ss_profile *p)
 			r->f.returned_at_once += wp->wait_at_once;
 			r->f.at_once_ns += wp->wait_at_once_ns;
 			r->f.bitset_waits += wp->wait_bitset;
+			r->f.reblocked += wp->reblocked;
 			for (int k = 0; k < SS_FUTEX_OUTCOMES; k++)
 				r->f.outcome[k] += wp->wait_outcome[k];
 			for (int k = 0; k < SS_HIST_SLOTS; k++)
@@ -938,6 +939,23 @@ static void add_pending_yields(struct tracer *t, struct ss_profile *p)
 	}
 }
 
+/* The runnable-threads histogram, with the time since its last change
+ * given to the count it has now. */
+static void read_concurrency(struct tracer *t, struct ss_profile *p)
+{
+	struct ss_concurrency c;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.concurrency), &zero, &c))
+		return;
+	memcpy(p->running_ns, c.time_ns, sizeof(p->running_ns));
+	if (c.last_ns && p->now_ns > c.last_ns) {
+		__s64 k = c.running < 0 ? 0 : c.running;
+
+		p->running_ns[k >= SS_CONC_SLOTS ? SS_CONC_SLOTS - 1 : k] += p->now_ns - c.last_ns;
+	}
+}
+
 static int read_drops(struct tracer *t, struct ss_profile *p)
 {
 	return map_sum_percpu(bpf_map__fd(t->skel->maps.drops), SS_DROPS, p->drops);
@@ -974,8 +992,10 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = err ?: add_pending_releases(p);
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
-	if (!err)
-		add_pending_words(p);	/* after read_drops(): it may add some */
+	if (!err) {
+		add_pending_words(p);
+		read_concurrency(t, p);
+	}	/* after read_drops(): it may add some */
 	p->drops[SS_DROP_PROG_MISSES] = prog_misses(t->skel->obj);
 	if (t->light)
 		p->drops[SS_DROP_PROG_MISSES] += prog_misses(light_tracer__object(t->light));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The built BPF objects use only instructions and helpers that Linux 5.10
- * has (README's oldest tested kernel; 5.8 is the stated minimum): 5.10's
+ * has (docs/REFERENCE.md's oldest tested kernel; 5.8 is the stated minimum): 5.10's
  * verifier refuses a BPF cmpxchg with "BPF_STX uses reserved fields" and
  * an atomic with BPF_FETCH the same way (both 5.12), the cpu v4
  * instructions (6.6) as unknown opcodes, and later helpers as unknown
