@@ -130,7 +130,8 @@ static void __attribute__((noreturn)) demo_workload(int ready_fd)
 }
 
 static const char demo_usage[] =
-	"usage: spinscope demo [-d SECONDS] [--json|--brief] [-o FILE] [OPTIONS]\n"
+	"usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json|--brief] [-v]\n"
+	"                      [--html FILE] [-o FILE] [--calibration FILE] [--no-calibrate]\n"
 	"Starts a workload with a lock convoy, a spin-then-yield lock and false\n"
 	"sharing in a child process, traces it (default 4 s, sampling cpu-clock)\n"
 	"and reports. OPTIONS: those of `spinscope -p PID` but -p and -t\n"
