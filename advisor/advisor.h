@@ -416,6 +416,7 @@ enum adv_source { ADV_SRC_TARGET = 0, ADV_SRC_HOST = 1 };
 #define ADV_LABEL_LEN 48
 #define ADV_VALUE_LEN 160
 #define ADV_REC_LEN 1024
+#define ADV_REC_MAX 300	/* the most a recommendation says: the figures are evidence */
 #define ADV_MAX_EVIDENCE 16	/* no rule writes more */
 #define ADV_MAX_FINDINGS 16	/* at most one finding per rule */
 
@@ -431,8 +432,14 @@ struct adv_finding {
 	char title[ADV_TITLE_LEN];
 	struct adv_evidence evidence[ADV_MAX_EVIDENCE];
 	size_t nevidence;
-	char recommendation[ADV_REC_LEN];
+	char recommendation[ADV_REC_LEN];	/* led by the action, <= ADV_REC_MAX chars */
 	double confidence;		/* 0..1 */
+	/* The verdict line (advisor/verdict.c): what it is in a few words,
+	 * where in the user's code, and its cost in time or CPUs; each may
+	 * be "" (the title then stands for the finding). */
+	char what[ADV_LABEL_LEN];	/* "lock contention" */
+	char where[ADV_VALUE_LEN];	/* "update in app (via pthread_mutex_lock in libc)" */
+	char cost[ADV_VALUE_LEN];	/* "3 threads lost 6.9 s waiting (49% of their time)" */
 };
 
 /* Which side of the spin-vs-park break-even the target's waits sit on. */

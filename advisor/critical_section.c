@@ -227,13 +227,12 @@ void adv_critical_section_recommend(const struct adv_futex *fx, struct adv_findi
 		return;
 	site_words(top, words, sizeof(words));
 	if (!top->user_named)
-		adv_finding__recommend(f, "The lock's release stacks do not reach the user's code, so the section that holds it is not named: the code that calls into the runtime there holds it.");
+		adv_finding__recommend(f, "Find the code that holds it: its release stacks stop in the runtime.");
 	else if (share >= ADV_RELEASE_DOMINANT)
-		adv_finding__recommend(f, "%s makes %s of the time it is held while others wait (its usual hold, the lower quartile of its held-while-contended bounds, times its holds): shorten or split that section, moving out what does not need the lock (I/O, allocation, computing what is then published under it), or give its data a lock of its own.",
-				       words, adv_fmt_pct(share).s);
+		adv_finding__recommend(f, "Move out what does not need the lock (I/O, allocation).");
 	else
-		adv_finding__recommend(f, "No one section holds it most (%s, the largest, makes %s of the time it is held while others wait): shorten the longest-held sections first.",
+		adv_finding__recommend(f, "Shorten the longest-held sections first (%.60s, the largest, makes %s of the contended hold).",
 				       words, adv_fmt_pct(share).s);
 	if (convoy(fx))
-		adv_finding__recommend(f, "The threads that hold it also queue for it (a convoy): while the section stays this long, more threads only add waiting.");
+		adv_finding__evidence(f, ADV_SRC_TARGET, "convoy", "its holders queue for it again: while the section stays this long, more threads only add waiting");
 }

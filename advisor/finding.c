@@ -34,6 +34,35 @@ bool adv_finding__evidence(struct adv_finding *f, enum adv_source src, const cha
 	return true;
 }
 
+void adv_finding__bound(struct adv_finding *f)
+{
+	char *rec = f->recommendation, *cut = NULL;
+
+	if (strlen(rec) <= ADV_REC_MAX)
+		return;
+	/* The last sentence end that keeps the action within the bound. */
+	for (char *p = rec; p < rec + ADV_REC_MAX; p++)
+		if (p[0] == '.' && p[1] == ' ')
+			cut = p + 1;
+	if (!cut) {
+		memcpy(rec + ADV_REC_MAX - 3, "...", 4);
+		return;
+	}
+	*cut = 0;
+	adv_finding__evidence(f, ADV_SRC_TARGET, "then", "%s", cut + 1);
+}
+
+void adv_finding__see(struct adv_finding *f, const char *fmt, ...)
+{
+	char value[ADV_VALUE_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	adv_finding__evidence(f, ADV_SRC_TARGET, ADV_SEE_LABEL, "%s", value);
+}
+
 void adv_finding__recommend(struct adv_finding *f, const char *fmt, ...)
 {
 	size_t len = strlen(f->recommendation);

@@ -84,8 +84,7 @@ double adv_cal__note(struct adv_finding *f, const struct adv_host *h, unsigned w
 	else
 		adv_finding__evidence(f, ADV_SRC_HOST, "calibration",
 				      "%s not measured on this host: confidence lowered", list);
-	adv_finding__recommend(f, "Measure this host with `spinscope calibrate --only %s` to put host figures behind this advice.",
-			       list);
+	adv_finding__recommend(f, "Calibrate: `spinscope calibrate --only %s`.", list);
 	return 1.0 - weight;
 }
 

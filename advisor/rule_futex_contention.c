@@ -111,7 +111,7 @@ static const char *where(const struct adv_futex *fx, char *buf, size_t size)
 	if (adv_critical_section_where(fx, buf, size))
 		return buf;
 	return fx->user_named ? "in the function named above" :
-	       "in the code that takes this lock (its caller was not unwound)";
+	       "where the lock is taken (caller not unwound)";
 }
 
 static void recommend_hot(const struct adv_ctx *ctx, struct adv_finding *f,
@@ -119,13 +119,11 @@ static void recommend_hot(const struct adv_ctx *ctx, struct adv_finding *f,
 {
 	char in[ADV_NAME_LEN];
 
-	adv_finding__recommend(f, "%s of the lock's wait calls returned at once: it is held for less time than a futex call takes, so threads queue on the lock word itself.",
-			       adv_fmt_pct(hl->at_once_share).s);
-	adv_finding__recommend(f, "Shard the data %s (a lock per shard, or per-thread counters merged later) so that threads stop meeting on one word, or let waiters spin briefly before sleeping (pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP), GLIBC_TUNABLES=glibc.pthread.mutex_spin_count=N).",
+	/* "while ... fit the CPUs": said, not made the verdict; whether the
+	 * target is oversubscribed moves with the host's load, the verdict
+	 * must not. */
+	adv_finding__recommend(f, "Shard the data %.70s (a lock per shard), or let waiters spin briefly (PTHREAD_MUTEX_ADAPTIVE_NP) while the lock-taking threads fit the CPUs.",
 			       where(hl->fx, in, sizeof(in)));
-	/* Said, not made the verdict: whether the target is oversubscribed
-	 * moves with the host's load, the verdict must not. */
-	adv_finding__recommend(f, "Spinning pays only while the lock-taking threads are no more than the CPUs; beyond that, shard.");
 }
 
 static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
@@ -139,26 +137,28 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 	} else {
 		switch (be->side) {
 		case ADV_SIDE_SPIN:
-			adv_finding__recommend(f, "Waits are shorter than a futex handoff here, so spin briefly before parking: %s.",
-					       be->summary);
 			if (be->spin_n > 0)
-				adv_finding__recommend(f, "For a glibc mutex: make it adaptive (pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP)) and run with GLIBC_TUNABLES=glibc.pthread.mutex_spin_count=%d (default 100, at most 32767; only adaptive mutexes spin).",
+				adv_finding__recommend(f, "Spin briefly before parking: make the mutex adaptive (PTHREAD_MUTEX_ADAPTIVE_NP) and run with GLIBC_TUNABLES=glibc.pthread.mutex_spin_count=%d (default 100).",
 						       be->spin_n);
 			else
-				adv_finding__recommend(f, "For a glibc mutex: make it adaptive (PTHREAD_MUTEX_ADAPTIVE_NP) and size GLIBC_TUNABLES=glibc.pthread.mutex_spin_count so that the spin lasts about one handoff.");
+				adv_finding__recommend(f, "Spin briefly before parking: make the mutex adaptive (PTHREAD_MUTEX_ADAPTIVE_NP) and size GLIBC_TUNABLES=glibc.pthread.mutex_spin_count to about one handoff.");
 			break;
 		case ADV_SIDE_PARK:
-			adv_finding__recommend(f, "Parking is right for these waits (%s); spinning would not help. The cost is the critical section: shorten what runs under the lock %s, or split it (a lock per shard, per-thread data merged later).",
-					       be->summary, where(hl->fx, in, sizeof(in)));
+			adv_finding__recommend(f, "Shorten the critical section %.70s, or split the lock (one per shard); spinning would not help.",
+					       where(hl->fx, in, sizeof(in)));
 			break;
 		case ADV_SIDE_UNKNOWN:
-			adv_finding__recommend(f, "Whether spinning before parking would pay cannot be said without this host's futex handoff cost. Shortening the critical section or splitting the lock helps either way.");
+			adv_finding__recommend(f, "Shorten the critical section or split the lock: that helps whether or not spinning first would pay, which needs this host's futex handoff cost.");
 			break;
 		}
 	}
 	adv_critical_section_recommend(hl->fx, f);
+	if (!hot_word(hl) && be->side != ADV_SIDE_UNKNOWN)
+		adv_finding__see(f, "Spin or park, after the findings: why %s", be->side == ADV_SIDE_SPIN ?
+				 "spinning briefly pays" : "spinning would not help");
 	if (ctx->p->target.is_jvm)
-		adv_finding__recommend(f, "JVM: JFR's jdk.JavaMonitorEnter and jdk.ThreadPark events (java -XX:StartFlightRecording) name the contended monitor or lock object in Java code; the JVM's own frames are not the place to change.");
+		adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM",
+				      "JFR's jdk.JavaMonitorEnter and jdk.ThreadPark events (java -XX:StartFlightRecording) name the monitor or lock in Java code");
 }
 
 bool adv_gate_futex_contention(const struct adv_ctx *ctx)

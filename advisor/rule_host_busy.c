@@ -26,10 +26,9 @@ bool adv_rule_host_busy(const struct adv_ctx *ctx, struct adv_finding *f)
 	if (m->runq_mean_ns > 0)
 		adv_finding__evidence(f, ADV_SRC_TARGET, "run-queue delay", "mean %s, p90 %s: partly waiting behind other processes",
 				      adv_fmt_ns(m->runq_mean_ns).s, adv_fmt_ns(m->runq_p90_ns).s);
-	adv_finding__recommend(f, "Run-queue delays and wait times here include time the target's threads queued behind other processes; that load is not the target's doing.");
+	adv_finding__recommend(f, "Trace again on a quieter host, or give the target CPUs of its own (taskset, a cpuset) if the interference matters: its run-queue delays and waits include time queued behind other processes.");
 	if (!m->oversubscribed)
-		adv_finding__recommend(f, "On its own the target does not have more runnable threads than CPUs, so nothing in it needs fewer threads.");
-	adv_finding__recommend(f, "Trace again on a quieter host, or give the target CPUs of its own (taskset, a cpuset) if the interference matters.");
+		adv_finding__evidence(f, ADV_SRC_TARGET, "on its own", "no more runnable threads than CPUs, so nothing in it needs fewer threads");
 	/* /proc/stat is exact for the host; splitting the target off relies on
 	 * its traced on-CPU time, exact as well. */
 	f->confidence = 0.9;

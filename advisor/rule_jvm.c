@@ -40,7 +40,7 @@ static const struct jvm_cause causes[] = {
 	  "Reduce the allocation rate or the live set; check the GC threads against the CPUs (-XX:ConcGCThreads, -XX:ParallelGCThreads, -XX:ActiveProcessorCount)." },
 	{ { "memset", NULL, NULL, NULL }, NULL,
 	  "zeroing newly allocated arrays (the JVM clears every large array it allocates)",
-	  "Reuse large arrays and buffers instead of allocating them anew (a pool, or ThreadLocal scratch buffers). Arrays larger than a TLAB, or than a heap region (humongous: -Xlog:gc+heap shows the region size, -XX:ShenandoahRegionSize or -XX:G1HeapRegionSize raises it), are also allocated under the heap's lock." },
+	  "Reuse large arrays and buffers instead of allocating them anew (a pool, or ThreadLocal scratch buffers); arrays larger than a heap region (humongous: raise -XX:G1HeapRegionSize or -XX:ShenandoahRegionSize) also take the heap's lock." },
 	{ { "SafepointSynchronize::", "VMThread::", NULL, NULL }, NULL,
 	  "safepoints (all threads stopped for the VM)",
 	  "Log them with -Xlog:safepoint and find the VM operations that request them (biased-lock revocation, deoptimisation, GC)." },
@@ -138,7 +138,7 @@ bool adv_rule_jvm(const struct adv_ctx *ctx, struct adv_finding *f)
 	}
 	name_hottest(ctx->p, top, f);
 	adv_finding__recommend(f, "%s", causes[top].advice);
-	adv_finding__recommend(f, "The JVM's own functions are where the time shows, not what to change.");
+	adv_finding__evidence(f, ADV_SRC_TARGET, "the JVM's own functions", "where the time shows, not what to change");
 	/* Sampled JVM code says where time goes; the Java-level cause is the
 	 * usual reason for it, not proven by the samples. */
 	f->confidence = share[top] >= ADV_JVM_WARN_SHARE || blocked >= ADV_JVM_WARN_BLOCKED ? 0.7 : 0.5;

@@ -84,12 +84,12 @@ bool adv_rule_memory_order(const struct adv_ctx *ctx, struct adv_finding *f)
 		adv_finding__evidence(f, ADV_SRC_TARGET, "possible saving", "up to %s of on-CPU time",
 				      adv_fmt_pct(saving).s);
 	}
-	adv_finding__recommend(f, "Where %.80s only publishes data (a flag, a pointer, a healed reference), release ordering is enough: atomic_store_explicit(..., memory_order_release) and compare-exchange with memory_order_release (or acq_rel) instead of seq_cst or a full fence.",
+	adv_finding__recommend(f, "Use release ordering where %.80s only publishes data (a flag, a pointer): atomic_store_explicit(..., memory_order_release) and release (or acq_rel) compare-exchange instead of seq_cst or a full fence.",
 			       top->symbol);
 	if (host && cas_saving < 0.1 && store_saving >= 0.1)
-		adv_finding__recommend(f, "On this host a CAS costs the same whatever its ordering (a locked instruction is a full barrier): only the stores gain.");
+		adv_finding__evidence(f, ADV_SRC_HOST, "CAS ordering", "costs the same whatever its ordering here (a locked instruction is a full barrier): only the stores gain");
 	if (p->target.is_jvm)
-		adv_finding__recommend(f, "In Java: VarHandle setRelease and compareAndExchangeRelease instead of volatile writes and compareAndSet.");
+		adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM", "VarHandle setRelease and compareAndExchangeRelease instead of volatile writes and compareAndSet");
 	/* Samples in fence-heavy code do not prove the fences are the cost. */
 	f->confidence = (top->share >= 0.2 ? 0.6 : 0.4) * adv_cal__note(f, ctx->h, ADV_FAM_MEMORY_ORDER, 0.5);
 	return true;

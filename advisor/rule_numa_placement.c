@@ -73,15 +73,6 @@ static void spread(const uint64_t *v, uint32_t nodes, double total, char *buf, s
 	}
 }
 
-static bool one_node(const struct adv_ctx *ctx, struct adv_finding *f)
-{
-	adv_finding__init(f, ADV_INFO, "NUMA placement: not applicable, this host has one NUMA node");
-	adv_finding__evidence(f, ADV_SRC_TARGET, "NUMA nodes", "1: all memory is equally near every CPU");
-	adv_finding__recommend(f, "Nothing to place on this host.");
-	f->confidence = 1.0;
-	return true;
-}
-
 static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, enum numa_action a,
 		      const struct placement *pl)
 {
@@ -99,12 +90,12 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, enum num
 	case INTERLEAVE:
 		adv_finding__recommend(f, "Interleave its memory across the nodes its threads run on: `numactl --interleave=all` at start.");
 		if (jvm)
-			adv_finding__recommend(f, "JVM: -XX:+UseNUMA (NUMA-aware heap for the Parallel and G1 collectors) or -XX:+UseNUMAInterleaving.");
+			adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM", "-XX:+UseNUMA (NUMA-aware heap for the Parallel and G1 collectors) or -XX:+UseNUMAInterleaving");
 		break;
 	case PER_NODE:
 		adv_finding__recommend(f, "Threads and memory are both spread: allocate data on the node of the thread that uses it (first touch by that thread, or numa_alloc_onnode), and keep those threads on their node.");
 		if (jvm)
-			adv_finding__recommend(f, "JVM: -XX:+UseNUMA.");
+			adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM", "-XX:+UseNUMA");
 		break;
 	}
 }
@@ -119,8 +110,10 @@ bool adv_rule_numa_placement(const struct adv_ctx *ctx, struct adv_finding *f)
 	struct placement pl;
 	char buf[ADV_VALUE_LEN];
 
+	/* One node: nothing about this program; the report's host line
+	 * says the host has one node. */
 	if (n->nodes <= 1)
-		return one_node(ctx, f);
+		return false;
 	measure(n, &pl);
 	if (pl.pages <= 0 || pl.run <= 0) {
 		adv_finding__init(f, ADV_INFO, "NUMA placement: no placement data for the target");

@@ -77,13 +77,13 @@ bool adv_rule_oversubscription(const struct adv_ctx *ctx, struct adv_finding *f)
 				       m->ncpus);
 		/* One verdict per report: how the waiters wait is the other
 		 * finding's call, this one is about how many run. */
-		adv_finding__recommend(f, "How those threads should wait is said once, in the %s finding.",
-				       m->spinners > 0 ? "spin-yield" : m->spin_loop ? "spin-loop" : "futex-contention");
+		adv_finding__see(f, "%s: how those threads should wait",
+				 m->spinners > 0 ? "spin-yield" : m->spin_loop ? "spin-loop" : "futex-contention");
 	} else
-		adv_finding__recommend(f, "Nothing spins, so this costs latency (time slicing), not wasted CPU: use fewer threads than CPUs if the run-queue delay matters.");
+		adv_finding__recommend(f, "Use fewer threads than CPUs if the run-queue delay matters: nothing spins, so this costs latency (time slicing), not wasted CPU.");
 	if (ctx->p->target.is_jvm)
-		adv_finding__recommend(f, "JVM: -XX:ActiveProcessorCount=%u sizes the GC and compiler threads and Runtime.availableProcessors() to the CPUs it really has; check -XX:ParallelGCThreads and -XX:ConcGCThreads.",
-				       m->ncpus);
+		adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM", "-XX:ActiveProcessorCount=%u sizes GC and compiler threads and availableProcessors(); check -XX:ParallelGCThreads, -XX:ConcGCThreads",
+				      m->ncpus);
 
 	/* Two independent signals (thread count, time) agreeing are surer
 	 * than one; the host's handoff only adds context. */

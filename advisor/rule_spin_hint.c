@@ -70,7 +70,7 @@ static void recommend_x86(const struct adv_ctx *ctx, struct adv_finding *f, cons
 	adv_finding__evidence(f, ADV_SRC_HOST, "glibc's default spin", "%.0f x %s = %s",
 			      ADV_GLIBC_SPIN_DEFAULT, hint->name,
 			      adv_fmt_ns(ADV_GLIBC_SPIN_DEFAULT * hint->ns).s);
-	adv_finding__recommend(f, "PAUSE costs %s here; its latency differs about tenfold between x86 generations, so a spin count tuned on another CPU spins for a different time on this one. Size spins in time, not iterations.",
+	adv_finding__recommend(f, "Size spins in time, not iterations: PAUSE costs %s here and about tenfold more or less on other x86 generations.",
 			       adv_fmt_ns(hint->ns).s);
 }
 
@@ -86,12 +86,12 @@ static void recommend_arm(const struct adv_ctx *ctx, struct adv_finding *f, cons
 					      adv_fmt_ratio(isb->ns / hint->ns).s);
 		adv_finding__recommend(f, "Spin with SB on this CPU (check getauxval(AT_HWCAP) & HWCAP_SB, fall back to ISB elsewhere); YIELD is a NOP on most cores and does not back off.");
 		if (jvm)
-			adv_finding__recommend(f, "JVM: -XX:+UnlockDiagnosticVMOptions -XX:OnSpinWaitInst=sb on JDKs that accept sb (older ones take none, nop, isb or yield: use isb there).");
+			adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM", "-XX:+UnlockDiagnosticVMOptions -XX:OnSpinWaitInst=sb on JDKs that accept sb (older ones: isb)");
 	} else {
 		adv_finding__recommend(f, "Spin with ISB on this CPU (SB is %s); YIELD is a NOP on most cores and does not back off.",
 				       hint_named(ctx->h, "sb") ? "dearer here" : "absent");
 		if (jvm)
-			adv_finding__recommend(f, "JVM: -XX:+UnlockDiagnosticVMOptions -XX:OnSpinWaitInst=isb.");
+			adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM", "-XX:+UnlockDiagnosticVMOptions -XX:OnSpinWaitInst=isb");
 	}
 }
 

@@ -72,18 +72,20 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool cro
 	double handoff = ctx->be.handoff_ns;
 
 	if (l->runtime)
-		adv_finding__recommend(f, "The loop is in the runtime (%.80s), not code to change: reduce how often the program's own code waits there.",
+		adv_finding__recommend(f, "Wait less often in %.80s from the program's own code: the loop is in the runtime, not code to change.",
 				       l->symbol);
 	else if (hint && handoff > 0)
-		adv_finding__recommend(f, "Bound the spin in %.80s: at most %.0f x %s (one futex handoff, %s here), then block (a futex wait, or a pthread mutex or condition variable) so that the thread it waits for gets the CPU.",
+		adv_finding__recommend(f, "Bound the spin in %.80s to %.0f x %s (one futex handoff, %s here), then block (futex, mutex or condition variable) so that the thread it waits for gets the CPU.",
 				       l->symbol, handoff / hint->ns, hint->name, adv_fmt_ns(handoff).s);
 	else
-		adv_finding__recommend(f, "Bound the spin in %.80s to about one futex handoff, then block (a futex wait, or a pthread mutex or condition variable) so that the thread it waits for gets the CPU.",
+		adv_finding__recommend(f, "Bound the spin in %.80s to about one futex handoff, then block (futex, mutex or condition variable) so that the thread it waits for gets the CPU.",
 				       l->symbol);
 	if (crowded)
-		adv_finding__recommend(f, "With more spinning threads than CPUs a spinner often spins while the thread it waits for is preempted: spin briefly at most, or not at all.");
+		adv_finding__recommend(f, "With more spinners than CPUs, spin briefly at most, or not at all.");
+	if (crowded)
+		adv_finding__evidence(f, ADV_SRC_TARGET, "crowded", "more spinning threads than CPUs: a spinner often spins while the thread it waits for is preempted");
 	if (ctx->p->target.is_jvm)
-		adv_finding__recommend(f, "JVM: Thread.onSpinWait() loops belong in java.util.concurrent; prefer its locks, which park after a short spin.");
+		adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM", "Thread.onSpinWait() loops belong in java.util.concurrent; prefer its locks, which park after a short spin");
 }
 
 bool adv_rule_spin_loop(const struct adv_ctx *ctx, struct adv_finding *f)

@@ -136,29 +136,27 @@ static void recommend_differ(struct adv_finding *f, const struct adv_lock_choice
 	const struct adv_distance_state *more = c->far->share > c->near->share ? c->far : c->near;
 	const struct adv_distance_state *earlier = c->near->carried_from[0] ? c->near : c->far;
 
-	adv_finding__recommend(f, "The best lock strategy at %s contention here depends on whether the threads' CPUs share a cache, which the hypervisor changes: with CPUs %s apart, %s, N=%s (%s); with CPUs %s apart, %s, N=%s (%s).",
-			       level, adv_fmt_ns(c->near->round_trip_ns).s,
+	adv_finding__recommend(f, "Pick the wait at %.80s for the CPU placement you run with: CPUs %s apart, %s, N=%s; CPUs %s apart, %s, N=%s. No one setting is best in both (%s contention).",
+			       site, adv_fmt_ns(c->near->round_trip_ns).s,
 			       strategy_words(c->near->best.strategy), adv_fmt_spins(c->near->best.n).s,
-			       adv_fmt_rate(c->near->best.throughput, "acq").s,
 			       adv_fmt_ns(c->far->round_trip_ns).s,
 			       strategy_words(c->far->best.strategy), adv_fmt_spins(c->far->best.n).s,
-			       adv_fmt_rate(c->far->best.throughput, "acq").s);
+			       level);
 	/* Two runs' states: neither share says which state is more common. */
 	if (c->near->carried_from[0] || c->far->carried_from[0])
-		adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the two states were met by different calibration runs (CPUs %s apart in the one of %s).",
-				       site, adv_fmt_ns(earlier->round_trip_ns).s, earlier->carried_from);
+		adv_finding__evidence(f, ADV_SRC_HOST, "states met", "by different calibration runs (CPUs %s apart in the one of %.40s)",
+				      adv_fmt_ns(earlier->round_trip_ns).s, earlier->carried_from);
 	else if (c->near->share == c->far->share)
-		adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the calibration's runs met both as often.",
-				       site);
+		adv_finding__evidence(f, ADV_SRC_HOST, "states met", "the calibration's runs met both as often");
 	else
-		adv_finding__recommend(f, "No configuration was within noise of the best in both, so no one change at %s is best whichever the hypervisor gives; the calibration's runs met CPUs %s apart more often (%s of them).",
-				       site, adv_fmt_ns(more->round_trip_ns).s, adv_fmt_pct(more->share).s);
+		adv_finding__evidence(f, ADV_SRC_HOST, "states met", "the calibration's runs met CPUs %s apart more often (%s of them)",
+				      adv_fmt_ns(more->round_trip_ns).s, adv_fmt_pct(more->share).s);
 }
 
 static void recommend_strategy(struct adv_finding *f, const struct adv_lock_choice *c, bool ok,
 			       const char *level, const char *site)
 {
-	char range[48] = "", why[192];
+	char range[48] = "", why[64];
 
 	if (ok && c->states == ADV_LOCK_STATES_DIFFER) {
 		recommend_differ(f, c, level, site);
@@ -167,24 +165,20 @@ static void recommend_strategy(struct adv_finding *f, const struct adv_lock_choi
 	if (ok && c->states == ADV_LOCK_STATES_AGREE) {
 		if (c->n_max > c->n_min)
 			snprintf(range, sizeof(range), " (any N from %u to %u)", c->n_min, c->n_max);
-		snprintf(why, sizeof(why), "within noise of the best in both CPU-distance states measured here (CPUs %s and %s apart), so it holds whichever the hypervisor gives",
-			 adv_fmt_ns(c->near->round_trip_ns).s, adv_fmt_ns(c->far->round_trip_ns).s);
+		snprintf(why, sizeof(why), "the best in both CPU-distance states measured here");
 	} else {
 		snprintf(why, sizeof(why), "the fastest strategy on this host");
 	}
 	if (ok && !strstr(c->strategy, "yield"))
-		adv_finding__recommend(f, "Replace the spin-then-sched_yield loop at %s with %s, N=%s%s: %s at %s contention.",
+		adv_finding__recommend(f, "Replace the spin-then-sched_yield loop at %.100s with %s, N=%s%s: %s at %s contention.",
 				       site, strategy_words(c->strategy), adv_fmt_spins(c->n).s, range,
 				       why, level);
-	else if (ok && c->states == ADV_LOCK_STATES_AGREE)
-		adv_finding__recommend(f, "This host's sweep favours %s with N=%s%s at %s contention, %s: keep yielding but in that shape, at %s.",
-				       strategy_words(c->strategy), adv_fmt_spins(c->n).s, range, level,
-				       why, site);
 	else if (ok)
-		adv_finding__recommend(f, "This host's sweep favours %s with N=%s at %s contention: keep yielding but in that shape, at %s.",
-				       strategy_words(c->strategy), adv_fmt_spins(c->n).s, level, site);
+		adv_finding__recommend(f, "Keep yielding at %.100s, but as %s with N=%s%s: %s at %s contention.",
+				       site, strategy_words(c->strategy), adv_fmt_spins(c->n).s, range,
+				       why, level);
 	else
-		adv_finding__recommend(f, "Wait by parking instead of yielding at %s: spin briefly, then block on a futex, a pthread mutex or a condition variable, so that waiting threads leave the CPU to the thread that will release them.",
+		adv_finding__recommend(f, "Park instead of yielding at %.100s: spin briefly, then block (a futex, a pthread mutex or a condition variable), so that waiters leave the CPU to the thread that will release them.",
 				       site);
 }
 
@@ -203,11 +197,12 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f, bool hea
 			 m->top_site && m->top_site->frame[0] ?
 			 "its stack stops in the runtime, the caller was not unwound" : "no call site recorded");
 	recommend_strategy(f, &choice, ok, heavy ? "heavy" : "light", site);
-	adv_finding__recommend(f, "Break-even: %s.", ctx->be.summary);
+	if (ctx->be.summary[0])
+		adv_finding__see(f, "Spin or park, after the findings: how long to spin before parking");
 	if (m->oversubscribed)
-		adv_finding__recommend(f, "With more runnable threads than CPUs, a yield hands the CPU to another spinner as often as to the lock holder: this is how the spinning threads should wait, and the oversubscription finding says how many should run.");
+		adv_finding__see(f, "oversubscription: how many threads should run (a yield hands the CPU to another spinner as often as to the holder)");
 	if (ctx->p->target.is_jvm)
-		adv_finding__recommend(f, "In a JVM, look for Thread.yield() loops: java.util.concurrent locks and LockSupport.park spin briefly and then park.");
+		adv_finding__evidence(f, ADV_SRC_TARGET, "in a JVM", "look for Thread.yield() loops: java.util.concurrent locks and LockSupport.park spin briefly and then park");
 }
 
 bool adv_gate_spin_yield(const struct adv_ctx *ctx)

@@ -48,6 +48,9 @@ bool adv_rule_barrier(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_lock_blocking(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_serialization(const struct adv_ctx *ctx, struct adv_finding *f);
 
+/* verdict.c: fills f->what, ->where and ->cost once the rule has built f. */
+void adv_verdict__fill(const struct adv_ctx *ctx, struct adv_finding *f);
+
 /* Confidence clamped to 0..1. */
 static inline double adv_clamp01(double x)
 {

@@ -4,16 +4,16 @@
 # tests/pkg/test_completion.sh checks these lists against the program's
 # own --help and error messages, so a new option fails that test by name.
 
-_spinscope_trace_opts='-p --pid -t --tid -d --duration -i --interval --json
+_spinscope_trace_opts='-p --pid -t --tid -d --duration -i --interval --json --brief
 	-o --output -v --verbose --light --attach= --btf --event --folded
 	--pprof --metrics --metrics-file --html --calibration --no-calibrate
 	--stack-interval --max-threads --max-futexes --max-stacks -h --help
 	-V --version'
-_spinscope_demo_opts='-d --event --folded --json -v --html -o --calibration
+_spinscope_demo_opts='-d --event --folded --json --brief -v --html -o --calibration
 	--no-calibrate -h --help'
 _spinscope_calibrate_opts='--quick --full --only --cpus --json -o --force
 	--show --compare -h --help'
-_spinscope_report_opts='--json --folded --html --pprof --calibration
+_spinscope_report_opts='--json --brief --folded --html --pprof --calibration
 	--symbols -h --help'
 _spinscope_diff_opts='--json -h --help'
 _spinscope_events='cache-misses cache-references instructions cycles

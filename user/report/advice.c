@@ -371,9 +371,16 @@ void advice__print_text(const struct adv_report *r, FILE *out)
 		fprintf(out, "  [%s] %s (%s, confidence %.0f%%)\n", marks[f->severity], f->title, f->id,
 			f->confidence * 100);
 		for (size_t e = 0; e < f->nevidence; e++)
-			fprintf(out, "      %-6s %-28s %s\n", advisor__source_name(f->evidence[e].source),
-				f->evidence[e].label, f->evidence[e].value);
-		fprintf(out, "    -> %s\n\n", f->recommendation);
+			if (strcmp(f->evidence[e].label, "see"))
+				fprintf(out, "      %-6s %-28s %s\n",
+					advisor__source_name(f->evidence[e].source),
+					f->evidence[e].label, f->evidence[e].value);
+		fprintf(out, "    -> %s\n", f->recommendation);
+		/* Cross-references last, under the action they qualify. */
+		for (size_t e = 0; e < f->nevidence; e++)
+			if (!strcmp(f->evidence[e].label, "see"))
+				fprintf(out, "       see %s\n", f->evidence[e].value);
+		fputc('\n', out);
 	}
 	/* Only a target that spins or waits on a lock has a break-even. */
 	if (r->breakeven.summary[0] && (r->breakeven.spins || r->breakeven.wait_median_ns > 0))

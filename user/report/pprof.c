@@ -421,6 +421,29 @@ static void add_other_samples(struct pp *pp, const struct ss_report *r)
 			   sr->stacks[i].count, sr->stacks[i].tid);
 }
 
+/* The kind with the most weight, what `go tool pprof` shows unless told:
+ * time against time where the sampled event is a clock (the samples' time
+ * on CPU against the waits' time off it); a count event outweighs the
+ * waits only when there are none; yields lead only an otherwise empty
+ * profile. */
+static int heaviest_kind(const struct pp *pp, const struct ss_report *r)
+{
+	const struct samples_result *sr = r->samples;
+	double tot[NVALUES] = { 0 }, ns_per_sample = 0;
+
+	for (size_t i = 0; i < pp->nsamples; i++)
+		for (int k = 0; k < NVALUES; k++)
+			tot[k] += (double)pp->samples[i].values[k];
+	if (sr && sr->event && strstr(sr->event, "clock"))
+		ns_per_sample = sr->period ? (double)sr->period : sr->freq ? 1e9 / sr->freq : 0;
+	if (tot[V_EVENT] > 0 && (ns_per_sample > 0 ? tot[V_EVENT] * ns_per_sample > tot[V_WAIT_NS] :
+				 tot[V_WAIT_NS] == 0))
+		return V_EVENT;
+	if (tot[V_WAIT_NS] == 0 && tot[V_YIELDS] > 0)
+		return V_YIELDS;
+	return V_WAIT_NS;
+}
+
 /* Pointer arrays for the packer, built once nothing moves any more. */
 struct pp_ptrs {
 	pb_value_type types[NVALUES], period_type;
@@ -505,7 +528,7 @@ static int link_messages(struct pp *pp, const struct ss_report *r, pb_profile *o
 			   (int64_t)now.tv_sec * 1000000000 + now.tv_nsec) - (int64_t)r->duration_ns;
 	out->period_type = &q->period_type;
 	out->period = r->samples ? (int64_t)r->samples->period : 0;
-	out->default_sample_type = q->types[V_WAIT_NS].type;
+	out->default_sample_type = q->types[heaviest_kind(pp, r)].type;
 	return pp->err;
 }
 

@@ -56,6 +56,7 @@ struct ss_report {
 	bool futex2_traced;
 	bool sched_btf;			/* scheduler traced through tp_btf */
 	bool light;			/* --light: scheduler events only */
+	bool brief;			/* text: the header and the verdict only */
 	bool fentry;			/* futex/yield through fentry/fexit */
 	struct ss_report_symbols symbols;
 	/* What the sampler saw (NULL: no samples section) and how to name

@@ -7,6 +7,7 @@
 #include "common/version.h"
 #include "advice.h"
 #include "report.h"
+#include "verdict.h"
 #include "recording_json.h"
 #include "samples_report.h"
 #include "model/releases.h"
@@ -339,6 +340,8 @@ json_object *report_to_json(const struct ss_report *r)
 	if (r->samples)
 		add(root, "samples", samples__to_json(r->samples, r->name, r->name_arg));
 	add(root, "advice", r->advice ? advice__to_json(r->advice) : json_object_new_array());
+	if (r->advice)
+		add(root, "verdict", verdict__to_json(r->advice));
 	recording__add_sections(root, r);
 	return root;
 }

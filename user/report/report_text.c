@@ -6,6 +6,7 @@
 #include "common/version.h"
 #include "advice.h"
 #include "report.h"
+#include "verdict.h"
 #include "samples_report.h"
 #include "advisor/thresholds.h"
 #include "model/releases.h"
@@ -105,8 +106,11 @@ static void print_header(const struct ss_report *r, FILE *out)
 	fprintf(out, "spinscope %s: pid %d (%s)", SS_VERSION, r->pid, r->comm);
 	if (r->tid)
 		fprintf(out, ", thread %d only", r->tid);
-	fprintf(out, "\nhost %s: Linux %s %s, %d CPUs, %s\n", r->host->hostname, r->host->kernel,
-		r->host->machine, r->host->cpus, r->host->cpu_model);
+	fprintf(out, "\nhost %s: Linux %s %s, %d CPUs, %s%s\n", r->host->hostname, r->host->kernel,
+		r->host->machine, r->host->cpus, r->host->cpu_model,
+		/* One node is the host's fact, not a finding about the target. */
+		r->advisor_input && r->advisor_input->numa.nodes <= 1 ?
+		", one NUMA node (no placement to advise)" : "");
 	fprintf(out, "traced %s, %llu thread%s seen", fmt_ns(r->duration_ns, d, sizeof(d)),
 		(unsigned long long)p->totals.threads, p->totals.threads == 1 ? "" : "s");
 	if (r->exited)
@@ -531,6 +535,10 @@ static void print_symbols(const struct ss_report *r, FILE *out)
 void report_print_text(const struct ss_report *r, FILE *out)
 {
 	print_header(r, out);
+	if (r->advice)
+		verdict__print_text(r->advice, out);
+	if (r->brief)
+		return;
 	print_totals(r, out);
 	print_threads(r, out);
 	print_exited(r, out);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "samples_report.h"
+#include "advisor/runtime.h"
 
 #define NO_STACK "[no user stack]"
 #define UNKNOWN "[unknown]"
@@ -100,8 +101,59 @@ void samples__top_free(struct samples_top *t, long n)
 	free(t);
 }
 
-long samples__top(const struct samples_result *r, samples_symbolize_fn symbolize, void *arg,
-		  struct samples_top **out)
+/* What an unnamed leaf is, said by what runs there: the vDSO's unnamed
+ * code is its clock read (a static function with no dynamic symbol, the
+ * pvclock read on a KVM guest); code outside any file is JIT code without
+ * a perf map. */
+static const char *unnamed_what(const char *module)
+{
+	if (module && !strcmp(module, "[vdso]"))
+		return "clock read in the vDSO";
+	if (!module)
+		return "JIT or anonymous code, no perf map (have the runtime write "
+		       "/tmp/perf-PID.map: java -XX:+UnlockDiagnosticVMOptions "
+		       "-XX:+DumpPerfMapAtExit, node --perf-basic-prof)";
+	return NULL;
+}
+
+/* The leaf's row in the text table: the leaf itself, and for a leaf the
+ * user does not own (unnamed, or the runtime's: libc, the vDSO) the
+ * nearest caller that is the user's own, so that every sample is
+ * attributed to something the user can change. */
+static const char *attributed_name(const struct samples_stack *st, samples_symbolize_fn symbolize,
+				   void *arg, const char **module, char *buf, size_t size,
+				   char *mbuf, size_t msize)
+{
+	char leaf[256], addr[32];
+	const char *sym = name_ip(symbolize, arg, st->ips[0], module, addr, sizeof(addr));
+	const char *what = strcmp(sym, UNKNOWN) ? NULL : unnamed_what(*module);
+	bool owned = strcmp(sym, UNKNOWN) && *module && !adv_is_runtime_module(*module);
+
+	if (!symbolize || owned)
+		return sym;
+	/* The callback's strings live until its next call: copies. */
+	snprintf(leaf, sizeof(leaf), "%s", what ? what : sym);
+	snprintf(mbuf, msize, "%s", *module && !what ? *module : "");
+	*module = mbuf[0] ? mbuf : NULL;
+	snprintf(buf, size, "%s", leaf);
+	for (__u32 k = 1; k < st->depth; k++) {
+		const char *mod, *caller = name_ip(symbolize, arg, st->ips[k], &mod, addr, sizeof(addr));
+
+		if (strcmp(caller, UNKNOWN) && mod && !adv_is_runtime_module(mod)) {
+			const char *base = *module ? strrchr(*module, '/') : NULL;
+
+			/* "clock_gettime (libc.so.6), called from busy_ns" */
+			snprintf(buf, size, "%s%s%s%s, called from %s", leaf, *module ? " (" : "",
+				 *module ? (base ? base + 1 : *module) : "", *module ? ")" : "", caller);
+			*module = NULL;
+			break;
+		}
+	}
+	return buf;
+}
+
+static long top_rows(const struct samples_result *r, samples_symbolize_fn symbolize, void *arg,
+		     bool attribute, struct samples_top **out)
 {
 	struct samples_top *v = calloc(r->nr_stacks ? r->nr_stacks : 1, sizeof(*v));
 	long n = 0;
@@ -112,10 +164,13 @@ long samples__top(const struct samples_result *r, samples_symbolize_fn symbolize
 	for (size_t i = 0; i < r->nr_stacks; i++) {
 		const struct samples_stack *st = &r->stacks[i];
 		const char *sym = NO_STACK, *mod = NULL;
-		char buf[32];
+		char buf[512], mbuf[256];
 		long j;
 
-		if (st->depth)
+		if (st->depth && attribute)
+			sym = attributed_name(st, symbolize, arg, &mod, buf, sizeof(buf), mbuf,
+					      sizeof(mbuf));
+		else if (st->depth)
 			sym = name_ip(symbolize, arg, st->ips[0], &mod, buf, sizeof(buf));
 		for (j = 0; j < n; j++)
 			if (!cmp_str(v[j].symbol, sym) && !cmp_str(v[j].module, mod))
@@ -135,6 +190,12 @@ long samples__top(const struct samples_result *r, samples_symbolize_fn symbolize
 	qsort(v, (size_t)n, sizeof(*v), cmp_top);
 	*out = v;
 	return n;
+}
+
+long samples__top(const struct samples_result *r, samples_symbolize_fn symbolize, void *arg,
+		  struct samples_top **out)
+{
+	return top_rows(r, symbolize, arg, false, out);
 }
 
 /* True when the counters are the ones a miss ratio is made of. */
@@ -473,11 +534,12 @@ int samples__print_text(const struct samples_result *r, FILE *f, samples_symboli
 				fprintf(f, "%s%d", i ? "," : " ", r->cpus_offline[i]);
 			fprintf(f, " offline for part of the trace (sampled from when seen online)\n");
 		}
-		n = samples__top(r, symbolize, arg, &top);
+		n = top_rows(r, symbolize, arg, true, &top);
 		if (n < 0)
 			return (int)n;
 		if (n)
-			fprintf(f, "  %8s %6s  %s\n", "samples", "share", "function (module)");
+			fprintf(f, "  %8s %6s  %s\n", "samples", "share",
+				"function (module); the runtime's and unnamed code with the caller of yours");
 		for (long i = 0; i < n && i < top_n; i++) {
 			fprintf(f, "  %8" PRIu64 " %5.1f%%  %s", (uint64_t)top[i].count,
 				r->total ? 100.0 * (double)top[i].count / (double)r->total : 0.0,

@@ -321,6 +321,24 @@ static inline void fx_assert_will_find(const struct adv_profile *p, const struct
 			 found, n);
 }
 
+/* Every recommendation of every fixture is led by its action and says it
+ * in at most ADV_REC_MAX characters: the figures are evidence lines. */
+static inline void fx_assert_short_advice(const struct adv_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		size_t len = strlen(r->findings[i].recommendation);
+
+		/* false-sharing's text is being rewritten on its own branch
+		 * (issue 31 leaves it to that work); it is bounded once that lands. */
+		if (!strcmp(r->findings[i].id, "false-sharing"))
+			continue;
+		if (len > ADV_REC_MAX)
+			print_message("%s: recommendation of %zu characters: %s\n", r->findings[i].id,
+				      len, r->findings[i].recommendation);
+		assert_in_range(len, 1, ADV_REC_MAX);
+	}
+}
+
 /* Totals from the threads (unless the test set them), then the advisor. */
 static inline const struct adv_report *fx_run(struct fx *fx)
 {
@@ -340,6 +358,7 @@ static inline const struct adv_report *fx_run(struct fx *fx)
 	}
 	assert_int_equal(advisor__run(p, &fx->h, &fx->r), 0);
 	fx_assert_will_find(p, &fx->h, &fx->r);
+	fx_assert_short_advice(&fx->r);
 	return &fx->r;
 }
 

@@ -64,9 +64,7 @@ static void test_dominant_section_is_named_and_to_be_shortened(void **state)
 	assert_null(strstr(fx_evidence(f, "holders"), "convoy"));
 	/* 700 holds of ~200 us against 100 of ~5 us: it dominates. */
 	assert_non_null(strstr(f->recommendation, "in flush_queue, where it is held longest"));
-	assert_non_null(strstr(f->recommendation,
-			       "flush_queue makes 100% of the time it is held while others wait"));
-	assert_non_null(strstr(f->recommendation, "shorten or split that section"));
+	assert_non_null(strstr(f->recommendation, "Move out what does not need the lock"));
 	assert_null(strstr(f->recommendation, "function named above"));
 	fx_free(fx);
 }
@@ -83,8 +81,8 @@ static void test_spread_holds_name_the_largest_of_several(void **state)
 
 	assert_non_null(f);
 	assert_non_null(strstr(fx_evidence(f, "critical section"), "held in parse "));
-	assert_non_null(strstr(f->recommendation, "No one section holds it most (parse, the largest"));
-	assert_null(strstr(f->recommendation, "shorten or split that section"));
+	assert_non_null(strstr(f->recommendation, "Shorten the longest-held sections first (parse, the largest"));
+	assert_null(strstr(f->recommendation, "Move out what does not need the lock"));
 	fx_free(fx);
 }
 
@@ -122,7 +120,7 @@ static void test_convoy_is_said(void **state)
 
 	assert_non_null(f);
 	assert_non_null(strstr(fx_evidence(f, "holders"), "3 also wait for it (100% of releases): a convoy"));
-	assert_non_null(strstr(f->recommendation, "(a convoy)"));
+	assert_non_null(strstr(fx_evidence(f, "convoy"), "more threads only add waiting"));
 	fx_free(fx);
 }
 
@@ -136,7 +134,7 @@ static void test_runtime_release_site_is_not_the_place_to_change(void **state)
 	assert_string_equal(fx_evidence(f, "critical section"),
 			    "not named: the release stack does not reach the user's code (__lll_lock_wake in libc, 100% of contended releases)");
 	assert_null(strstr(f->recommendation, "__lll_lock_wake"));
-	assert_non_null(strstr(f->recommendation, "not named"));
+	assert_non_null(strstr(f->recommendation, "release stacks stop in the runtime"));
 	fx_free(fx);
 }
 

@@ -157,7 +157,7 @@ static void test_short_waits_get_the_glibc_spin_tunable(void **state)
 	assert_non_null(f);
 	assert_true(fx_says(f, "GLIBC_TUNABLES=glibc.pthread.mutex_spin_count=127"));
 	assert_true(fx_says(f, "PTHREAD_MUTEX_ADAPTIVE_NP"));
-	assert_false(fx_says(f, "shorten what runs under the lock"));
+	assert_false(fx_says(f, "Shorten the critical section"));
 	fx_free(fx);
 }
 
@@ -167,7 +167,7 @@ static void test_long_waits_get_shorter_critical_sections(void **state)
 	const struct adv_finding *f = one_lock(fx, MUTEX, 200000, 0.5);
 
 	assert_non_null(f);
-	assert_true(fx_says(f, "shorten what runs under the lock"));
+	assert_true(fx_says(f, "Shorten the critical section"));
 	assert_false(fx_says(f, "GLIBC_TUNABLES"));
 	fx_free(fx);
 }

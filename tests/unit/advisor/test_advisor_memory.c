@@ -211,7 +211,9 @@ static void test_false_sharing_silent_when_healthy(void **state)
 	fx_assert_silent_when_healthy("false-sharing");
 }
 
-static void test_numa_one_node_is_said_once(void **state)
+/* One node says nothing about the program: no finding at all (the
+ * report's host line says the host has one node). */
+static void test_numa_one_node_is_no_finding(void **state)
 {
 	struct fx *fx = fx_new(5, 2);
 	const struct adv_report *r;
@@ -227,9 +229,7 @@ static void test_numa_one_node_is_said_once(void **state)
 		if (!strstr(r->findings[i].id, "numa"))
 			assert_false(fx_says(&r->findings[i], "NUMA"));
 	}
-	assert_int_equal(n, 1);
-	assert_int_equal(fx_get(fx, "numa-placement")->severity, ADV_INFO);
-	assert_true(fx_says(fx_get(fx, "numa-placement"), "not applicable"));
+	assert_int_equal(n, 0);
 	fx_free(fx);
 }
 
@@ -317,7 +317,7 @@ static void test_memory_order_fires_on_fence_heavy_code(void **state)
 	assert_string_equal(fx_evidence(f, "possible saving"), "up to 30% of on-CPU time");
 	assert_true(fx_says(f, "memory_order_release"));
 	/* On this (x86) calibration CAS costs the same in any order. */
-	assert_true(fx_says(f, "a CAS costs the same whatever its ordering"));
+	assert_true(fx_says(f, "costs the same whatever its ordering"));
 	fx_free(fx);
 }
 
@@ -347,7 +347,7 @@ int main(void)
 		cmocka_unit_test(test_false_sharing_read_write),
 		cmocka_unit_test(test_true_sharing_and_heap_records),
 		cmocka_unit_test(test_false_sharing_silent_when_healthy),
-		cmocka_unit_test(test_numa_one_node_is_said_once),
+		cmocka_unit_test(test_numa_one_node_is_no_finding),
 		cmocka_unit_test(test_numa_concentrated_memory_spread_threads_interleave),
 		cmocka_unit_test(test_numa_threads_on_one_node_bind),
 		cmocka_unit_test(test_numa_local_placement_is_left_alone),

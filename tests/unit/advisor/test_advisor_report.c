@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <regex.h>
 #include "advisor_fixture.h"
+#include "advisor/finding.h"
 
 /* `spinscope demo` on this 2-CPU VM without a PMU: four threads on one
  * pthread mutex, two in a spin-then-sched_yield loop, two incrementing
@@ -91,25 +92,49 @@ static void test_healthy_processes_get_no_warning(void **state)
 		for (size_t i = 0; i < r->n; i++)
 			fx_print(&r->findings[i]);
 		assert_true(fx_worst(r) <= ADV_INFO);
-		/* What is left is the one NUMA line. */
-		assert_int_equal(r->n, 1);
-		assert_string_equal(r->findings[0].id, "numa-placement");
+		/* Nothing is left: one NUMA node is the host line's, not a finding. */
+		assert_int_equal(r->n, 0);
 		fx_free(fx);
 	}
+}
+
+/* A long name cannot push the action past ADV_REC_MAX: whole sentences
+ * beyond it move to a "then" evidence line; one sentence too long is cut. */
+static void test_recommendation_bound_keeps_whole_sentences(void **state)
+{
+	struct adv_finding f;
+	char name[270];
+
+	(void)state;
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;
+	adv_finding__init(&f, ADV_WARNING, "t");
+	adv_finding__recommend(&f, "Shorten the section in %s.", name);
+	adv_finding__recommend(&f, "Then measure it again.");
+	adv_finding__bound(&f);
+	assert_true(strlen(f.recommendation) <= ADV_REC_MAX);
+	assert_non_null(strstr(f.recommendation, "Shorten the section in xxx"));
+	assert_string_equal(fx_evidence(&f, "then"), "Then measure it again.");
+	adv_finding__init(&f, ADV_WARNING, "t");
+	adv_finding__recommend(&f, "Shorten %s%s.", name, name);
+	adv_finding__bound(&f);
+	assert_int_equal(strlen(f.recommendation), ADV_REC_MAX);
+	assert_null(fx_evidence(&f, "then"));
 }
 
 static void test_ids_are_the_stable_set(void **state)
 {
 	static const char *const ids[] = {
 		"spin-yield", "futex-contention", "false-sharing", "spin-hint",
-		"numa-placement", "memory-order", "oversubscription",
+		"memory-order", "oversubscription",
 	};
 	struct fx *fx = demo();
 	const struct adv_report *r;
 
 	fx_fence(fx, "publish (demo)", 0.06);
 	r = fx_run(fx);
-	assert_int_equal(r->n, 7);
+	/* One NUMA node: no numa-placement finding (the host line's). */
+	assert_int_equal(r->n, 6);
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
 		assert_non_null(advisor__find(r, ids[i]));
 	assert_string_equal(advisor__severity_name(ADV_CRITICAL), "critical");
@@ -202,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_findings_ranked_by_severity_then_confidence),
 		cmocka_unit_test(test_healthy_processes_get_no_warning),
 		cmocka_unit_test(test_ids_are_the_stable_set),
+		cmocka_unit_test(test_recommendation_bound_keeps_whole_sentences),
 		cmocka_unit_test(test_evidence_carries_units),
 		cmocka_unit_test(test_bad_input_is_refused),
 		cmocka_unit_test(test_empty_profile),

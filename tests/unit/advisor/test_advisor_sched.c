@@ -52,7 +52,7 @@ static void test_info_when_nothing_spins(void **state)
 	f = fx_run_get(fx, "oversubscription");
 	assert_non_null(f);
 	assert_int_equal(f->severity, ADV_INFO);
-	assert_true(fx_says(f, "Nothing spins"));
+	assert_true(fx_says(f, "nothing spins"));
 	/* No yields: every involuntary switch was a preemption. */
 	assert_non_null(strstr(fx_evidence(f, "involuntary switches"), "at least 600/s preemptions"));
 	fx_free(fx);

@@ -17,6 +17,8 @@
 
 /* Parses a NULL-terminated list of arguments (argv[0] added here). getopt
  * permutes argv, so each call gets its own writable copy. */
+static enum ss_opts_cmd parse_cmd = SS_OPTS_TRACE;
+
 static int parse_list(struct ss_opts *o, char *err, size_t errlen, const char *const *args)
 {
 	static char store[MAX_ARGS][128];
@@ -33,7 +35,8 @@ static int parse_list(struct ss_opts *o, char *err, size_t errlen, const char *c
 	}
 	argv[argc] = NULL;
 	err[0] = 0;
-	return ss_opts_parse(argc, argv, o, err, errlen);
+	return parse_cmd == SS_OPTS_TRACE ? ss_opts_parse(argc, argv, o, err, errlen) :
+	       ss_opts_parse_cmd(argc, argv, parse_cmd, o, err, errlen);
 }
 
 #define PARSE(o, err, ...) \
@@ -146,6 +149,50 @@ static void test_attach_modes(void **state)
 	assert_int_equal(PARSE(&o, err, "-p", "1", "--light", "--attach=auto"), 0);
 	assert_int_equal(PARSE(&o, err, "-p", "1", "--light", "--attach=tracepoint"), 2);
 	assert_non_null(strstr(err, "--light attaches no syscall program"));
+}
+
+/* --brief: the header and the verdict; it shortens the text report, so
+ * with --json it is a usage error rather than silently ignored. */
+static void test_brief(void **state)
+{
+	struct ss_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "-p", "1"), 0);
+	assert_false(o.brief);
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--brief"), 0);
+	assert_true(o.brief);
+	assert_int_equal(PARSE(&o, err, "-p", "1", "--brief", "--json"), 2);
+	assert_non_null(strstr(err, "--brief shortens the text report"));
+}
+
+/* The demo parses with the trace's parser: every option the trace takes
+ * but -p and -t, its own defaults, no target needed. */
+static void test_demo_takes_the_trace_options(void **state)
+{
+	struct ss_opts o;
+	char err[256];
+
+	(void)state;
+	parse_cmd = SS_OPTS_DEMO;
+	assert_int_equal(PARSE(&o, err, "--brief"), 0);
+	assert_float_equal(o.duration_s, 4, 0);
+	assert_string_equal(o.event, "cpu-clock");
+	assert_true(o.brief);
+	assert_int_equal(PARSE(&o, err, "-d", "2", "--pprof", "x.pb.gz", "--event", "task-clock",
+			       "-i", "1"), 0);
+	assert_float_equal(o.duration_s, 2, 0);
+	assert_string_equal(o.pprof_path, "x.pb.gz");
+	assert_string_equal(o.event, "task-clock");
+	assert_int_equal(PARSE(&o, err, "-p", "1"), 2);
+	assert_non_null(strstr(err, "the demo traces its own workload: -p"));
+	assert_int_equal(PARSE(&o, err, "-t", "1"), 2);
+	assert_int_equal(PARSE(&o, err, "--bogus"), 2);
+	assert_int_equal(PARSE(&o, err, "--json", "--brief"), 2);
+	parse_cmd = SS_OPTS_TRACE;
+	assert_int_equal(PARSE(&o, err, "--brief"), 2);
+	assert_non_null(strstr(err, "no target"));
 }
 
 /* Grouped short flags and an attached value, as getopt users expect. */
@@ -415,6 +462,8 @@ int main(void)
 		cmocka_unit_test(test_reentrant),
 		cmocka_unit_test(test_small_error_buffer),
 		cmocka_unit_test(test_attach_modes),
+		cmocka_unit_test(test_brief),
+		cmocka_unit_test(test_demo_takes_the_trace_options),
 		cmocka_unit_test(test_parse_int),
 		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_help_text),

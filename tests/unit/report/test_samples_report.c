@@ -23,6 +23,8 @@ static const struct fake_sym {
 	{ 0x2f00, 0x3100, "__libc_start_main", "/lib/libc.so.6" },
 	{ 0x5000, 0x6000, NULL, "/lib/libx.so" },
 	{ 0x7000, 0x7100, "odd;name\nhere", "/bin/app" },
+	{ 0x8000, 0x8100, NULL, "[vdso]" },
+	{ 0x8100, 0x8200, "__vdso_clock_gettime", "[vdso]" },
 };
 
 static int fake_calls;
@@ -303,6 +305,44 @@ static char *text(const struct samples_result *r, int top_n)
 	return buf;
 }
 
+/* Every sample names something the user owns: the vDSO's unnamed code by
+ * what it does, JIT code without a perf map by how to get one, the
+ * runtime's named code (libc, the vDSO) with the user's caller; a leaf of
+ * the user's own as it is. */
+static void test_text_attributes_leaves_to_the_users_caller(void **state)
+{
+	static const __u64 vdso[] = { 0x8010, 0x1010, 0x3001 };	/* unnamed vDSO <- fA */
+	static const __u64 named[] = { 0x8110, 0x2005, 0x3001 };	/* __vdso_clock_gettime <- main */
+	static const __u64 jit[] = { 0xa000, 0xa100, 0x2005 };	/* anonymous <- anonymous <- main */
+	static const __u64 lone[] = { 0x8010 };			/* no caller at all */
+	static const __u64 own[] = { 0x1010, 0x2005 };
+	struct samples_stack st[] = {
+		{ .tid = 1, .stack_id = 1, .count = 40, .depth = 3, .ips = vdso },
+		{ .tid = 1, .stack_id = 2, .count = 30, .depth = 3, .ips = named },
+		{ .tid = 1, .stack_id = 3, .count = 20, .depth = 3, .ips = jit },
+		{ .tid = 1, .stack_id = 4, .count = 6, .depth = 1, .ips = lone },
+		{ .tid = 1, .stack_id = 5, .count = 4, .depth = 2, .ips = own },
+	};
+	struct samples_result r;
+	char *out;
+
+	make_result(&r);
+	r.stacks = st;
+	r.nr_stacks = sizeof(st) / sizeof(st[0]);
+	r.counters_available = false;
+	out = text(&r, 10);
+	print_message("%s", out);
+	assert_non_null(strstr(out, "      40  40.0%  clock read in the vDSO, called from fA\n"));
+	assert_non_null(strstr(out, "      30  30.0%  __vdso_clock_gettime ([vdso]), called from main\n"));
+	assert_non_null(strstr(out, "      20  20.0%  JIT or anonymous code, no perf map (have the "
+				    "runtime write /tmp/perf-PID.map"));
+	assert_non_null(strstr(out, "), called from main\n"));
+	assert_non_null(strstr(out, "       6   6.0%  clock read in the vDSO\n"));
+	assert_non_null(strstr(out, "       4   4.0%  fA (/bin/app)\n"));
+	assert_null(strstr(out, "[unknown]"));
+	free(out);
+}
+
 static void test_text(void **state)
 {
 	struct samples_result r;
@@ -313,7 +353,8 @@ static void test_text(void **state)
 	assert_non_null(strstr(out, "Samples (cpu-clock, one sample every 1001001 ns on CPU, "
 				    "2 CPUs): 100 samples of the target\n"));
 	assert_non_null(strstr(out, "      95  95.0%  fA (/bin/app)\n"));
-	assert_non_null(strstr(out, "       4   4.0%  [unknown] (/lib/libx.so)\n"));
+	/* An unnamed leaf is attributed to the user's caller. */
+	assert_non_null(strstr(out, "       4   4.0%  [unknown] (libx.so), called from main\n"));
 	assert_non_null(strstr(out, "  ... 1 more functions\n"));
 	assert_null(strstr(out, "[no user stack]"));
 	assert_non_null(strstr(out, "dropped: 1 samples without a user stack (unreadable)"));
@@ -377,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_json_unavailable_and_freq),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_attributes_leaves_to_the_users_caller),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
