@@ -7,6 +7,7 @@
 _spinscope_trace_opts='-p --pid -t --tid -d --duration -i --interval --json --brief
 	-o --output -v --verbose --light --attach= --btf --event --folded
 	--pprof --metrics --metrics-file --html --calibration --no-calibrate
+	--no-jvm-map --no-data-addresses
 	--stack-interval --max-threads --max-futexes --max-stacks -h --help
 	-V --version'
 _spinscope_demo_opts='-d --event --folded --json --brief -v --html -o --calibration
