@@ -336,6 +336,13 @@ static void rank_locks(const struct adv_profile *p, double futex_call_ns, struct
 
 		h.share = fmin(1.0, h.blocked_share + h.at_once_share_time);
 
+		struct adv_lock_words lw;
+
+		/* The Go scheduler parking its idle threads is not the
+		 * program's lock (runtime.c): never contention. */
+		adv_runtime_word_futex(p, fx, &lw);
+		if (lw.runtime_internal)
+			continue;
 		if (fx->blocked < ADV_FUTEX_MIN_WAITS || h.rate < ADV_FUTEX_MIN_RATE ||
 		    (double)fx->wakes < ADV_FUTEX_WAKE_RATIO * (double)fx->blocked ||
 		    h.share < ADV_FUTEX_MIN_SHARE ||

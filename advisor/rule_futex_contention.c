@@ -15,6 +15,7 @@
 #include "format.h"
 #include "hostcal.h"
 #include "rules.h"
+#include "runtime.h"
 
 /* Thresholds (thresholds.h). ADV_LOCK_WARN_SHARE, ADV_LOCK_CRIT_SHARE: share
  * of the waiters' time waiting on the lock (blocked, or in wait calls that
@@ -132,7 +133,16 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 	const struct adv_hot_lock *hl = &ctx->m.hot[0];
 	char in[ADV_NAME_LEN];
 
-	if (hot_word(hl)) {
+	struct adv_lock_words lw;
+	enum adv_runtime rt = ctx->p->target.runtime;
+
+	adv_word_words(ctx->p, hl->fx, &lw);
+	if (lw.kind[0] && (rt == ADV_RT_RUST || rt == ADV_RT_GO || rt == ADV_RT_CPYTHON || rt == ADV_RT_JVM)) {
+		/* glibc's mutex knobs are not this runtime's: its own fixes. */
+		adv_finding__recommend(f, "Shorten the critical section %.70s, or split the lock (one per shard).",
+				       where(hl->fx, in, sizeof(in)));
+		adv_finding__recommend(f, "%s", lw.fix);
+	} else if (hot_word(hl)) {
 		recommend_hot(ctx, f, hl);
 	} else {
 		switch (be->side) {
@@ -177,7 +187,7 @@ bool adv_rule_futex_contention(const struct adv_ctx *ctx, struct adv_finding *f)
 		return false;
 	sev = hl->share >= ADV_LOCK_CRIT_SHARE ? ADV_CRITICAL :
 	      hl->share >= ADV_LOCK_WARN_SHARE ? ADV_WARNING : ADV_INFO;
-	lock_name(hl->fx, name, sizeof(name));
+	adv_word_name(ctx->p, hl->fx, name, sizeof(name));
 	adv_finding__init(f, sev, "Lock contention: waiters spend %s of their time waiting on %.100s",
 			  adv_fmt_pct(hl->share).s, name);
 	evidence(ctx, f);

@@ -253,7 +253,10 @@ static const struct lock_kind kinds[] = {
 	{ RT(ADV_RT_RUST), { "RwLock>::read", "read_contended" }, "std::sync::RwLock (readers)",
 	  FIX_RUST_RWLOCK, "", false },
 	{ RT(ADV_RT_RUST), { "rwlock::", "RwLock" }, "std::sync::RwLock", FIX_RUST_RWLOCK, "", false },
-	{ RT(ADV_RT_RUST), { "Condvar>::", "condvar::" }, "std::sync::Condvar", FIX_RUST_CONDVAR, "", false },
+	{ RT(ADV_RT_RUST), { "Condvar>::", "condvar::", "futex::Condvar" }, "std::sync::Condvar", FIX_RUST_CONDVAR, "", false },
+	/* Rust before 1.70 (Debian 12's 1.63): std::sys::unix::locks::futex::Mutex */
+	{ RT(ADV_RT_RUST), { "futex::Mutex", "Mutex::lock_contended" }, "std::sync::Mutex",
+	  FIX_RUST_MUTEX, "", false },
 	{ RT(ADV_RT_RUST), { "Mutex>::lock", "Mutex>::unlock", "mutex::", "MutexGuard" }, "std::sync::Mutex",
 	  FIX_RUST_MUTEX, "", false },
 	{ RT(ADV_RT_RUST), { "parking_lot" }, "a parking_lot lock", FIX_RUST_MUTEX, "", false },

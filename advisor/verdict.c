@@ -14,13 +14,15 @@
  * order tried. */
 static const char *const place_labels[] = {
 	"lock", "yield call site", "spinning function", "cache-miss hot spot",
-	"fence-heavy hot spot", "spinning code",
+	"fence-heavy hot spot", "spinning code", "word", "barrier", "waited on most",
 };
 
 /* Evidence that already says the cost, by rules whose cost is not one of
  * the target's times. */
 static const char *const cost_labels[] = {
-	"possible saving", "latency over all-local",
+	"possible saving", "latency over all-local", "woken for nothing",
+	"waiting for the round", "their time waiting for each other",
+	"holder off CPU, not in a futex",
 };
 
 static const char *evidence_value(const struct adv_finding *f, const char *label)
@@ -37,6 +39,11 @@ static const struct {
 	{ "spin-yield", "sched_yield spin loop" },
 	{ "spin-loop", "busy-wait spin loop" },
 	{ "futex-contention", "lock contention" },
+	{ "blocking-under-lock", "blocking under a lock" },
+	{ "wake-herd", "thundering herd" },
+	{ "barrier-imbalance", "barrier imbalance" },
+	{ "serialization", "threads taking turns" },
+	{ "true-sharing", "true sharing" },
 	{ "oversubscription", "more runnable threads than CPUs" },
 	{ "false-sharing", "false sharing" },
 	{ "spin-hint", "spin-wait hint" },
@@ -87,6 +94,12 @@ void adv_verdict__fill(const struct adv_ctx *ctx, struct adv_finding *f)
 	/* The yield site's evidence carries its call count: the frame alone. */
 	if (!strcmp(f->id, "spin-yield") && ctx->m.top_site && ctx->m.top_site->frame[0]) {
 		snprintf(f->where, sizeof(f->where), "%s", ctx->m.top_site->frame);
+		cost(ctx, f);
+		return;
+	}
+	/* A lock in the program's language ("std::sync::Mutex in bump_shared"). */
+	if (!strcmp(f->id, "futex-contention") && ctx->m.nhot) {
+		adv_word_name(ctx->p, ctx->m.hot[0].fx, f->where, sizeof(f->where));
 		cost(ctx, f);
 		return;
 	}
