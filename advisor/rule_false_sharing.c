@@ -57,14 +57,19 @@ static void host_evidence(const struct adv_ctx *ctx, struct adv_finding *f)
 			      adv_fmt_ratio(fs->ratio_2t).s);
 	/* 0: the calibration could not settle on a size (noise, or threads
 	 * that never ran at once). */
+	/* sysfs gives no line size on some VMs (0): said so, not "0 bytes". */
+	char line[64];
+
+	if (fs->cache_line_bytes)
+		snprintf(line, sizeof(line), "cache line %s per sysfs", adv_fmt_bytes(fs->cache_line_bytes).s);
+	else
+		snprintf(line, sizeof(line), "sysfs gives no cache line size here");
 	if (fs->interference_bytes)
-		adv_finding__evidence(f, ADV_SRC_HOST, "destructive interference", "%s (cache line %s per sysfs)",
-				      adv_fmt_bytes(fs->interference_bytes).s,
-				      adv_fmt_bytes(fs->cache_line_bytes).s);
+		adv_finding__evidence(f, ADV_SRC_HOST, "destructive interference", "%s (%s)",
+				      adv_fmt_bytes(fs->interference_bytes).s, line);
 	else
 		adv_finding__evidence(f, ADV_SRC_HOST, "destructive interference",
-				      "not determined (cache line %s per sysfs)",
-				      adv_fmt_bytes(fs->cache_line_bytes).s);
+				      "not determined (%s)", line);
 	if (!fs->concurrent)
 		adv_finding__evidence(f, ADV_SRC_HOST, "calibration caveat",
 				      "its threads did not run at once: the ratio may understate the cost");

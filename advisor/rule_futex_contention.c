@@ -123,7 +123,7 @@ static void recommend_hot(const struct adv_ctx *ctx, struct adv_finding *f,
 	/* "while ... fit the CPUs": said, not made the verdict; whether the
 	 * target is oversubscribed moves with the host's load, the verdict
 	 * must not. */
-	adv_finding__recommend(f, "Shard the data %.70s (a lock per shard), or let waiters spin briefly (PTHREAD_MUTEX_ADAPTIVE_NP) while the lock-taking threads fit the CPUs.",
+	adv_finding__recommend(f, "Shard the data %.130s (a lock per shard), or let waiters spin briefly (PTHREAD_MUTEX_ADAPTIVE_NP) while the lock-taking threads fit the CPUs.",
 			       where(hl->fx, in, sizeof(in)));
 }
 
@@ -139,7 +139,7 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 	adv_word_words(ctx->p, hl->fx, &lw);
 	if (lw.kind[0] && (rt == ADV_RT_RUST || rt == ADV_RT_GO || rt == ADV_RT_CPYTHON || rt == ADV_RT_JVM)) {
 		/* glibc's mutex knobs are not this runtime's: its own fixes. */
-		adv_finding__recommend(f, "Shorten the critical section %.70s, or split the lock (one per shard).",
+		adv_finding__recommend(f, "Shorten the critical section %.130s, or split the lock (one per shard).",
 				       where(hl->fx, in, sizeof(in)));
 		adv_finding__recommend(f, "%s", lw.fix);
 	} else if (hot_word(hl)) {
@@ -154,7 +154,7 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 				adv_finding__recommend(f, "Spin briefly before parking: make the mutex adaptive (PTHREAD_MUTEX_ADAPTIVE_NP) and size GLIBC_TUNABLES=glibc.pthread.mutex_spin_count to about one handoff.");
 			break;
 		case ADV_SIDE_PARK:
-			adv_finding__recommend(f, "Shorten the critical section %.70s, or split the lock (one per shard); spinning would not help.",
+			adv_finding__recommend(f, "Shorten the critical section %.130s, or split the lock (one per shard); spinning would not help.",
 					       where(hl->fx, in, sizeof(in)));
 			break;
 		case ADV_SIDE_UNKNOWN:

@@ -14,7 +14,7 @@
  * order tried. */
 static const char *const place_labels[] = {
 	"lock", "yield call site", "spinning function", "cache-miss hot spot",
-	"fence-heavy hot spot", "spinning code", "word", "barrier", "waited on most",
+	"fence-heavy hot spot", "spinning code", "word", "barrier", "waited on most", "instruction",
 };
 
 /* Evidence that already says the cost, by rules whose cost is not one of
@@ -22,7 +22,7 @@ static const char *const place_labels[] = {
 static const char *const cost_labels[] = {
 	"possible saving", "latency over all-local", "woken for nothing",
 	"waiting for the round", "their time waiting for each other",
-	"holder off CPU, not in a futex",
+	"holder off CPU, not in a futex", "samples on it",
 };
 
 static const char *evidence_value(const struct adv_finding *f, const char *label)

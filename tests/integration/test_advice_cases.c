@@ -40,14 +40,36 @@ static const char *calibration(void)
 	return tt_calibration(CAL_FAMILIES, RUN_TIMEOUT_MS);
 }
 
+/* Where the traces keep their recordings (-o), for their text reports:
+ * made once, removed with its files at the end (remove_workdir()). */
+static char workdir[64];
+
 /* Where each trace also keeps its recording (-o), for its text report. */
 static const char *recording_path(void)
 {
 	static char path[160];
 	static int n;
 
+	if (!workdir[0]) {
+		snprintf(workdir, sizeof(workdir), "/tmp/ss-cases-XXXXXX");
+		if (!mkdtemp(workdir))
+			fail_msg("mkdtemp failed");
+	}
 	snprintf(path, sizeof(path), "%s/rec-%d.json", workdir, n++);
 	return path;
+}
+
+static int remove_workdir(void **state)
+{
+	char path[160];
+
+	for (int n = 0; workdir[0] && n < 1000; n++) {
+		snprintf(path, sizeof(path), "%s/rec-%d.json", workdir, n);
+		unlink(path);
+	}
+	if (workdir[0])
+		rmdir(workdir);
+	return tt_calibration_remove(state);
 }
 
 /* The text report of the trace a person reads first (issue 31): the first
@@ -57,7 +79,7 @@ static const char *recording_path(void)
  * from the trace's own recording, so it is the report of the same trace. */
 static void assert_verdict_first(json_object *doc, const char *rec)
 {
-	const char *args[] = { tl_path("spinscope"), "report", rec, "--calibration", cal_path, NULL };
+	const char *args[] = { tl_path("spinscope"), "report", rec, "--calibration", calibration(), NULL };
 	json_object *advice = tt_get(doc, "advice");
 	bool actionable = false;
 	char *out, *err, *line;
@@ -638,5 +660,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_jvm_shenandoah_allocation_storm, tt_teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, tt_calibration_remove);
+	return cmocka_run_group_tests(tests, NULL, remove_workdir);
 }
