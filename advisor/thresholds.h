@@ -50,6 +50,7 @@
 	X(ADV_HERD_WARN_SHARE, 0.10, "share of the waiters' time")	\
 	X(ADV_BARRIER_WARN_SHARE, 0.20, "share of the waiters' time")	\
 	X(ADV_BARRIER_LAST_SHARE, 0.5, "share of the wakes that found waiters") \
+	X(ADV_BARRIER_WORK_RATIO, 1.5, "CPU time against the other members' median") \
 	X(ADV_HELD_BLOCKED_SHARE, 0.10, "share of the trace") \
 	X(ADV_AT_ONCE_HOT, 0.5, "share of the word's waits")		\
 	X(ADV_LOCK_WARN_SHARE, 0.10, "share of the waiters' time")	\

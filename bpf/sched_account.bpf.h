@@ -76,13 +76,17 @@ static __always_inline struct ss_thread *thread_made(struct ss_thread *t, __u32 
  * do_exit(), before sched_process_exit. */
 #define SS_PF_EXITING 0x00000004
 
-/* task (NULL: current) is exiting: past sched_process_exit its record is
- * folded (thread_exit.bpf.h), and its last switches must not make one
- * again. Asked only where a record would be made. */
+/* task is exiting: past sched_process_exit its record is folded
+ * (thread_exit.bpf.h), and its last switches must not make one again.
+ * Asked only where a record would be made. NULL (current, in a system
+ * call the trace follows: a task in do_exit() makes none) is not: the
+ * system-call programs then read no task_struct field, so they load
+ * against any BTF that has their tracepoints' records (the kernel
+ * matrix's fixtures, test_kernel_compat). */
 static __always_inline bool task_exiting(struct task_struct *task)
 {
 	if (!task)
-		task = (struct task_struct *)bpf_get_current_task();
+		return false;
 	return BPF_CORE_READ(task, flags) & SS_PF_EXITING;
 }
 

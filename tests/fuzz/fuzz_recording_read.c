@@ -12,9 +12,22 @@
 #include <json-c/json.h>
 #include "fuzz_memfd.h"
 #include "report/recording_diff.h"
+#include "report/advice.h"
 #include "report/recording_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Stands in for report/advice_data.c, which decodes a live process's
+ * instructions (capstone, its /proc/PID/mem): a recording's replay never
+ * decodes (its samples keep no registers, regs_on is false); its data
+ * accesses are read from the recording itself. */
+int advice__add_data(struct advice_input *in, int pid, const struct samples_result *sr)
+{
+	(void)in;
+	(void)pid;
+	(void)sr;
+	return 0;
+}
 
 static void diff_self(const struct ss_recording *rec)
 {

@@ -451,7 +451,7 @@ static void test_demo_text_leads_with_the_verdict(void **state)
 			      brief ? " --brief" : "", at, first, n);
 		if (!at || at > 15 || !first || first > 15)
 			fail_msg("the demo's verdict is not within its first 15 lines:\n%.2000s", out);
-		if (!strstr(out, "lock contention in demo_locked_update"))
+		if (!strstr(out, "lock contention in a pthread mutex in demo_locked_update"))
 			fail_msg("the verdict does not name the planted lock:\n%.2000s", out);
 		/* --brief: the header and the verdict, nothing of the details. */
 		if (brief && (n > 16 || strstr(out, "TOTALS") || strstr(out, "ADVICE")))

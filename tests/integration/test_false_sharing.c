@@ -35,12 +35,13 @@ static const char *calibration(void)
 	return tt_calibration("false_sharing", RUN_TIMEOUT_MS);
 }
 
-/* spinscope -p pid for 3 s with cpu-clock. */
-static json_object *trace_pid(pid_t pid)
+/* spinscope -p pid for 3 s with cpu-clock; jvm_map false: --no-jvm-map
+ * (spinscope asks a JVM for its perf map after the trace otherwise). */
+static json_object *trace_pid(pid_t pid, bool jvm_map)
 {
 	const char *argv[] = { tl_path("spinscope"), "-p", tt_num(pid), "-d", "3", "--event",
 			       "cpu-clock", "--no-calibrate", "--calibration", calibration(),
-			       "--json", NULL };
+			       "--json", jvm_map ? NULL : "--no-jvm-map", NULL };
 
 	return tt_run_report(argv, RUN_TIMEOUT_MS);
 }
@@ -64,7 +65,7 @@ static json_object *trace_java_fields(const char *layout, bool perfmap)
 			fail_msg("jcmd %d Compiler.perfmap exited with %d", p.pid, rc);
 		}
 	}
-	doc = trace_pid(p.pid);
+	doc = trace_pid(p.pid, perfmap);
 	tt_java_end(&p);
 	return doc;
 }

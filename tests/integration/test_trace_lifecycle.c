@@ -59,18 +59,27 @@ static void test_target_exit_ends_trace_json(void **state)
 	assert_true(tt_u64(doc, "duration_ns") < LONG_TRACE_S * 1000000000ULL);
 	assert_non_null(strstr(t.err, "target exited after"));
 	/* Seeded at attach by tid alone, gone by the end: each has its name
-	 * from its exit. */
+	 * from its exit, as a row or folded at its exit into its name's
+	 * group (exited_threads, issue 30); both threads either way. */
 	{
-		json_object *threads = tt_get(doc, "threads");
+		json_object *threads = tt_get(doc, "threads"), *exited = NULL;
 		size_t n = json_object_array_length(threads);
+		uint64_t folded = 0;
 
-		assert_int_equal(n, 2);
 		for (size_t i = 0; i < n; i++) {
 			json_object *th = json_object_array_get_idx(threads, i);
 
 			assert_true(json_object_get_boolean(tt_get(th, "exited")));
 			assert_string_equal(json_object_get_string(tt_get(th, "comm")), "exit_midway");
 		}
+		if (json_object_object_get_ex(doc, "exited_threads", &exited))
+			for (size_t i = 0; i < json_object_array_length(exited); i++) {
+				json_object *g = json_object_array_get_idx(exited, i);
+
+				assert_string_equal(json_object_get_string(tt_get(g, "comm")), "exit_midway");
+				folded += tt_u64(g, "threads");
+			}
+		assert_int_equal(n + folded, 2);
 	}
 	json_object_put(doc);
 	tt_trace_free(&t);
