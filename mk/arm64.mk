@@ -15,7 +15,7 @@ ARM64_LIB_PKGS := libbpf-dev libbpf1 libelf-dev libelf1 zlib1g-dev zlib1g libibe
 	libzstd-dev libzstd1 libjson-c-dev libjson-c5 libnuma-dev libnuma1 \
 	libcmocka-dev libcmocka0 libprotobuf-c-dev libprotobuf-c1 \
 	libmicrohttpd-dev libmicrohttpd12 libssl-dev libssl3 $(ARM64_GNUTLS_PKGS) \
-	libdw-dev libdw1 liblzma5 libbz2-1.0
+	libdw-dev libdw1 liblzma5 libbz2-1.0 libcapstone-dev libcapstone4
 # Where mk/debfetch.sh keeps its private apt state and downloads.
 DEBFETCH_DIR ?= $(OUTPUT)/apt
 
@@ -28,9 +28,12 @@ ARM64_TRIPLET := aarch64-linux-gnu
 # ARM64_LIB_PKGS.
 DEB_DEPS += debian-archive-keyring libstdc++-12-dev-arm64-cross
 # The sysroot's headers go with the compiler itself, so that rules with
-# their own flags (mk/exports.mk's generated code) find them too.
+# their own flags (mk/exports.mk's generated code) find them too; its
+# multiarch folder holds what differs by architecture (openssl's
+# opensslconf.h).
 ifeq ($(origin CC),default)
-CC := $(ARM64_TRIPLET)-gcc -isystem $(ARM64_SYSROOT)/usr/include
+CC := $(ARM64_TRIPLET)-gcc -isystem $(ARM64_SYSROOT)/usr/include \
+	-isystem $(ARM64_SYSROOT)/usr/include/$(ARM64_TRIPLET)
 endif
 ARM64_LIBDIRS := $(ARM64_SYSROOT)/usr/lib/$(ARM64_TRIPLET) $(ARM64_SYSROOT)/lib/$(ARM64_TRIPLET)
 LDFLAGS += $(foreach d,$(ARM64_LIBDIRS),-L$(d) -Wl,-rpath-link,$(d))
