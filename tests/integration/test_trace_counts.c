@@ -346,10 +346,23 @@ static void test_yield_threads_created_after_attach(void **state)
 
 	assert_total(doc, "sched_yield", N * K);
 	/* Gone before the end: folded into their name's exited group, each
-	 * with its N yields, no row of their own. */
-	for (int i = 0; i < K; i++)
-		assert_null(tt_thread(doc, tids[i]));
-	assert_exited_threads(doc, K);
+	 * with its N yields, no row of their own; where the kernel takes no
+	 * kfuncs (before 6.2: bpf/trace.bpf.c, targ_fold_exited) each keeps
+	 * its row, marked exited. */
+	if (json_object_object_get_ex(doc, "exited_threads", NULL)) {
+		for (int i = 0; i < K; i++)
+			assert_null(tt_thread(doc, tids[i]));
+		assert_exited_threads(doc, K);
+	} else {
+		print_message("# exited threads kept as rows (no fold on this kernel)\n");
+		for (int i = 0; i < K; i++) {
+			json_object *th = tt_thread(doc, tids[i]);
+
+			assert_non_null(th);
+			assert_true(json_object_get_boolean(tt_get(th, "exited")));
+			assert_int_equal(tt_u64(th, "sched_yield"), N);
+		}
+	}
 	assert_totals_are_sums(doc);
 	assert_nothing_dropped(doc);
 	assert_yield_sites(doc, w.ready, N * K);

@@ -696,6 +696,22 @@ static int first_user_frame(const struct ss_stack *st)
 	return -1;
 }
 
+/* A frame of a lock, unlock, futex or condition-variable function. */
+static bool sync_frame(const char *frame)
+{
+	static const char *const words[] = { "lock", "futex", "cond_", "sem_", "barrier", "Mutex", "Condvar" };
+	const char *end = strstr(frame, "+0x");
+	size_t len = end ? (size_t)(end - frame) : strlen(frame);
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		const char *hit = strstr(frame, words[i]);
+
+		if (hit && (size_t)(hit - frame) < len)
+			return true;
+	}
+	return false;
+}
+
 /* A lock or unlock reached by a tail call (gcc -O2: "f() { ...;
  * pthread_mutex_unlock(&m); }" jumps to it) returns to f's caller, whose
  * frame then stands where f's would: the frame becomes "f [tail call,
@@ -711,8 +727,13 @@ static void name_tail_calls(struct syms *syms, struct ss_stacks *stacks)
 		const char *plus, *mod;
 		char *named;
 
-		if (d < 0 || syms__tail_callee(syms, st->ips[d], d > 1 ? st->ips[d - 1] - 1 : st->ips[d - 1],
-					       callee, sizeof(callee)) || adv_is_runtime_function(callee))
+		/* Only below a synchronisation frame: where the unwinder
+		 * merely skipped a frameless function (a yield's syscall()),
+		 * the call before the return address is an ordinary one. */
+		if (d < 1 || !sync_frame(st->frames[d - 1]))
+			continue;
+		if (syms__tail_callee(syms, st->ips[d], d > 1 ? st->ips[d - 1] - 1 : st->ips[d - 1],
+				      callee, sizeof(callee)) || adv_is_runtime_function(callee))
 			continue;
 		plus = strstr(st->frames[d], "+0x");
 		mod = strrchr(st->frames[d], '(');

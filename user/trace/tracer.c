@@ -404,6 +404,8 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 	t->skel->rodata->targ_tgid = o->pid;
 	t->skel->rodata->targ_tid = o->tid;
 	t->skel->rodata->targ_stack_interval_ns = o->stack_interval_ns;
+	/* bpf/trace.bpf.c says why only with kfuncs. */
+	t->skel->rodata->targ_fold_exited = t->features.kfuncs;
 	err = set_sizes(t->skel, o);
 	if (err) {
 		*code = SS_EXIT_BPF;
