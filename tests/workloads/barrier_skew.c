@@ -21,7 +21,7 @@ static void __attribute__((noinline)) work_units(unsigned long units)
 {
 	volatile unsigned long x = 0;
 
-	for (unsigned long i = 0; i < units * 20000; i++)
+	for (unsigned long i = 0; i < units * 200000; i++)
 		x += i;
 }
 

@@ -362,6 +362,16 @@ static int check_required_events(const char *const *roots, char *why, size_t why
 	return 0;
 }
 
+/* The programs' read-only settings (targ_*), before load. */
+static void set_settings(struct tracer *t, const struct tracer_opts *o)
+{
+	t->skel->rodata->targ_tgid = o->pid;
+	t->skel->rodata->targ_tid = o->tid;
+	t->skel->rodata->targ_stack_interval_ns = o->stack_interval_ns;
+	/* bpf/trace.bpf.c says why only with kfuncs. */
+	t->skel->rodata->targ_fold_exited = t->features.kfuncs;
+}
+
 /* *fentry_refused: the fentry programs were chosen and did not load. */
 static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refused, int *code,
 				char *why, size_t whylen)
@@ -401,11 +411,7 @@ static struct tracer *open_once(const struct tracer_opts *o, bool *fentry_refuse
 		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
 		goto fail;
 	}
-	t->skel->rodata->targ_tgid = o->pid;
-	t->skel->rodata->targ_tid = o->tid;
-	t->skel->rodata->targ_stack_interval_ns = o->stack_interval_ns;
-	/* bpf/trace.bpf.c says why only with kfuncs. */
-	t->skel->rodata->targ_fold_exited = t->features.kfuncs;
+	set_settings(t, o);
 	err = set_sizes(t->skel, o);
 	if (err) {
 		*code = SS_EXIT_BPF;
