@@ -10,6 +10,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trace.h"
+#include "counter_walk.h"
 #include "core_fixes.bpf.h"
 #include "target.bpf.h"
 #include "maps.bpf.h"
@@ -328,15 +329,7 @@ static __always_inline void flush_release(struct ss_thread *t, __u32 tid)
 	if (!v) {
 		count_drops(SS_DROP_RELEASES_FULL, p->wakes);
 	} else {
-		v->wakes += p->wakes;
-		v->woken += p->woken;
-		v->held_contended += p->held_contended;
-		v->held_contended_ns += p->held_contended_ns;
-		v->held_blocked_ns += p->held_blocked_ns;
-		if (p->held_contended_ns_max > v->held_contended_ns_max)
-			v->held_contended_ns_max = p->held_contended_ns_max;
-		for (int i = 0; i < SS_HIST_SLOTS; i++)
-			v->held_contended_hist[i] += p->held_contended_hist[i];
+		SS_COUNTERS_ADD(SS_RELEASE_COUNTERS, v, p);
 	}
 	__builtin_memset(p, 0, sizeof(*p));
 }

@@ -13,35 +13,7 @@
 #include <linux/types.h>
 #include "trace.h"
 
-/* dst += src: sums add, maxima keep the larger. */
-#define SS_ADD_SUM(d, s) ((d) += (s))
-#define SS_ADD_MAX(d, s) ((d) = (d) > (s) ? (d) : (s))
-/* dst -= earlier src, for an interval: maxima keep the running maximum. */
-#define SS_SUB_SUM(d, s) ((d) -= (s))
-#define SS_SUB_MAX(d, s) ((void)0)
-#define SS_COPY_SUM(d, s) ((d) = (s))
-#define SS_COPY_MAX(d, s) ((d) = (s))
-
-#define SS_WALK_C_(op, name, kind) SS_##op##_##kind(ss_dst_->name, ss_src_->name);
-#define SS_WALK_A_(op, name, slots, kind)					\
-	for (size_t ss_i_ = 0; ss_i_ < (slots); ss_i_++)			\
-		SS_##op##_##kind(ss_dst_->name[ss_i_], ss_src_->name[ss_i_]);
-#define SS_ADD_C(name, kind, unit, json) SS_WALK_C_(ADD, name, kind)
-#define SS_ADD_A(name, slots, kind, unit, json) SS_WALK_A_(ADD, name, slots, kind)
-#define SS_SUB_C(name, kind, unit, json) SS_WALK_C_(SUB, name, kind)
-#define SS_SUB_A(name, slots, kind, unit, json) SS_WALK_A_(SUB, name, slots, kind)
-#define SS_COPY_C(name, kind, unit, json) SS_WALK_C_(COPY, name, kind)
-#define SS_COPY_A(name, slots, kind, unit, json) SS_WALK_A_(COPY, name, slots, kind)
-
-#define SS_COUNTERS_WALK_(list, op, dst, src) do {				\
-		__typeof__(dst) ss_dst_ = (dst);				\
-		__typeof__(src) ss_src_ = (src);				\
-		list(SS_##op##_C, SS_##op##_A)					\
-	} while (0)
-/* list is SS_THREAD_COUNTERS or SS_FUTEX_COUNTERS; dst and src pointers. */
-#define SS_COUNTERS_ADD(list, dst, src) SS_COUNTERS_WALK_(list, ADD, dst, src)
-#define SS_COUNTERS_SUB(list, dst, src) SS_COUNTERS_WALK_(list, SUB, dst, src)
-#define SS_COUNTERS_COPY(list, dst, src) SS_COUNTERS_WALK_(list, COPY, dst, src)
+#include "counter_walk.h"
 
 /* The thread counters by index, for code that picks some of them (the text
  * report's columns) and for tests that walk them all at run time. */
