@@ -26,54 +26,60 @@ enum {
 	OPT_MAX_FUTEXES,
 	OPT_MAX_STACKS,
 	OPT_EVENT,
-	OPT_FOLDED,
-	OPT_HTML,
 	OPT_STACK_INTERVAL,
 	OPT_NO_CALIBRATE,
 	OPT_CALIBRATION,
-	OPT_PPROF,
 	OPT_METRICS,
-	OPT_METRICS_FILE,
 	OPT_LIGHT,
 	OPT_ATTACH,
 	OPT_NO_JVM_MAP,
 	OPT_NO_DATA_ADDRESSES,
 	OPT_BRIEF,
+	/* the files of outputs.h: OPT_OUTPUT + their kind */
+	OPT_OUTPUT = 512,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
 static const char short_opts[] = ":p:t:d:i:jo:vhV";
 
-static const struct option long_opts[] = {
+/* The options besides the files of outputs.h, which long_options() adds. */
+
+static const struct option base_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
-	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
 	{ "max-futexes", required_argument, NULL, OPT_MAX_FUTEXES },
 	{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS },
 	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "folded", required_argument, NULL, OPT_FOLDED },
-	{ "html", required_argument, NULL, OPT_HTML },
 	{ "stack-interval", required_argument, NULL, OPT_STACK_INTERVAL },
 	{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
 	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
-	{ "pprof", required_argument, NULL, OPT_PPROF },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
-	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "light", no_argument, NULL, OPT_LIGHT },
 	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "no-jvm-map", no_argument, NULL, OPT_NO_JVM_MAP },
 	{ "no-data-addresses", no_argument, NULL, OPT_NO_DATA_ADDRESSES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
-	{ 0 }
 };
+
+#define NBASE (sizeof(base_opts) / sizeof(base_opts[0]))
+
+/* The kind of file option c names (OPT_OUTPUT + kind, or a short letter
+ * of the table), or -1. */
+static int output_of(int c)
+{
+	for (int k = 0; k < SS_NOUTPUTS; k++)
+		if (c == OPT_OUTPUT + k || (ss_outputs[k].short_option && c == ss_outputs[k].short_option))
+			return k;
+	return -1;
+}
 
 void ss_opts_init(struct ss_opts *o)
 {
@@ -197,8 +203,14 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opts *o, char *err,
 		      size_t errlen)
 {
-	int c, code;
+	struct option long_opts[NBASE + SS_NOUTPUTS + 1];
+	int c, code, kind;
 
+	/* getopt's table: the base options, then the files this command
+	 * takes (a file's short letter maps to its kind too: output_of). */
+	memcpy(long_opts, base_opts, sizeof(base_opts));
+	outputs_long_options(long_opts, NBASE, cmd == SS_OPTS_DEMO ? SS_CMD_DEMO : SS_CMD_TRACE,
+			     OPT_OUTPUT);
 	ss_opts_init(o);
 	if (cmd == SS_OPTS_DEMO) {
 		o->duration_s = 4;
@@ -209,6 +221,10 @@ int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opt
 	optind = 0;	/* full reset: the tests parse many argv's */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		if ((kind = output_of(c)) >= 0) {
+			o->out.path[kind] = optarg;
+			continue;
+		}
 		switch (c) {
 		case 'p': case 't':
 			if (cmd == SS_OPTS_DEMO)
@@ -223,19 +239,14 @@ int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opt
 			break;
 		case 'j': o->json = true; break;
 		case OPT_BRIEF: o->brief = true; break;
-		case 'o': o->output_path = optarg; break;
 		case 'v': o->verbose++; break;
 		case OPT_BTF: o->btf_path = optarg; break;
 		case OPT_EVENT: o->event = optarg; break;
-		case OPT_FOLDED: o->folded_path = optarg; break;
-		case OPT_HTML: o->html_path = optarg; break;
 		case OPT_NO_CALIBRATE: o->no_calibrate = true; break;
 		case OPT_NO_JVM_MAP: o->no_jvm_map = true; break;
 		case OPT_NO_DATA_ADDRESSES: o->no_data_addresses = true; break;
 		case OPT_CALIBRATION: o->calibration_path = optarg; break;
-		case OPT_PPROF: o->pprof_path = optarg; break;
 		case OPT_METRICS: o->metrics_addr = optarg; break;
-		case OPT_METRICS_FILE: o->metrics_path = optarg; break;
 		case OPT_LIGHT: o->light = true; break;
 		case OPT_ATTACH:
 			if (tracer_attach_parse(optarg, &o->attach))
@@ -282,8 +293,10 @@ void ss_print_help(FILE *out)
 	      "      --json           JSON on stdout (one object per line with -i)\n"
 	      "      --brief          print only the header and the verdict: each warning\n"
 	      "                       or critical finding in one line, what to do first\n"
-	      "  -o, --output FILE    also write the JSON report to FILE (zstd-compressed\n"
-	      "                       when FILE ends in .zst): the file to take away\n"
+	      , out);
+	/* The files: one row each in outputs.c. */
+	outputs_print_help(out, SS_CMD_TRACE);
+	fputs(
 	      "  -v, --verbose        show libbpf's messages and map sizes\n"
 	      "      --light          scheduler tracepoints only: other processes' syscalls\n"
 	      "                       are not slowed; sees only futex waits that block,\n"
@@ -299,16 +312,8 @@ void ss_print_help(FILE *out)
 	      "      --no-data-addresses  with --event cpu-clock or task-clock, do not\n"
 	      "                       capture each sample's registers (the data addresses\n"
 	      "                       that show false sharing without a PMU)\n"
-	      "      --folded FILE    write folded stacks (futex wait time, yield sites,\n"
-	      "                       samples) for flamegraph.pl, speedscope or inferno\n"
-	      "      --pprof FILE     write a gzipped pprof profile (wait time, yields,\n"
-	      "                       samples) for go tool pprof, Pyroscope or Parca\n"
 	      "      --metrics [ADDR:]PORT  serve Prometheus metrics at /metrics while\n"
 	      "                       tracing (default address 127.0.0.1)\n"
-	      "      --metrics-file FILE  write the same metrics to FILE each interval\n"
-	      "                       (-i, else every second) and at the end, atomically\n"
-	      "      --html FILE      write the report as one self-contained HTML page\n"
-	      "                       (flame graphs, histograms, threads, advice)\n"
 	      "      --calibration FILE  calibration to read (and complete) instead of\n"
 	      "                       the one `spinscope calibrate` saved\n"
 	      "      --no-calibrate   when this host has no stored calibration, do not\n"

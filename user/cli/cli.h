@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "outputs.h"
 #include "trace/attach.h"
 
 struct ss_opts {
@@ -22,12 +23,10 @@ struct ss_opts {
 	unsigned int max_stacks;
 	double stack_interval_ms;	/* one user stack per thread per interval */
 	const char *event;		/* --event: sampled perf event */
-	const char *folded_path;	/* --folded FILE */
-	const char *html_path;		/* --html FILE */
-	const char *output_path;	/* -o FILE[.zst]: the JSON report, kept */
-	const char *pprof_path;		/* --pprof FILE */
+	/* The files to write (outputs.h): -o, --folded, --html, --pprof,
+	 * --metrics-file. */
+	struct ss_output_paths out;
 	const char *metrics_addr;	/* --metrics [ADDR:]PORT */
-	const char *metrics_path;	/* --metrics-file FILE */
 	bool no_calibrate;		/* never measure the host after the trace */
 	bool no_jvm_map;		/* --no-jvm-map: never ask a JVM for its perf map */
 	/* --no-data-addresses: no user registers with cpu-clock/task-clock

@@ -21,6 +21,7 @@
 #include "report/html.h"
 #include "report/pprof.h"
 #include "report/recording_read.h"
+#include "outputs.h"
 #include "report_advise.h"
 #include "syms/build_id.h"
 
@@ -32,38 +33,39 @@ struct report_opts {
 	const char *path;
 	bool json;
 	bool brief;
-	const char *folded_path;
-	const char *html_path;
-	const char *pprof_path;
+	struct ss_output_paths out;	/* --folded, --html, --pprof */
 	const char *calibration_path;
 	const char *symbols_dir;
 };
 
+#define OPT_OUTPUT 512	/* + the kind of a file of outputs.h */
+
 static int parse(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option longopts[] = {
+	static const struct option base[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "brief", no_argument, NULL, 'b' },
-		{ "folded", required_argument, NULL, 'f' },
-		{ "html", required_argument, NULL, 'H' },
-		{ "pprof", required_argument, NULL, 'P' },
 		{ "calibration", required_argument, NULL, 'c' },
 		{ "symbols", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
 	};
+	struct option longopts[sizeof(base) / sizeof(base[0]) + SS_NOUTPUTS + 1];
 	int c;
 
+	/* The files it writes: outputs.c's rows that report takes. */
+	memcpy(longopts, base, sizeof(base));
+	outputs_long_options(longopts, sizeof(base) / sizeof(base[0]), SS_CMD_REPORT, OPT_OUTPUT);
 	memset(o, 0, sizeof(*o));
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c >= OPT_OUTPUT && c < OPT_OUTPUT + SS_NOUTPUTS) {
+			o->out.path[c - OPT_OUTPUT] = optarg;
+			continue;
+		}
 		switch (c) {
 		case 'j': o->json = true; break;
 		case 'b': o->brief = true; break;
-		case 'f': o->folded_path = optarg; break;
-		case 'H': o->html_path = optarg; break;
-		case 'P': o->pprof_path = optarg; break;
 		case 'c': o->calibration_path = optarg; break;
 		case 's': o->symbols_dir = optarg; break;
 		case 'h': fputs(report_usage, stdout); return -1;
@@ -136,34 +138,29 @@ static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
 	return 0;
 }
 
+static int report_failed(void *arg, const char *what, const char *path, const char *why)
+{
+	return ss_error(SS_EXIT_ERROR, "cannot write %s to %s: %s", what, path, why);
+}
+
 static int emit(const struct report_opts *o, struct ss_recording *rec, struct report_advice *ra)
 {
-	char why[1024];
+	/* pprof names frames as recorded: the live --pprof's names, modules,
+	 * file offsets and build-ids. */
+	struct ss_output_src src = { .rep = &rec->rep, .resolve = pprof_resolve, .resolve_arg = rec };
 	int err = 0;
 
 	rec->rep.advice = ra->advice;
-	/* The page of the live --html: the report without the recording's sections. */
-	if (o->html_path && html__save(o->html_path, &rec->rep, why, sizeof(why)))
-		return ss_error(SS_EXIT_ERROR, "cannot write the HTML report to %s: %s", o->html_path, why);
-	if (o->pprof_path && pprof__write(o->pprof_path, &rec->rep, pprof_resolve, rec, why, sizeof(why)))
-		return ss_error(SS_EXIT_ERROR, "cannot write the pprof profile to %s: %s", o->pprof_path, why);
+	/* The pages of the live --html, --pprof and --folded: the report
+	 * without the recording's sections. */
+	err = outputs_write(&o->out, SS_STAGE_REPORT, &src, report_failed, NULL);
+	if (err)
+		return err;
 	rec->rep.advisor_input = ra->advice ? &ra->in.profile : NULL;
 	rec->rep.calibration = ra->calibration;
 	rec->rep.fingerprint = json_object_object_get(json_object_object_get(rec->doc, "host"),
 						      "fingerprint");
 	rec->rep.intervals = rec->intervals;
-	if (o->folded_path) {
-		char why[512];
-		int code = outfile__check(o->folded_path, why, sizeof(why));
-
-		if (code)
-			return ss_error(code, "cannot write folded stacks to %s: %s", o->folded_path, why);
-		/* As the live --folded: never through a planted link, mode 0600. */
-		if (folded__save(o->folded_path, recording__sym_name, rec, &rec->prof, &rec->stacks,
-				 rec->rep.samples, why, sizeof(why)))
-			return ss_error(SS_EXIT_ERROR, "cannot write folded stacks to %s: %s",
-					o->folded_path, why);
-	}
 	if (o->json) {
 		json_object *doc = report_to_json(&rec->rep);
 
@@ -191,10 +188,9 @@ int cmd_report(int argc, char **argv)
 		return code < 0 ? 0 : code;
 	ss_set_json_errors(o.json);
 	/* Only looked at (outfile.h), before any work. */
-	if (o.html_path && (code = outfile__check(o.html_path, why, sizeof(why))))
-		return ss_error(code, "cannot write the HTML report to %s: %s", o.html_path, why);
-	if (o.pprof_path && (code = outfile__check(o.pprof_path, why, sizeof(why))))
-		return ss_error(code, "cannot write the pprof profile to %s: %s", o.pprof_path, why);
+	code = outputs_check(&o.out);
+	if (code)
+		return code;
 	code = recording__read(o.path, &rec, why, sizeof(why));
 	if (code) {
 		recording__free(&rec);

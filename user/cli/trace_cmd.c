@@ -216,9 +216,9 @@ static int stdout_failed(int err)
 
 /* A file that could not be written at the end of the trace: one line on
  * stderr only, since stdout still gets the whole report; exit 1. */
-static int file_failed(const struct ss_opts *o, const char *what, const char *path,
-		       const char *why)
+static int file_failed(void *arg, const char *what, const char *path, const char *why)
 {
+	const struct ss_opts *o = arg;
 	int code;
 
 	ss_set_json_errors(false);
@@ -437,12 +437,9 @@ static int trace_check(struct trace_session *s)
 	if (code)
 		return ss_error(code, "%s", why);
 	/* Only looked at (outfile.h): a planted FIFO would block an open. */
-	if (o->output_path && (code = outfile__check(o->output_path, why, sizeof(why))))
-		return ss_error(code, "cannot write the report to %s: %s", o->output_path, why);
-	if (o->folded_path && (code = outfile__check(o->folded_path, why, sizeof(why))))
-		return ss_error(code, "cannot write folded stacks to %s: %s", o->folded_path, why);
-	if (o->html_path && (code = outfile__check(o->html_path, why, sizeof(why))))
-		return ss_error(code, "cannot write the HTML report to %s: %s", o->html_path, why);
+	code = outputs_check(&o->out);
+	if (code)
+		return code;
 	return trace_exports__open(&s->ex, o, s->target.name);
 }
 
@@ -645,8 +642,7 @@ static int trace_collect(struct trace_session *s)
 	err = tracer__read(s->t, &s->prof);
 	/* A recording keeps every stack: folded stacks, pprof, the HTML page
 	 * and diff want them. */
-	err = err ?: collect_stacks(s->t, &s->prof, s->o->folded_path || s->o->output_path || s->o->json ||
-				    s->o->pprof_path || s->o->html_path || s->o->metrics_path ||
+	err = err ?: collect_stacks(s->t, &s->prof, outputs_any(&s->o->out, 0) || s->o->json ||
 				    s->o->metrics_addr, &s->stacks);
 	tracer__features(s->t, &s->feat);
 	s->rep.symbols.unwind_on = tracer__unwind_stats(s->t, s->rep.symbols.unwind) > 0;
@@ -773,10 +769,10 @@ static int trace_symbolize(struct trace_session *s)
 	err = stacks__symbolize(&s->stacks, format_frame, s->syms);
 	if (!err && !s->rs.exited)
 		name_tail_calls(s->syms, &s->stacks);
-	if (!err && (o->output_path || o->json))
+	if (!err && (o->out.path[SS_OUT_RECORDING] || o->json))
 		err = trace_record__locate(&s->stacks, s->syms, o->pid);
 	/* The samples' whole stacks too, placed as the trace's are. */
-	if (!err && (o->output_path || o->json) && s->have_sres)
+	if (!err && (o->out.path[SS_OUT_RECORDING] || o->json) && s->have_sres)
 		err = trace_record__sample_stacks(&s->sres, &s->sample_stacks) ?:
 		      stacks__symbolize(&s->sample_stacks, format_frame, s->syms) ?:
 		      trace_record__locate(&s->sample_stacks, s->syms, o->pid);
@@ -837,37 +833,35 @@ static int fill_text_report(FILE *f, void *arg)
 	return 0;
 }
 
-/* Writes the report: --folded FILE, --html FILE, -o FILE, then stdout as JSON or text.
+/* Writes the report: the files of outputs.h, then stdout as JSON or text.
  * A file that cannot be written is said and exits 1, but stdout still
  * gets the whole report. */
 static int trace_render(struct trace_session *s)
 {
 	const struct ss_opts *o = s->o;
+	struct ss_output_src src = { .rep = &s->rep, .resolve = trace_exports__pprof_resolve,
+				     .resolve_arg = s->syms };
 	json_object *doc = NULL;
-	char why[1024];
-	int err = 0, file_code = 0;
+	int err = 0, file_code, doc_code;
 
-	if (o->folded_path && folded__save(o->folded_path, sym_name, s->syms, &s->prof, &s->stacks,
-					   &s->sres, why, sizeof(why)))
-		file_code = file_failed(o, "folded stacks", o->folded_path, why);
-	if (o->html_path && html__save(o->html_path, &s->rep, why, sizeof(why)))
-		file_code = file_failed(o, "the HTML report", o->html_path, why);
-	file_code = trace_exports__final(&s->ex, &s->rep, s->syms, file_failed) ?: file_code;
+	file_code = outputs_write(&o->out, SS_STAGE_REPORT, &src, file_failed, (void *)o);
+	trace_exports__final(&s->ex, &s->rep);
 	/* After the page, as `report --html` makes it: the recording keeps
 	 * the advisor's input, the text header its NUMA nodes, the text what
 	 * the samples' data addresses were. */
 	s->rep.advisor_input = s->advice ? &s->advice_in.profile : NULL;
-	if (o->json || o->output_path) {
+	if (o->json || o->out.path[SS_OUT_RECORDING]) {
 		s->rep.fingerprint = trace_record__fingerprint();
 		s->rep.calibration = trace_record__calibration(o->calibration_path, s->host.machine,
 								 s->advice);
 		s->rep.intervals = s->intervals;
 		doc = report_to_json(&s->rep);
 	}
-	if (o->output_path && recording__save(o->output_path, doc, why, sizeof(why)))
-		file_code = file_failed(o, "the report", o->output_path, why);
-	else if (o->output_path && !o->json)
-		ss_notice("report saved to %s", o->output_path);
+	src.doc = doc;
+	doc_code = outputs_write(&o->out, SS_STAGE_DOCUMENT, &src, file_failed, (void *)o);
+	file_code = doc_code ?: file_code;
+	if (o->out.path[SS_OUT_RECORDING] && !doc_code && !o->json)
+		ss_notice("report saved to %s", o->out.path[SS_OUT_RECORDING]);
 	if (o->json)
 		err = emit_json(doc, o->interval_s > 0);
 	else

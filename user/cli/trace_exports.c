@@ -19,17 +19,12 @@ int trace_exports__open(struct trace_exports *ex, const struct ss_opts *o, const
 {
 	char addr[64], why[512];
 	unsigned int port;
-	int code;
 
 	memset(ex, 0, sizeof(*ex));
 	ex->o = o;
 	ex->pid = o->pid;
 	snprintf(ex->comm, sizeof(ex->comm), "%s", comm);
 	ex->step_ns = o->interval_s > 0 ? (__u64)(o->interval_s * 1e9) : LIVE_STEP_NS;
-	if (o->pprof_path && (code = outfile__check(o->pprof_path, why, sizeof(why))))
-		return ss_error(code, "cannot write the pprof profile to %s: %s", o->pprof_path, why);
-	if (o->metrics_path && (code = outfile__check(o->metrics_path, why, sizeof(why))))
-		return ss_error(code, "cannot write metrics to %s: %s", o->metrics_path, why);
 	if (!o->metrics_addr)
 		return 0;
 	if (metrics_http__parse_addr(o->metrics_addr, addr, sizeof(addr), &port, why, sizeof(why)))
@@ -82,8 +77,8 @@ static int publish(struct trace_exports *ex, const struct ss_report *r, char *wh
 		snprintf(why, whylen, "%s", strerror(-err));
 		return err;
 	}
-	if (ex->o->metrics_path)
-		err = outfile__save(ex->o->metrics_path, text, len, why, whylen);
+	if (ex->o->out.path[SS_OUT_METRICS_FILE])
+		err = outfile__save(ex->o->out.path[SS_OUT_METRICS_FILE], text, len, why, whylen);
 	if (ex->http)
 		metrics_http__publish(ex->http, text, len);
 	else
@@ -100,7 +95,7 @@ void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms
 	char why[512] = "";
 	int err;
 
-	if ((!ex->http && !ex->o->metrics_path) || now_ns < ex->next_ns)
+	if ((!ex->http && !ex->o->out.path[SS_OUT_METRICS_FILE]) || now_ns < ex->next_ns)
 		return;
 	ex->next_ns = now_ns + ex->step_ns;
 	err = tracer__read(t, &cur);
@@ -125,7 +120,7 @@ void trace_exports__tick(struct trace_exports *ex, struct tracer *t, struct syms
 
 /* pprof's view of an address: syms' name, module, file offset and the
  * module's build-id. */
-static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
+int trace_exports__pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
 {
 	static char build_id[2 * 64 + 1];
 	struct sym_info si;
@@ -139,18 +134,14 @@ static int pprof_resolve(void *arg, uint64_t ip, struct pprof_frame *out)
 	return 0;
 }
 
-int trace_exports__final(struct trace_exports *ex, const struct ss_report *rep, struct syms *syms,
-			 trace_exports_failed_fn failed)
+void trace_exports__final(struct trace_exports *ex, const struct ss_report *rep)
 {
-	const struct ss_opts *o = ex->o;
-	char why[512];
-	int code = 0;
+	char *text;
+	size_t len;
 
-	if (o->pprof_path && pprof__write(o->pprof_path, rep, pprof_resolve, syms, why, sizeof(why)))
-		code = failed(o, "the pprof profile", o->pprof_path, why);
-	if ((ex->http || o->metrics_path) && publish(ex, rep, why, sizeof(why)))
-		code = failed(o, "metrics", o->metrics_path ? o->metrics_path : "the metrics server", why);
-	return code;
+	/* The server's last page: what the metrics file (outputs.c) gets. */
+	if (ex->http && !metrics_text__render(rep, &text, &len))
+		metrics_http__publish(ex->http, text, len);
 }
 
 void trace_exports__close(struct trace_exports *ex)

@@ -61,7 +61,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.max_futexes, 4096);
 	assert_int_equal(o.max_stacks, 2048);
 	assert_null(o.event);
-	assert_null(o.folded_path);
+	assert_null(o.out.path[SS_OUT_FOLDED]);
 	assert_false(o.help);
 	assert_false(o.version);
 }
@@ -116,10 +116,10 @@ static void test_every_long_option(void **state)
 	assert_int_equal(o.max_futexes, 1048576);
 	assert_int_equal(o.max_stacks, 100);
 	assert_string_equal(o.event, "cache-misses");
-	assert_string_equal(o.folded_path, "/tmp/out.folded");
-	assert_string_equal(o.pprof_path, "/tmp/out.pb.gz");
+	assert_string_equal(o.out.path[SS_OUT_FOLDED], "/tmp/out.folded");
+	assert_string_equal(o.out.path[SS_OUT_PPROF], "/tmp/out.pb.gz");
 	assert_string_equal(o.metrics_addr, "127.0.0.1:9500");
-	assert_string_equal(o.metrics_path, "/tmp/out.prom");
+	assert_string_equal(o.out.path[SS_OUT_METRICS_FILE], "/tmp/out.prom");
 }
 
 /* --attach: the three modes, auto by default; anything else, and a forced
@@ -183,7 +183,7 @@ static void test_demo_takes_the_trace_options(void **state)
 	assert_int_equal(PARSE(&o, err, "-d", "2", "--pprof", "x.pb.gz", "--event", "task-clock",
 			       "-i", "1"), 0);
 	assert_float_equal(o.duration_s, 2, 0);
-	assert_string_equal(o.pprof_path, "x.pb.gz");
+	assert_string_equal(o.out.path[SS_OUT_PPROF], "x.pb.gz");
 	assert_string_equal(o.event, "task-clock");
 	assert_int_equal(PARSE(&o, err, "-p", "1"), 2);
 	assert_non_null(strstr(err, "the demo traces its own workload: -p"));
