@@ -38,17 +38,13 @@ static int note_build_id(Elf_Data *d, char *hex, size_t len)
 	return -ENOENT;
 }
 
-int build_id__read_fd(int fd, char *hex, size_t len)
+/* The build-id note of an open image e, which it ends. */
+static int read_elf(Elf *e, char *hex, size_t len)
 {
-	Elf *e;
 	Elf_Scn *scn = NULL;
 	int err = -ENOENT;
 	size_t nsec = 0;
 
-	hex[0] = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOEXEC;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
 		elf_end(e);
 		return -ENOEXEC;
@@ -65,6 +61,23 @@ int build_id__read_fd(int fd, char *hex, size_t len)
 	}
 	elf_end(e);
 	return err;
+}
+
+int build_id__read_fd(int fd, char *hex, size_t len)
+{
+	hex[0] = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOEXEC;
+	return read_elf(elf_begin(fd, ELF_C_READ_MMAP, NULL), hex, len);
+}
+
+int build_id__read_mem(const void *image, size_t size, char *hex, size_t len)
+{
+	hex[0] = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOEXEC;
+	/* libelf only reads it (ELF_C_READ_MMAP semantics for memory). */
+	return read_elf(elf_memory((char *)image, size), hex, len);
 }
 
 static int matches(int dirfd, const char *name, const char *hex)

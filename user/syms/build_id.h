@@ -14,6 +14,8 @@
 /* The build-id of the ELF image open at fd as lowercase hex. 0, or
  * -ENOENT (no build-id note), -ENOEXEC (not ELF). */
 int build_id__read_fd(int fd, char *hex, size_t len);
+/* The same of an image in memory (the vDSO). */
+int build_id__read_mem(const void *image, size_t size, char *hex, size_t len);
 
 /* Opens a file below dir carrying build-id hex: dir/.build-id/xx/rest.debug,
  * dir/.build-id/xx/rest, then the regular files of dir and its

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include "build_id.h"
 #include "debuginfo.h"
 #include "elf_cache.h"
 #include "elf_symtab.h"
@@ -275,6 +277,34 @@ static size_t own_vdso_size(void)
 }
 
 /*
+ * The kernel's own file of the vDSO image (size bytes at image), with its
+ * full symbol table: the image in memory exports a handful of functions,
+ * and the static ones between them (the clock read of a paravirtual
+ * clock) are unnamed. Kernels install it as vdso/vdso64.so (vdso.so on
+ * arm64) below /lib/modules/RELEASE, Debian's linux-image-*-dbg below
+ * /usr/lib/debug/lib/modules/RELEASE, and debug roots by build-id; only
+ * a file whose build-id is the image's is taken. NULL when none is.
+ */
+static struct elf_file *kernel_vdso(const void *image, size_t size)
+{
+	char hex[2 * 64 + 1], dir[PATH_MAX];
+	const char *const where[] = { "%s/lib/modules/%s/vdso", "/lib/modules/%2$s/vdso", "%s" };
+	struct utsname u;
+	int fd = -1, err;
+
+	if (build_id__read_mem(image, size, hex, sizeof(hex)) || uname(&u))
+		return NULL;
+	for (size_t i = 0; fd < 0 && i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(dir, sizeof(dir), where[i], debug_root(), u.release);
+		fd = build_id__open_in(dir, hex);
+	}
+	if (fd < 0)
+		return NULL;
+	/* the cache owns fd from here; frames still say [vdso] */
+	return elf_cache__get_fd(fd, VDSO_PATH, &err);
+}
+
+/*
  * The vDSO is in no file: read it from the target's memory. Where that
  * is not allowed, our own vDSO is the same image when the kernel mapped
  * one of the same size (one kernel, one vDSO per ABI).
@@ -299,12 +329,13 @@ static struct elf_file *open_vdso(struct syms *s, const struct mapping *m, int *
 	snprintf(path, sizeof(path), "%s/mem", s->dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0 && pread(fd, buf, size, (off_t)m->start) == (ssize_t)size) {
-		f = elf_cache__get_mem(buf, size, VDSO_PATH, err);
+		f = kernel_vdso(buf, size) ?: elf_cache__get_mem(buf, size, VDSO_PATH, err);
 	} else {
 		unsigned long own = getauxval(AT_SYSINFO_EHDR);
 
 		if (own && own_vdso_size() == size)
-			f = elf_cache__get_mem((const void *)own, size, VDSO_PATH, err);
+			f = kernel_vdso((const void *)own, size) ?:
+			    elf_cache__get_mem((const void *)own, size, VDSO_PATH, err);
 		else
 			*err = -EACCES;
 	}

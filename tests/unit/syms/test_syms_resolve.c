@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <gelf.h>
 #include "syms/debuginfo.h"
 #include "syms/elf_symtab.h"
 #include "syms/syms.h"
@@ -250,6 +253,96 @@ static void test_vdso_of_self(void **state)
 	syms__free(s);
 }
 
+/* Our vDSO's size, from /proc/self/maps; 0 when it has none. */
+static size_t own_vdso_bytes(void)
+{
+	unsigned long lo, hi;
+	char line[512];
+	size_t size = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			size = hi - lo;
+	if (f)
+		fclose(f);
+	return size;
+}
+
+/* The link-time address of the image's .text. */
+static uint64_t text_addr(const void *image, size_t size)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	uint64_t addr = 0;
+
+	assert_int_not_equal(elf_version(EV_CURRENT), EV_NONE);
+	e = elf_memory((char *)image, size);
+	assert_non_null(e);
+	assert_int_equal(elf_getshdrstrndx(e, &shstrndx), 0);
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(e, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, ".text"))
+			addr = sh.sh_addr;
+	}
+	elf_end(e);
+	return addr;
+}
+
+/*
+ * The vDSO's static functions have no symbol in the image the kernel
+ * maps; the kernel's own file of it has them. Our vDSO written out, given
+ * a local function at .text+0x10 with objcopy (its build-id unchanged),
+ * and put where kernels install it below a debug root: that name is
+ * used. Without the file the same address has no such name.
+ */
+static void test_vdso_named_from_kernel_file(void **state)
+{
+	const void *image = (const void *)getauxval(AT_SYSINFO_EHDR);
+	size_t size = own_vdso_bytes();
+	char root[] = "/tmp/ss-vdso-XXXXXX", dir[512], raw[600], file[600], cmd[2048];
+	struct utsname u;
+	struct sym_info si;
+	struct syms *s;
+	uint64_t addr;
+	FILE *f;
+
+	if (!image || !size)
+		skip();	/* no vDSO in this environment */
+	assert_int_equal(uname(&u), 0);
+	assert_non_null(mkdtemp(root));
+	addr = (uint64_t)(uintptr_t)image + text_addr(image, size) + 0x10;
+	snprintf(raw, sizeof(raw), "%s/vdso.raw", root);
+	f = fopen(raw, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(image, 1, size, f), size);
+	fclose(f);
+	syms__set_debug_root(root);
+	s = syms__new(getpid());
+	assert_non_null(s);
+	assert_true(syms__resolve(s, addr + 2, &si) != 0 || !si.name ||
+		    strcmp(si.name, "vdso_kernel_static"));
+	syms__free(s);
+	snprintf(dir, sizeof(dir), "%s/lib/modules/%s/vdso", root, u.release);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && objcopy --add-symbol "
+		 "vdso_kernel_static=.text:0x10,function,local '%s' '%s/vdso64.so'", dir, raw, dir);
+	assert_int_equal(system(cmd), 0);
+	syms__set_debug_root(root);	/* flushes the cache: the image is looked up again */
+	s = syms__new(getpid());
+	assert_non_null(s);
+	assert_int_equal(syms__resolve(s, addr + 2, &si), 0);
+	assert_non_null(si.name);
+	assert_string_equal(si.name, "vdso_kernel_static");
+	syms__free(s);
+	syms__set_debug_root(NULL);
+	snprintf(file, sizeof(file), "rm -rf '%s'", root);
+	assert_int_equal(system(file), 0);
+}
+
 static void test_unknown_is_said(void **state)
 {
 	struct syms *s = syms__new(getpid());
@@ -338,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_vdso_of_child),
 		cmocka_unit_test(test_libc_exports_of_self),
 		cmocka_unit_test(test_vdso_of_self),
+		cmocka_unit_test(test_vdso_named_from_kernel_file),
 		cmocka_unit_test(test_unknown_is_said),
 		cmocka_unit_test(test_no_such_process),
 		cmocka_unit_test(test_modules_without_frame_pointers),
