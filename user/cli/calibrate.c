@@ -21,6 +21,7 @@
 #include "calib/kern/calib_util.h"
 #include "calibrate.h"
 #include "commands.h"
+#include "options.h"
 #include "common/errors.h"
 #include "calib/kern/fingerprint.h"
 
@@ -126,13 +127,13 @@ int calibrate__parse_args(int argc, char **argv, struct calibrate_opts *o)
 		{ "full", no_argument, NULL, 'f' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "cpus", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "show", no_argument, NULL, 's' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "compare", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
+	/* --json and --help as every command has them (options.c) */
+	const struct ss_shared_dest shared = { .json = &o->json, .help = &o->help };
+	struct option table[sizeof(longopts) / sizeof(longopts[0]) + SS_OPTIONS_EXTRA];
 	bool quick = false, full = false;
 	int opt, err;
 
@@ -143,16 +144,17 @@ int calibrate__parse_args(int argc, char **argv, struct calibrate_opts *o)
 				strerror(errno));
 	optind = 0;	/* getopt may have run before (tests call this twice) */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+	options_table(table, longopts, sizeof(longopts) / sizeof(longopts[0]), SS_CMD_CALIBRATE, &shared);
+	while ((opt = getopt_long(argc, argv, ":ho:", table, NULL)) != -1) {
+		if (options_take(opt, optarg, &shared))
+			continue;
 		switch (opt) {
 		case 'q': quick = true; break;
 		case 'f': full = true; break;
-		case 'j': o->json = true; break;
 		case 's': o->show = true; break;
 		case 'F': o->force = true; break;
 		case 'C': o->compare[0] = optarg; break;
 		case 'o': o->path = optarg; break;
-		case 'h': o->help = true; break;
 		case 'O':
 			if ((err = parse_only(optarg, &o->only)))
 				return err;

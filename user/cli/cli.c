@@ -4,11 +4,11 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "options.h"
 #include "common/errors.h"
 #include "trace/tracer.h"
 
@@ -28,29 +28,23 @@ enum {
 	OPT_EVENT,
 	OPT_STACK_INTERVAL,
 	OPT_NO_CALIBRATE,
-	OPT_CALIBRATION,
 	OPT_METRICS,
 	OPT_LIGHT,
 	OPT_ATTACH,
 	OPT_NO_JVM_MAP,
 	OPT_NO_DATA_ADDRESSES,
-	OPT_BRIEF,
-	/* the files of outputs.h: OPT_OUTPUT + their kind */
-	OPT_OUTPUT = 512,
 };
 
 /* Leading ':': a missing value is reported as ':', apart from unknowns. */
 static const char short_opts[] = ":p:t:d:i:jo:vhV";
 
-/* The options besides the files of outputs.h, which long_options() adds. */
+/* The trace's own options; options.c adds the shared ones and the files. */
 
 static const struct option base_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "interval", required_argument, NULL, 'i' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
@@ -59,26 +53,21 @@ static const struct option base_opts[] = {
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "stack-interval", required_argument, NULL, OPT_STACK_INTERVAL },
 	{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
-	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "light", no_argument, NULL, OPT_LIGHT },
 	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "no-jvm-map", no_argument, NULL, OPT_NO_JVM_MAP },
 	{ "no-data-addresses", no_argument, NULL, OPT_NO_DATA_ADDRESSES },
-	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
 
 #define NBASE (sizeof(base_opts) / sizeof(base_opts[0]))
 
-/* The kind of file option c names (OPT_OUTPUT + kind, or a short letter
- * of the table), or -1. */
-static int output_of(int c)
+/* Where the shared options (options.h) land: the trace takes them all. */
+static struct ss_shared_dest shared_of(struct ss_opts *o)
 {
-	for (int k = 0; k < SS_NOUTPUTS; k++)
-		if (c == OPT_OUTPUT + k || (ss_outputs[k].short_option && c == ss_outputs[k].short_option))
-			return k;
-	return -1;
+	return (struct ss_shared_dest){ .json = &o->json, .brief = &o->brief, .help = &o->help,
+					.calibration = &o->calibration_path, .out = &o->out };
 }
 
 void ss_opts_init(struct ss_opts *o)
@@ -121,17 +110,6 @@ int ss_parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
-static int __attribute__((format(printf, 3, 4)))
-bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return SS_EXIT_USAGE;
-}
-
 bool ss_argv_wants_json(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -148,30 +126,30 @@ static int parse_number(int c, const char *arg, struct ss_opts *o, char *err, si
 	switch (c) {
 	case 'p':
 		if (ss_parse_int(arg, 1, INT_MAX, &v))
-			return bad(err, errlen, "-p needs a process id (a positive integer), got '%s'", arg);
+			return options_usage_error(err, errlen, "-p needs a process id (a positive integer), got '%s'", arg);
 		o->pid = v;
 		return 0;
 	case 't':
 		if (ss_parse_int(arg, 1, INT_MAX, &v))
-			return bad(err, errlen, "-t needs a thread id (a positive integer), got '%s'", arg);
+			return options_usage_error(err, errlen, "-t needs a thread id (a positive integer), got '%s'", arg);
 		o->tid = v;
 		return 0;
 	case 'd':
 		if (ss_parse_double(arg, 0, 31 * 24 * 3600.0, &o->duration_s))
-			return bad(err, errlen, "-d needs a duration in seconds (0 = until Ctrl-C), got '%s'", arg);
+			return options_usage_error(err, errlen, "-d needs a duration in seconds (0 = until Ctrl-C), got '%s'", arg);
 		return 0;
 	case 'i':
 		if (ss_parse_double(arg, 0.01, 24 * 3600.0, &o->interval_s))
-			return bad(err, errlen, "-i needs an interval in seconds (at least 0.01), got '%s'", arg);
+			return options_usage_error(err, errlen, "-i needs an interval in seconds (at least 0.01), got '%s'", arg);
 		return 0;
 	case OPT_STACK_INTERVAL:
 		if (ss_parse_double(arg, 0, 1000, &o->stack_interval_ms))
-			return bad(err, errlen, "--stack-interval needs milliseconds from 0 to 1000, got '%s'", arg);
+			return options_usage_error(err, errlen, "--stack-interval needs milliseconds from 0 to 1000, got '%s'", arg);
 		return 0;
 	}
 	/* The map sizes. */
 	if (ss_parse_int(arg, 16, 1 << 20, &v))
-		return bad(err, errlen, "map sizes must be integers from 16 to 1048576, got '%s'", arg);
+		return options_usage_error(err, errlen, "map sizes must be integers from 16 to 1048576, got '%s'", arg);
 	if (c == OPT_MAX_THREADS)
 		o->max_threads = v;
 	else if (c == OPT_MAX_FUTEXES)
@@ -179,20 +157,6 @@ static int parse_number(int c, const char *arg, struct ss_opts *o, char *err, si
 	else
 		o->max_stacks = v;
 	return 0;
-}
-
-/* What getopt could not take: a missing value or an unknown option. */
-static int bad_option(int c, char **argv, char *err, size_t errlen)
-{
-	if (c == ':')
-		return bad(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-	/* Inside a group ("-xj") getopt has not moved past the argument yet,
-	 * so argv[optind - 1] is the one before it: name the letter. Long
-	 * options leave optopt 0 (or their own letter when given a value they
-	 * do not take). */
-	if (optopt > 0 && optopt < 256 && optopt != ':' && !strchr(short_opts, optopt))
-		return bad(err, errlen, "unknown option '-%c'", optopt);
-	return bad(err, errlen, "unknown option '%s'", argv[optind - 1]);
 }
 
 int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t errlen)
@@ -203,15 +167,13 @@ int ss_opts_parse(int argc, char **argv, struct ss_opts *o, char *err, size_t er
 int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opts *o, char *err,
 		      size_t errlen)
 {
-	struct option long_opts[NBASE + SS_NOUTPUTS + 1];
-	int c, code, kind;
+	const struct ss_shared_dest shared = shared_of(o);
+	struct option long_opts[NBASE + SS_OPTIONS_EXTRA];
+	int c, code;
 
-	/* getopt's table: the base options, then the files this command
-	 * takes (a file's short letter maps to its kind too: output_of). */
-	memcpy(long_opts, base_opts, sizeof(base_opts));
-	outputs_long_options(long_opts, NBASE, cmd == SS_OPTS_DEMO ? SS_CMD_DEMO : SS_CMD_TRACE,
-			     OPT_OUTPUT);
 	ss_opts_init(o);
+	options_table(long_opts, base_opts, NBASE, cmd == SS_OPTS_DEMO ? SS_CMD_DEMO : SS_CMD_TRACE,
+		      &shared);
 	if (cmd == SS_OPTS_DEMO) {
 		o->duration_s = 4;
 		/* cpu-clock works on every host, PMU or not, and shows where
@@ -221,14 +183,15 @@ int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opt
 	optind = 0;	/* full reset: the tests parse many argv's */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-		if ((kind = output_of(c)) >= 0) {
-			o->out.path[kind] = optarg;
+		if (options_take(c, optarg, &shared)) {
+			if (o->help)
+				return 0;
 			continue;
 		}
 		switch (c) {
 		case 'p': case 't':
 			if (cmd == SS_OPTS_DEMO)
-				return bad(err, errlen, "the demo traces its own workload: -%c is for `spinscope -p PID`",
+				return options_usage_error(err, errlen, "the demo traces its own workload: -%c is for `spinscope -p PID`",
 					   c);
 			/* fall through */
 		case 'd': case 'i': case OPT_STACK_INTERVAL:
@@ -237,47 +200,44 @@ int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opt
 			if (code)
 				return code;
 			break;
-		case 'j': o->json = true; break;
-		case OPT_BRIEF: o->brief = true; break;
 		case 'v': o->verbose++; break;
 		case OPT_BTF: o->btf_path = optarg; break;
 		case OPT_EVENT: o->event = optarg; break;
 		case OPT_NO_CALIBRATE: o->no_calibrate = true; break;
 		case OPT_NO_JVM_MAP: o->no_jvm_map = true; break;
 		case OPT_NO_DATA_ADDRESSES: o->no_data_addresses = true; break;
-		case OPT_CALIBRATION: o->calibration_path = optarg; break;
 		case OPT_METRICS: o->metrics_addr = optarg; break;
 		case OPT_LIGHT: o->light = true; break;
 		case OPT_ATTACH:
 			if (tracer_attach_parse(optarg, &o->attach))
-				return bad(err, errlen, "--attach takes auto, fentry or tracepoint, not '%s'",
+				return options_usage_error(err, errlen, "--attach takes auto, fentry or tracepoint, not '%s'",
 					   optarg);
 			break;
-		case 'h':
-			o->help = true;
-			return 0;
 		case 'V':
 			o->version = true;
 			return 0;
 		default:
-			return bad_option(c, argv, err, errlen);
+			return options_bad(c, argv, short_opts, err, errlen);
 		}
 	}
 	if (optind < argc)
-		return bad(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return options_usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (o->light && o->attach != TRACER_ATTACH_AUTO)
-		return bad(err, errlen, "--light attaches no syscall program: drop --attach, or --light");
+		return options_usage_error(err, errlen, "--light attaches no syscall program: drop --attach, or --light");
 	if (o->json && o->brief)
-		return bad(err, errlen, "--brief shortens the text report: drop --json, or --brief");
+		return options_usage_error(err, errlen, "--brief shortens the text report: drop --json, or --brief");
 	if (!o->pid && cmd == SS_OPTS_TRACE)
-		return bad(err, errlen, "no target: give the process to trace with -p PID");
+		return options_usage_error(err, errlen, "no target: give the process to trace with -p PID");
 	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s)
-		return bad(err, errlen, "-i is longer than -d: no interval would be printed");
+		return options_usage_error(err, errlen, "-i is longer than -d: no interval would be printed");
 	return 0;
 }
 
 void ss_print_help(FILE *out)
 {
+	struct ss_opts scratch;
+	const struct ss_shared_dest help_dest = shared_of(&scratch);
+
 	fputs(ss_usage_line, out);
 	fputs("\n"
 	      "Traces how a running process waits, yields and gets scheduled: futex calls\n"
@@ -289,13 +249,12 @@ void ss_print_help(FILE *out)
 	      "  -p, --pid PID        process to trace (all its threads, also new ones)\n"
 	      "  -t, --tid TID        trace only this thread of PID\n"
 	      "  -d, --duration SEC   how long to trace (default 10; 0 = until Ctrl-C)\n"
-	      "  -i, --interval SEC   also print a summary of each interval\n"
-	      "      --json           JSON on stdout (one object per line with -i)\n"
-	      "      --brief          print only the header and the verdict: each warning\n"
-	      "                       or critical finding in one line, what to do first\n"
+	      "  -i, --interval SEC   also print a summary of each interval (with --json,\n"
+	      "                       one object per line)\n"
 	      , out);
-	/* The files: one row each in outputs.c. */
-	outputs_print_help(out, SS_CMD_TRACE);
+	/* The shared options and the files: one row each in options.c and
+	 * outputs.c. */
+	options_print_help(out, SS_CMD_TRACE, &help_dest);
 	fputs(
 	      "  -v, --verbose        show libbpf's messages and map sizes\n"
 	      "      --light          scheduler tracepoints only: other processes' syscalls\n"
@@ -314,8 +273,6 @@ void ss_print_help(FILE *out)
 	      "                       that show false sharing without a PMU)\n"
 	      "      --metrics [ADDR:]PORT  serve Prometheus metrics at /metrics while\n"
 	      "                       tracing (default address 127.0.0.1)\n"
-	      "      --calibration FILE  calibration to read (and complete) instead of\n"
-	      "                       the one `spinscope calibrate` saved\n"
 	      "      --no-calibrate   when this host has no stored calibration, do not\n"
 	      "                       measure what the advice needs after the trace\n"
 	      "      --no-jvm-map     do not ask a JVM (JDK 17+) for its perf map after the\n"
@@ -328,7 +285,9 @@ void ss_print_help(FILE *out)
 	      "      --max-futexes N  addresses, 2048 stacks: at most about 13 MiB of kernel\n"
 	      "      --max-stacks N   memory, taken as used from Linux 6.1, at once before;\n"
 	      "                       and a 0.35 MiB table of 256 threads' records, at once)\n"
-	      "  -h, --help           this text\n"
+	      , out);
+	options_print_help_row(out);
+	fputs(
 	      "  -V, --version        version\n"
 	      "\n"
 	      "Commands:\n"

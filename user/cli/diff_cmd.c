@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
+#include "options.h"
 #include "common/errors.h"
 #include "report/recording_diff.h"
 #include "report/report.h"
@@ -195,27 +196,30 @@ static json_object *diff_json(const struct recording_diff *d, const struct ss_re
 
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
-	};
+	bool json = false, help = false;
+	const struct ss_shared_dest shared = { .json = &json, .help = &help };
+	struct option longopts[SS_OPTIONS_EXTRA];
 	struct ss_recording rec[2];
 	struct recording_diff d;
-	bool json = false;
 	char why[512];
 	int c, code = 0;
 
+	options_table(longopts, NULL, 0, SS_CMD_DIFF, &shared);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'j') {
-			json = true;
-		} else if (c == 'h') {
-			fputs(diff_usage, stdout);
-			return 0;
-		} else {
-			ss_error(SS_EXIT_USAGE, "diff: unknown option '%s'", argv[optind - 1]);
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (!options_take(c, optarg, &shared)) {
+			options_bad(c, argv, "h", why, sizeof(why));
+			ss_error(SS_EXIT_USAGE, "diff: %s", why);
 			fputs(diff_usage, stderr);
 			return SS_EXIT_USAGE;
+		}
+		if (help) {
+			fputs(diff_usage, stdout);
+			fputs("\nOptions:\n", stdout);
+			options_print_help(stdout, SS_CMD_DIFF, &shared);
+			options_print_help_row(stdout);
+			return 0;
 		}
 	}
 	ss_set_json_errors(json);

@@ -119,30 +119,3 @@ void outputs_long_options(struct option *out, size_t n, unsigned int cmd, int va
 						    val_base + k };
 	memset(&out[n], 0, sizeof(out[n]));
 }
-
-/* "  -o, --output FILE    " then the help's lines, the later ones
- * indented to the same column, as the rest of --help. */
-void outputs_print_help(FILE *out, unsigned int cmd)
-{
-	for (int k = 0; k < SS_NOUTPUTS; k++) {
-		const struct ss_output_format *f = &ss_outputs[k];
-		char head[48];
-		const char *line = f->help;
-
-		if (!(f->commands & cmd))
-			continue;
-		if (f->short_option)
-			snprintf(head, sizeof(head), "  -%c, --%s FILE", f->short_option, f->option);
-		else
-			snprintf(head, sizeof(head), "      --%s FILE", f->option);
-		fprintf(out, "%-22s ", head);
-		while (line) {
-			const char *nl = strchr(line, '\n');
-
-			fprintf(out, "%.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
-			line = nl ? nl + 1 : NULL;
-			if (line)
-				fprintf(out, "%23s", "");
-		}
-	}
-}

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <json-c/json.h>
+#include "options.h"	/* SS_CMD_* */
 #include "report/pprof.h"
 #include "report/report.h"
 
@@ -28,10 +29,6 @@ enum ss_output_kind {
 	SS_NOUTPUTS
 };
 
-/* The commands, as bits of ss_output_format.commands. */
-#define SS_CMD_TRACE (1u << 0)	/* spinscope -p PID */
-#define SS_CMD_DEMO (1u << 1)
-#define SS_CMD_REPORT (1u << 2)
 
 /* When a file is written: from the report as rendered, or from the JSON
  * document, which is made after the pages (it adds the advisor's input,
@@ -51,7 +48,7 @@ struct ss_output_format {
 	char short_option;		/* 'o', or 0 */
 	const char *what;		/* "folded stacks": "cannot write folded stacks to F: ..." */
 	const char *help;		/* --help's lines after "--option FILE" */
-	unsigned int commands;		/* SS_CMD_* that take it */
+	unsigned int commands;		/* SS_CMD_* (options.h) that take it */
 	enum ss_output_stage stage;
 	int (*write)(const char *path, const struct ss_output_src *src, char *why, size_t whylen);
 };
@@ -80,7 +77,5 @@ struct option;
  * value is val_base + its kind, then the table's end: room for
  * SS_NOUTPUTS + 1 more rows is needed. */
 void outputs_long_options(struct option *out, size_t n, unsigned int cmd, int val_base);
-/* --help's lines for the files cmd takes. */
-void outputs_print_help(FILE *out, unsigned int cmd);
 
 #endif

@@ -21,6 +21,7 @@
 #include "report/html.h"
 #include "report/pprof.h"
 #include "report/recording_read.h"
+#include "options.h"
 #include "outputs.h"
 #include "report_advise.h"
 #include "syms/build_id.h"
@@ -29,48 +30,54 @@ static const char report_usage[] =
 	"usage: spinscope report FILE [--json|--brief] [--folded FILE] [--html FILE] [--pprof FILE]\n"
 	"                        [--calibration FILE] [--symbols DIR]\n";
 
+/* The usage line, then the options: the shared ones and files from
+ * options.c, then report's own. */
+static void print_usage(FILE *out, const struct ss_shared_dest *shared)
+{
+	fputs(report_usage, out);
+	fputs("\nOptions:\n", out);
+	options_print_help(out, SS_CMD_REPORT, shared);
+	fputs("      --symbols DIR    name frames unnamed at trace time from the binaries or\n"
+	      "                       debug files below DIR that carry their build-ids\n", out);
+	options_print_help_row(out);
+}
+
 struct report_opts {
 	const char *path;
 	bool json;
 	bool brief;
+	bool help;
 	struct ss_output_paths out;	/* --folded, --html, --pprof */
 	const char *calibration_path;
 	const char *symbols_dir;
 };
 
-#define OPT_OUTPUT 512	/* + the kind of a file of outputs.h */
-
 static int parse(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option base[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "brief", no_argument, NULL, 'b' },
-		{ "calibration", required_argument, NULL, 'c' },
+	static const struct option own[] = {
 		{ "symbols", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
 	};
-	struct option longopts[sizeof(base) / sizeof(base[0]) + SS_NOUTPUTS + 1];
+	const struct ss_shared_dest shared = { .json = &o->json, .brief = &o->brief, .help = &o->help,
+					       .calibration = &o->calibration_path, .out = &o->out };
+	struct option longopts[sizeof(own) / sizeof(own[0]) + SS_OPTIONS_EXTRA];
+	char err[256];
 	int c;
 
-	/* The files it writes: outputs.c's rows that report takes. */
-	memcpy(longopts, base, sizeof(base));
-	outputs_long_options(longopts, sizeof(base) / sizeof(base[0]), SS_CMD_REPORT, OPT_OUTPUT);
 	memset(o, 0, sizeof(*o));
+	options_table(longopts, own, sizeof(own) / sizeof(own[0]), SS_CMD_REPORT, &shared);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c >= OPT_OUTPUT && c < OPT_OUTPUT + SS_NOUTPUTS) {
-			o->out.path[c - OPT_OUTPUT] = optarg;
-			continue;
-		}
-		switch (c) {
-		case 'j': o->json = true; break;
-		case 'b': o->brief = true; break;
-		case 'c': o->calibration_path = optarg; break;
-		case 's': o->symbols_dir = optarg; break;
-		case 'h': fputs(report_usage, stdout); return -1;
-		default:
-			ss_error(SS_EXIT_USAGE, "report: unknown or incomplete option '%s'", argv[optind - 1]);
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (options_take(c, optarg, &shared)) {
+			if (o->help) {
+				print_usage(stdout, &shared);
+				return -1;
+			}
+		} else if (c == 's') {
+			o->symbols_dir = optarg;
+		} else {
+			options_bad(c, argv, "h", err, sizeof(err));
+			ss_error(SS_EXIT_USAGE, "report: %s", err);
 			fputs(report_usage, stderr);
 			return SS_EXIT_USAGE;
 		}

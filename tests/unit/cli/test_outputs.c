@@ -4,12 +4,16 @@
  * reachable through the option parser of every command it names (and
  * refused by the others), listed in --help, checked before any work and,
  * when its write fails, said in one line with the row's own words.
+ * options.c: the shared options, in the table of the commands that take
+ * them and of no other, taken into the command's fields.
  */
 #include "testlib.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include <getopt.h>
+#include "cli/options.h"
 #include "cli/outputs.h"
 #include "common/errors.h"
 
@@ -132,6 +136,43 @@ static void test_write_by_stage(void **state)
 	json_object_put(src.doc);
 }
 
+static bool in_table(const struct option *t, const char *name)
+{
+	for (; t->name; t++)
+		if (!strcmp(t->name, name))
+			return true;
+	return false;
+}
+
+/* Each command's table: its shared options and files, nothing more. */
+static void test_tables_by_command(void **state)
+{
+	bool json = false, help = false, brief = false;
+	const char *cal = NULL;
+	struct ss_output_paths out = { 0 };
+	const struct ss_shared_dest diff = { .json = &json, .help = &help };
+	const struct ss_shared_dest report = { .json = &json, .brief = &brief, .help = &help,
+					       .calibration = &cal, .out = &out };
+	const struct option own[] = { { "symbols", required_argument, NULL, 's' } };
+	struct option t[1 + SS_OPTIONS_EXTRA];
+
+	options_table(t, NULL, 0, SS_CMD_DIFF, &diff);
+	assert_true(in_table(t, "json") && in_table(t, "help"));
+	assert_false(in_table(t, "brief") || in_table(t, "calibration") || in_table(t, "html"));
+	options_table(t, own, 1, SS_CMD_REPORT, &report);
+	assert_true(in_table(t, "symbols") && in_table(t, "brief") && in_table(t, "calibration"));
+	for (int k = 0; k < SS_NOUTPUTS; k++)
+		assert_int_equal(in_table(t, ss_outputs[k].option),
+				 !!(ss_outputs[k].commands & SS_CMD_REPORT));
+	assert_true(options_take(SS_OPT_CALIBRATION, "c.json", &report));
+	assert_string_equal(cal, "c.json");
+	assert_true(options_take(SS_OPT_OUTPUT + SS_OUT_HTML, "p.html", &report));
+	assert_string_equal(out.path[SS_OUT_HTML], "p.html");
+	assert_true(options_take(SS_OPT_BRIEF, NULL, &report) && brief);
+	assert_false(options_take(SS_OPT_BRIEF, NULL, &diff));
+	assert_false(options_take('s', "dir", &report));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_help_lists_every_row),
 		cmocka_unit_test(test_check_refuses_before_work),
 		cmocka_unit_test(test_write_by_stage),
+		cmocka_unit_test(test_tables_by_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
