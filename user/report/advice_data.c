@@ -33,7 +33,9 @@ static int cmp_key(const void *x, const void *y)
 		return a->a.store ? 1 : -1;
 	if (a->a.size != b->a.size)
 		return a->a.size < b->a.size ? -1 : 1;
-	return (a->a.ip > b->a.ip) - (a->a.ip < b->a.ip);
+	if (a->a.ip != b->a.ip)
+		return a->a.ip < b->a.ip ? -1 : 1;
+	return (a->a.site_ip > b->a.site_ip) - (a->a.site_ip < b->a.site_ip);
 }
 
 static int cmp_weight(const void *x, const void *y)
@@ -101,7 +103,7 @@ static void name_all(struct data_addr *da, const struct raw *r, size_t n,
 		a->store = r[i].a.store;
 		a->samples = r[i].samples;
 		a->region = (enum adv_data_region)data_addr__name(da, a->addr, a->data, sizeof(a->data));
-		data_addr__func(da, r[i].a.ip, a->func, sizeof(a->func), mod, sizeof(mod), &lang);
+		data_addr__func(da, r[i].a.site_ip, a->func, sizeof(a->func), mod, sizeof(mod), &lang);
 		a->runtime = adv_is_runtime_module(mod);
 		snprintf(a->insn, sizeof(a->insn), "%s", r[i].a.insn);
 		/* The heaviest store's code says which language the fix is in. */

@@ -21,6 +21,7 @@
 enum { X86_R15, X86_R14, X86_R13, X86_R12, X86_RBP, X86_RBX, X86_R11, X86_R10, X86_R9,
        X86_R8, X86_RAX, X86_RCX, X86_RDX, X86_RSI, X86_RDI, X86_ORIG_RAX, X86_RIP,
        X86_CS, X86_FLAGS, X86_RSP, X86_SS };
+#define A64_LR 30
 #define A64_SP 31
 #define A64_PC 32
 
@@ -206,6 +207,7 @@ static void put(struct data_access *a, const cs_insn *insn, uint64_t addr, uint3
 		int access, bool before)
 {
 	a->ip = insn->address;
+	a->site_ip = insn->address;
 	a->addr = addr;
 	a->size = size ? size : 1;
 	a->store = access & CS_AC_WRITE;
@@ -411,6 +413,97 @@ out:
 	return n;
 }
 
+/*
+ * AArch64's atomic memory operations (ARMv8.1's LSE: LDADD and its kin,
+ * SWP, CAS, CASP), which capstone 4 (Debian 12's) does not decode, though
+ * they are what an atomic compiles to on every core that has them (GCC's
+ * outline atomics pick them at run time). By encoding, from the Arm ARM:
+ * each reads and writes [Xn] (SP when n is 31), no offset; LDAPR (the
+ * same group, o3 = 1, opc = 100) only reads. 1 access into out, or 0 for
+ * any other word.
+ */
+static size_t a64_lse(uint32_t w, uint64_t ip, const uint64_t *regs, bool before,
+		      struct data_access *out, struct data_addr_stats *st)
+{
+	static const char *const ldop[] = { "ldadd", "ldclr", "ldeor", "ldset",
+					    "ldsmax", "ldsmin", "ldumax", "ldumin" };
+	unsigned rn = (w >> 5) & 31, o3 = (w >> 15) & 1, opc = (w >> 12) & 7;
+	uint32_t size = 1u << (w >> 30);
+	const char *what;
+	bool store = true;
+
+	if ((w & 0x3f200c00) == 0x38200000) {		/* atomic memory operation */
+		what = o3 ? (opc == 4 ? "ldapr" : opc == 0 ? "swp" : NULL) : ldop[opc];
+		store = !(o3 && opc == 4);
+	} else if ((w & 0x3fa07c00) == 0x08a07c00) {	/* CAS */
+		what = "cas";
+	} else if ((w & 0xbfa07c00) == 0x08207c00) {	/* CASP: a pair */
+		what = "casp";
+		size = (w >> 30) & 1 ? 16 : 8;
+	} else {
+		return 0;
+	}
+	if (!what)
+		return 0;
+	st->insns++;
+	out->ip = out->site_ip = ip;
+	out->addr = regs[rn == 31 ? A64_SP : rn];
+	out->size = size;
+	out->store = store;
+	out->before = before;
+	if (rn == 31)
+		snprintf(out->insn, sizeof(out->insn), "%s [sp] (by encoding)", what);
+	else
+		snprintf(out->insn, sizeof(out->insn), "%s [x%u] (by encoding)", what, rn);
+	return 1;
+}
+
+/* The AArch64 word at ip in code, or false outside it. */
+static bool a64_insn_word(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t ip,
+			  uint32_t *w)
+{
+	if (ip < code_addr || ip + 4 > code_addr + len)
+		return false;
+	memcpy(w, code + (ip - code_addr), 4);	/* little-endian, as the host */
+	return true;
+}
+
+/* AArch64's instruction before ip: 4 bytes back, every instruction being
+ * 4 bytes (no decoding from the function's start, which an instruction
+ * capstone cannot decode would stop); after a full fence, the one before
+ * that too. */
+static size_t a64_before(csh h, const uint8_t *code, size_t len, uint64_t code_addr, uint64_t ip,
+			 const uint64_t *regs, struct data_access *out, size_t max,
+			 struct data_addr_stats *st)
+{
+	cs_insn *insn = cs_malloc(h);
+	size_t n = 0;
+
+	for (uint64_t at = ip - 4; insn && n < max && at + 8 >= ip; at -= 4) {
+		const uint8_t *p = code + (at - code_addr);
+		size_t left = 4;
+		uint64_t addr = at;
+		uint32_t w;
+
+		if (!a64_insn_word(code, len, code_addr, at, &w)) {
+			st->no_boundary++;
+			break;
+		}
+		if (!cs_disasm_iter(h, &p, &left, &addr, insn)) {
+			if (!a64_lse(w, at, regs, true, out + n, st))
+				st->undecodable++;
+			else
+				n++;
+			break;
+		}
+		n += ops_of(h, DATA_ARCH_ARM64, insn, regs, true, out + n, max - n, st);
+		if (!is_fence(DATA_ARCH_ARM64, insn))
+			break;
+	}
+	free_insn(insn);
+	return n;
+}
+
 static size_t decode_with(csh h, enum data_arch arch, const uint8_t *code, size_t len,
 			  uint64_t code_addr, bool from_start, uint64_t ip, const uint64_t *regs,
 			  struct data_access *out, size_t max, struct data_addr_stats *st)
@@ -419,6 +512,7 @@ static size_t decode_with(csh h, enum data_arch arch, const uint8_t *code, size_
 	size_t left, n = 0;
 	uint64_t addr = ip;
 	cs_insn *insn;
+	uint32_t w;
 
 	if (ip < code_addr || ip >= code_addr + len)
 		return 0;
@@ -429,10 +523,14 @@ static size_t decode_with(csh h, enum data_arch arch, const uint8_t *code, size_
 	left = len - (size_t)(ip - code_addr);
 	if (cs_disasm_iter(h, &p, &left, &addr, insn))
 		n = ops_of(h, arch, insn, regs, false, out, max, st);
-	else
+	else if (arch != DATA_ARCH_ARM64 || !a64_insn_word(code, len, code_addr, ip, &w) ||
+		 !(n = a64_lse(w, ip, regs, false, out, st)))
 		st->undecodable++;
 	cs_free(insn, 1);
-	if (!from_start)
+	if (arch == DATA_ARCH_ARM64) {
+		if (n < max)
+			n += a64_before(h, code, len, code_addr, ip, regs, out + n, max - n, st);
+	} else if (!from_start)
 		st->no_boundary++;
 	else if (n < max)
 		n += decode_before(h, arch, code, len, code_addr, ip, regs, out + n, max - n, st);
@@ -554,6 +652,26 @@ static size_t read_mem(struct data_addr *da, uint64_t addr, uint8_t *buf, size_t
 	return got > 0 ? (size_t)got : 0;
 }
 
+/*
+ * One of libgcc's outline atomics: GCC for arm64 (10 and later, Debian's
+ * default) compiles each atomic to a call of __aarch64_<op><size>_<order>
+ * (cas, swp, ldadd, ldclr, ldeor, ldset), a leaf that picks LSE or
+ * exclusive loads at run time; the link register, not saved, still points
+ * back into the caller at the sample. The name only says where the
+ * caller is; what the access is comes from the decoded instruction.
+ */
+static bool outline_atomic(enum data_arch arch, const char *name)
+{
+	static const char *const ops[] = { "cas", "swp", "ldadd", "ldclr", "ldeor", "ldset" };
+
+	if (arch != DATA_ARCH_ARM64 || strncmp(name, "__aarch64_", 10))
+		return false;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strncmp(name + 10, ops[i], strlen(ops[i])))
+			return true;
+	return false;
+}
+
 size_t data_addr__sample(struct data_addr *da, const struct ss_regs_sample *r,
 			 struct data_access *out, size_t max)
 {
@@ -584,8 +702,12 @@ size_t data_addr__sample(struct data_addr *da, const struct ss_regs_sample *r,
 		da->st.unreadable++;
 		return 0;
 	}
-	return decode_with(da->cs, da->arch, da->code, got, start, start != ip, ip, (const uint64_t *)r->regs, out,
-			   max, &da->st);
+	got = decode_with(da->cs, da->arch, da->code, got, start, start != ip, ip, (const uint64_t *)r->regs,
+			  out, max, &da->st);
+	for (size_t i = 0; i < got; i++)
+		out[i].site_ip = named && outline_atomic(da->arch, si.name) && r->regs[A64_LR] >= 4 ?
+				 r->regs[A64_LR] - 4 : out[i].ip;
+	return got;
 }
 
 /* ---- naming data -------------------------------------------------------- */

@@ -38,6 +38,12 @@ enum data_arch { DATA_ARCH_X86_64, DATA_ARCH_ARM64 };
 /* One memory operand of a sampled instruction. */
 struct data_access {
 	uint64_t ip;			/* the instruction's address */
+	/* Where the code that made the access is named from: ip, or for an
+	 * access inside a helper the compiler calls for one atomic (libgcc's
+	 * outline atomics on arm64, __aarch64_ldadd8_relax and kin, linked
+	 * into the user's binary) the call to it, from the link register:
+	 * the function the user wrote, not the helper. */
+	uint64_t site_ip;
 	uint64_t addr;			/* effective address */
 	uint32_t size;			/* bytes accessed */
 	bool store;			/* writes it (a store or read-modify-write) */

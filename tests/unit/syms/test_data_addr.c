@@ -154,6 +154,49 @@ static void test_arm64(void **state)
 	assert_false(a[0].store);
 }
 
+/*
+ * ARMv8.1's atomics, which capstone 4 does not decode: by their encoding.
+ * ldadd x0, x0, [x1] then ret: sampled at the ldadd, a store of 8 bytes at
+ * [x1]; sampled at the ret, the same access as the one before it.
+ * casal w3, w2, [x4] stores 4 bytes at [x4]; ldapr x0, [x1] only loads.
+ */
+static void test_arm64_lse_atomics(void **state)
+{
+	static const uint8_t ldadd_ret[] = { 0x20, 0x00, 0x20, 0xf8, 0xc0, 0x03, 0x5f, 0xd6 };
+	static const uint8_t casal[] = { 0x83, 0xfc, 0xe2, 0x88 };
+	static const uint8_t ldapr[] = { 0x20, 0xc0, 0xbf, 0xf8 };
+	struct data_addr_stats st = { 0 };
+	struct data_access a[4];
+	size_t n;
+
+	memset(regs, 0, sizeof(regs));
+	regs[1] = 0x7000;
+	regs[4] = 0x9004;
+	n = data_addr__decode(DATA_ARCH_ARM64, ldadd_ret, sizeof(ldadd_ret), BASE, true, BASE, regs, a,
+			      4, &st);
+	assert_int_equal(n, 1);
+	assert_int_equal(a[0].addr, 0x7000);
+	assert_int_equal(a[0].size, 8);
+	assert_true(a[0].store);
+	assert_false(a[0].before);
+	assert_non_null(strstr(a[0].insn, "ldadd"));
+	n = data_addr__decode(DATA_ARCH_ARM64, ldadd_ret, sizeof(ldadd_ret), BASE, true, BASE + 4, regs,
+			      a, 4, &st);
+	assert_int_equal(n, 1);
+	assert_int_equal(a[0].addr, 0x7000);
+	assert_true(a[0].store && a[0].before);
+	assert_int_equal(a[0].ip, BASE);
+	n = data_addr__decode(DATA_ARCH_ARM64, casal, sizeof(casal), BASE, true, BASE, regs, a, 4, &st);
+	assert_int_equal(n, 1);
+	assert_int_equal(a[0].addr, 0x9004);
+	assert_int_equal(a[0].size, 4);
+	assert_true(a[0].store);
+	n = data_addr__decode(DATA_ARCH_ARM64, ldapr, sizeof(ldapr), BASE, true, BASE, regs, a, 4, &st);
+	assert_int_equal(n, 1);
+	assert_false(a[0].store);
+	assert_int_equal(st.undecodable, 0);
+}
+
 long fs_global_pair[2];
 
 /* Stores to fs_global_pair[1]: decoded from this process's own code. */
@@ -215,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_store_before_a_fence),
 		cmocka_unit_test(test_rip_relative_tls_and_garbage),
 		cmocka_unit_test(test_arm64),
+		cmocka_unit_test(test_arm64_lse_atomics),
 #if defined(__x86_64__)
 		cmocka_unit_test(test_own_process_and_bad_input),
 #endif
