@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <capstone/capstone.h>
 #include "data_addr.h"
+#include "data_fields.h"
 #include "syms.h"
 
 /* Words of bpf_user_pt_regs_t: x86-64 struct pt_regs, arm64 user_pt_regs. */
@@ -43,6 +44,8 @@ struct objsym {
 /* A file's object symbols, loaded when an address first lands in it. */
 struct module {
 	char *path;
+	char *file;		/* where it was opened from, for its DWARF */
+	struct data_fields *fields;	/* opened at the first global named */
 	uint64_t bias;		/* run-time minus link-time address */
 	uint64_t lo, hi;	/* run-time range of its PT_LOAD segments */
 	struct objsym *syms;	/* sorted by addr */
@@ -739,6 +742,7 @@ static void load_module(struct data_addr *da, struct module *mod, const struct m
 	}
 	if (fd < 0)
 		return;
+	mod->file = strdup(path);
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || !gelf_getehdr(e, &eh) || elf_getphdrnum(e, &nph))
@@ -841,6 +845,7 @@ static const char *base_name(const char *path)
 
 enum data_region data_addr__name(struct data_addr *da, uint64_t addr, char *buf, size_t len)
 {
+	char part[64];
 	struct mapping *m = mapping_at(da, addr);
 	const struct objsym *s;
 	struct module *mod;
@@ -867,7 +872,13 @@ enum data_region data_addr__name(struct data_addr *da, uint64_t addr, char *buf,
 		sanitise(buf);
 		return DATA_FILE;
 	}
-	if (addr - mod->bias == s->addr)
+	if (!mod->fields)
+		mod->fields = data_fields__new(mod->file);
+	/* counters[1], pair.flag: the part of the variable, where the file
+	 * has debug information */
+	if (data_fields__path(mod->fields, s->addr, addr - mod->bias - s->addr, part, sizeof(part)))
+		snprintf(buf, len, "%.80s%.60s (%.60s)", s->name, part, base_name(m->path));
+	else if (addr - mod->bias == s->addr)
 		snprintf(buf, len, "%.80s (%.60s)", s->name, base_name(m->path));
 	else
 		snprintf(buf, len, "%.80s+%" PRIu64 " (%.60s)", s->name, addr - mod->bias - s->addr,
@@ -914,6 +925,8 @@ void data_addr__free(struct data_addr *da)
 			free(da->mods[i].syms[k].name);
 		free(da->mods[i].syms);
 		free(da->mods[i].path);
+		free(da->mods[i].file);
+		data_fields__free(da->mods[i].fields);
 	}
 	for (size_t i = 0; i < da->nmaps; i++)
 		free(da->maps[i].path);
