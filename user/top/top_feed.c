@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/errors.h"
+#include "common/grow.h"
 #include "top_feed.h"
 
 /* One copy of a snapshot: its processes and all their threads. */
@@ -29,28 +30,14 @@ struct top_feed {
 	int rc;				/* the refresh's failure, under lock */
 };
 
-static int reserve(void **v, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	p = realloc(*v, n * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = n;
-	return 0;
-}
-
 static int copy_snapshot(struct snap_copy *c, const struct top_snapshot *s)
 {
 	size_t nthreads = 0, t = 0;
 
 	for (size_t i = 0; i < s->nprocs; i++)
 		nthreads += s->procs[i].threads ? s->procs[i].nthreads_detail : 0;
-	if (reserve((void **)&c->procs, &c->pcap, s->nprocs, sizeof(*c->procs)) ||
-	    reserve((void **)&c->threads, &c->tcap, nthreads, sizeof(*c->threads)))
+	if (ss_reserve((void **)&c->procs, &c->pcap, s->nprocs, sizeof(*c->procs)) ||
+	    ss_reserve((void **)&c->threads, &c->tcap, nthreads, sizeof(*c->threads)))
 		return -ENOMEM;
 	c->s = *s;
 	c->s.procs = c->procs;
