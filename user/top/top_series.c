@@ -93,6 +93,14 @@ static int by_spin(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+static int by_runq(const void *a, const void *b)
+{
+	uint64_t x = ((const struct top_group *)a)->d[TOP_C_runq_ns];
+	uint64_t y = ((const struct top_group *)b)->d[TOP_C_runq_ns];
+
+	return (x < y) - (x > y);
+}
+
 static void add_proc(struct top_group *g, const struct top_proc *p)
 {
 	uint64_t d[TOP_NCOUNTERS];
@@ -110,9 +118,19 @@ static void add_proc(struct top_group *g, const struct top_proc *p)
 	}
 }
 
-/* The snapshot's label sets, each summed; the top N by lock wait and by
- * spinning marked chosen (only those with some: an idle one is never
- * labelled for being first among nothing). */
+/* The rankings: each marks its top N chosen (only those with some of it:
+ * an idle one is never labelled for being first among nothing). */
+static const struct {
+	int (*cmp)(const void *a, const void *b);
+	int counter;		/* what it ranks by; -1: yields + spin samples */
+} rankings[] = {
+	{ by_lock_wait, TOP_C_lock_wait_ns },
+	{ by_spin, -1 },
+	{ by_runq, TOP_C_runq_ns },
+};
+
+/* The snapshot's label sets, each summed, the top N of each ranking
+ * chosen. */
 static void group_procs(struct top_series_set *s, const struct top_snapshot *snap)
 {
 	size_t n = 0;
@@ -126,17 +144,21 @@ static void group_procs(struct top_series_set *s, const struct top_snapshot *sna
 		add_proc(&s->groups[n - 1], s->order[i]);
 	}
 	s->ngroups = n;
-	qsort(s->groups, n, sizeof(*s->groups), by_lock_wait);
-	for (size_t i = 0; i < n && i < s->top_n && s->groups[i].d[TOP_C_lock_wait_ns]; i++)
-		s->groups[i].chosen = true;
-	qsort(s->groups, n, sizeof(*s->groups), by_spin);
-	for (size_t i = 0; i < n && i < s->top_n && spin_of(&s->groups[i]); i++)
-		s->groups[i].chosen = true;
+	for (size_t r = 0; r < sizeof(rankings) / sizeof(rankings[0]); r++) {
+		qsort(s->groups, n, sizeof(*s->groups), rankings[r].cmp);
+		for (size_t i = 0; i < n && i < s->top_n; i++) {
+			const struct top_group *g = &s->groups[i];
+
+			if (!(rankings[r].counter < 0 ? spin_of(g) : g->d[rankings[r].counter]))
+				break;
+			s->groups[i].chosen = true;
+		}
+	}
 }
 
 /* The series of a chosen group, made when it has none: in a free place,
  * else in place of the one longest out of the top N (never one chosen
- * this refresh: at most 2N are, and 4N are kept). */
+ * this refresh: at most 3N are, and 5N are kept). */
 static void label_chosen(struct top_series_set *s, const struct top_group *g)
 {
 	const struct top_proc *p = g->first;

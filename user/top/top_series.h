@@ -6,9 +6,10 @@
  * Labels are comm, container and unit, never the pid (a pid per series
  * would grow without bound as processes come and go): the processes that
  * share all three are one series, their figures summed. Cardinality is
- * bounded: each refresh, the top N label sets by lock wait and the top N
- * by spinning (yields that switched plus spin samples) are labelled, the
- * rest are added to one series labelled other="true" (an empty label is
+ * bounded: each refresh, the top N label sets by lock wait, the top N by
+ * spinning (yields that switched plus spin samples) and the top N by
+ * run-queue delay (starved or oversubscribed: the oversubscription alert
+ * needs them labelled) are labelled, the rest are added to one series labelled other="true" (an empty label is
  * no label to Prometheus, so queries tell it by that label alone).
  *
  * Counters are monotonic: the agent keeps each labelled series' totals
@@ -34,7 +35,8 @@
 #define TOP_SERIES_DEFAULT_N 20
 #define TOP_SERIES_MAX_N 1000		/* --top-n's largest */
 #define TOP_SERIES_GRACE 5		/* refreshes kept after leaving the top N */
-#define TOP_SERIES_MAX(n) (4 * (size_t)(n))
+/* 3N chosen a refresh at most, and room for 2N in their grace. */
+#define TOP_SERIES_MAX(n) (5 * (size_t)(n))
 
 /* The counters of a series, one list: the sums, the text and the tests
  * walk it. X(field, metric name, scale to the metric's unit, help). */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The agent's series without a server: which label sets are labelled (the
- * top N by lock wait and by spinning, never an idle one), that labelled
+ * top N by lock wait, by spinning and by run-queue delay, never an idle
+ * one), that labelled
  * plus "other" is exactly what the refreshes measured, that counters only
  * grow, that churn keeps the series bounded (a series out of the top N
  * goes after the grace and restarts from 0 if it comes back), that label
@@ -32,7 +33,7 @@ static double value_of(const char *text, const char *prefix)
 	return -1;
 }
 
-static void test_top_n_by_lock_wait_and_by_spinning(void **state)
+static void test_top_n_by_lock_wait_spinning_and_runq(void **state)
 {
 	struct top_series_set s;
 	struct top_snapshot snap;
@@ -43,12 +44,12 @@ static void test_top_n_by_lock_wait_and_by_spinning(void **state)
 	top_fake_fill(&f, &snap);
 	top_series_init(&s, 3);
 	assert_int_equal(top_series_update(&s, &snap), 0);
-	/* At most 3 by lock wait and 3 by spinning, each with some. */
-	assert_true(s.n >= 4 && s.n <= 6);
+	/* At most 3 by lock wait, 3 by spinning, 3 by run-queue delay. */
+	assert_true(s.n >= 4 && s.n <= 9);
 	assert_non_null(find(&s, "locky"));
 	assert_non_null(find(&s, "spinner"));
+	assert_non_null(find(&s, "hog"));	/* waits for CPUs */
 	assert_null(find(&s, "idlepool"));	/* waits for events only */
-	assert_null(find(&s, "hog"));		/* busy, but neither locks nor spins */
 	for (size_t i = 0; i < s.n; i++)
 		labelled += s.v[i].processes;
 	assert_int_equal(labelled + s.other.processes, TOP_FAKE_FIXED + 100);
@@ -133,36 +134,36 @@ static void test_churn_stays_bounded(void **state)
 }
 
 /* More in the grace than the cap holds: the longest out of the top N goes
- * first, and this refresh's leader is always labelled. */
+ * first, and this refresh's leaders are always labelled. */
 static void test_cap_evicts_the_longest_out(void **state)
 {
 	enum { N = 1, REFRESHES = 50 };
-	struct top_proc procs[2];
-	struct top_snapshot snap = { .interval_ns = 1000000000, .procs = procs, .nprocs = 2 };
+	static const char *const kinds[] = { "lead", "spin", "starve" };
+	struct top_proc procs[3];
+	struct top_snapshot snap = { .interval_ns = 1000000000, .procs = procs, .nprocs = 3 };
 	struct top_series_set s;
+	char name[16];
 
 	top_series_init(&s, N);
 	for (int r = 0; r < REFRESHES; r++) {
 		memset(procs, 0, sizeof(procs));
-		snprintf(procs[0].comm, sizeof(procs[0].comm), "lead%d", r);
+		for (int k = 0; k < 3; k++)
+			snprintf(procs[k].comm, sizeof(procs[k].comm), "%s%d", kinds[k], r);
 		procs[0].lock_wait_ns = 100;
-		snprintf(procs[1].comm, sizeof(procs[1].comm), "spin%d", r);
 		procs[1].yields = 7;
+		procs[2].runq_ns = 300;
 		assert_int_equal(top_series_update(&s, &snap), 0);
 		assert_true(s.n <= TOP_SERIES_MAX(N));
-		assert_non_null(find(&s, procs[0].comm));
-		assert_non_null(find(&s, procs[1].comm));
-		if (r >= 2) {	/* 2 a refresh, 4 kept: the last refresh's stay */
-			char prev[16], old[16];
-
-			snprintf(prev, sizeof(prev), "lead%d", r - 1);
-			snprintf(old, sizeof(old), "lead%d", r - 2);
-			assert_non_null(find(&s, prev));
-			assert_null(find(&s, old));
+		for (int k = 0; k < 3; k++)
+			assert_non_null(find(&s, procs[k].comm));
+		/* 3 a refresh, 5 kept: none of the refresh before last. */
+		for (int k = 0; r >= 2 && k < 3; k++) {
+			snprintf(name, sizeof(name), "%s%d", kinds[k], r - 2);
+			assert_null(find(&s, name));
 		}
 	}
 	assert_int_equal(s.n, TOP_SERIES_MAX(N));
-	assert_int_equal(s.dropped_series, 2 * REFRESHES - TOP_SERIES_MAX(N));
+	assert_int_equal(s.dropped_series, 3 * REFRESHES - TOP_SERIES_MAX(N));
 	assert_int_equal(s.other.total[TOP_C_yields], 0);	/* all labelled on their refresh */
 	top_series_free(&s);
 }
@@ -224,7 +225,7 @@ static void test_text_is_escaped_monotonic_and_valid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_top_n_by_lock_wait_and_by_spinning),
+		cmocka_unit_test(test_top_n_by_lock_wait_spinning_and_runq),
 		cmocka_unit_test(test_nothing_is_lost_in_the_sums),
 		cmocka_unit_test(test_churn_stays_bounded),
 		cmocka_unit_test(test_cap_evicts_the_longest_out),
