@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The live view on ncurses (see top_view.h): state, drawing and keys. */
 #include <curses.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,7 +294,7 @@ int top_view_run(top_refresh_fn refresh, void *ctx, const struct top_view_opts *
 	struct view v = { .o = o, .tv = { .sort = o->sort } };
 	struct top_feed *feed;
 	SCREEN *scr = NULL;
-	int rc;
+	int rc, err;
 
 	top_term_signals();
 	if ((rc = start_curses(&scr))) {
@@ -301,9 +302,13 @@ int top_view_run(top_refresh_fn refresh, void *ctx, const struct top_view_opts *
 		return rc;
 	}
 	feed = top_feed_start(refresh, ctx);
-	rc = feed ? loop(&v, feed) : SS_EXIT_RESOURCES;
+	err = errno;
+	rc = feed ? loop(&v, feed) : 0;
 	/* endwin first: a refresh's own message lands on a normal screen. */
 	endwin();
+	if (!feed)
+		rc = ss_error(SS_EXIT_RESOURCES, "top: cannot start the refresh thread: %s",
+			      strerror(err));
 	top_feed_stop(feed);
 	delscreen(scr);
 	top_table_free(&v.rows);

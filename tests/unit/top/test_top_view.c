@@ -6,7 +6,8 @@
  * the key pressed, the filter, the threads view, Enter paging a -p report
  * (this binary again, answering "-p PID -d N --brief" with a canned one),
  * a resize redrawn at the new width, no control byte on the screen, and
- * the view's own exit code on q and on a terminal that closes.
+ * the view's own exit code on q, on a terminal that closes and without
+ * a terminal.
  */
 #include "testlib.h"
 #include <errno.h>
@@ -267,6 +268,27 @@ static void test_closed_terminal_ends_the_view(void **state)
 	assert_int_equal(wait_rc(fx), 0);
 }
 
+/* No terminal: one line pointing at the batch output, exit 2, no screen. */
+static void test_no_terminal_is_a_usage_error(void **state)
+{
+	struct fx *fx = *state;
+	char *out, *err;
+	int rc;
+
+	if (!fx) {
+		print_message("skip: tmux is not installed (apt-get install tmux)\n");
+		skip();
+	}
+	rc = tl_run((char *const[]){ fx->self, "--fake-view", fx->rcfile, NULL }, &out, &err);
+	assert_int_equal(rc, 2);
+	assert_string_equal(out, "");
+	if (!strstr(err, "needs a terminal") || !strstr(err, "-b") ||
+	    strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("expected one line pointing at -b, got: %s", err);
+	free(out);
+	free(err);
+}
+
 /* This binary run by the tests above: the view, or a -p report. */
 static int fake_view(const char *rcfile)
 {
@@ -306,6 +328,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_enter_pages_the_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resize_redraws_at_the_new_width, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_closed_terminal_ends_the_view, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_terminal_is_a_usage_error, setup, teardown),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--fake-view"))
