@@ -167,7 +167,7 @@ static bool row_matches(const struct top_row *r, const char *unit, const char *f
 	       (unit && strcasestr(unit, filter));
 }
 
-static void proc_row(struct top_row *r, const struct top_proc *p, double interval)
+static void proc_row(struct top_row *r, const struct top_proc *p)
 {
 	*r = (struct top_row){
 		.id = p->pid, .comm = p->comm, .container = p->container, .verdict = p->verdict,
@@ -176,7 +176,6 @@ static void proc_row(struct top_row *r, const struct top_proc *p, double interva
 		.event_wait_ns = p->event_wait_ns, .wakes = p->wakes, .woken = p->woken,
 		.yields = p->yields, .spin_samples = p->spin_samples, .proc = p,
 	};
-	(void)interval;
 }
 
 static void thread_row(struct top_row *r, const struct top_proc *p, const struct top_thread *t,
@@ -233,7 +232,7 @@ int top_table_build(const struct top_snapshot *s, const struct top_table_view *v
 		for (size_t i = 0; i < s->nprocs; i++) {
 			struct top_row r;
 
-			proc_row(&r, &s->procs[i], interval);
+			proc_row(&r, &s->procs[i]);
 			if (row_matches(&r, s->procs[i].unit, v->filter) && push(out, &r))
 				return -ENOMEM;
 		}
