@@ -360,8 +360,15 @@ static void test_prometheus_fires_the_lock_wait_alert(void **state)
 		if (!all)
 			usleep(250000);
 	}
-	print_message("# alerts after %lld s: %s\n", (long long)(time(NULL) - t0),
-		      list ? json_object_to_json_string(list) : "(none)");
+	print_message("# after %lld s, %zu alerts:\n", (long long)(time(NULL) - t0),
+		      list ? json_object_array_length(list) : 0);
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		json_object *al = json_object_array_get_idx(list, i), *st = NULL;
+
+		json_object_object_get_ex(al, "state", &st);
+		print_message("#   %s comm=\"%s\" %s\n", label(al, "alertname"), label(al, "comm"),
+			      st ? json_object_get_string(st) : "?");
+	}
 	prom_stop(&p);
 	assert_int_equal(agent_stop(&a, SIGTERM), 0);
 	if (!all)
