@@ -5,12 +5,14 @@
  * and the tests read the pane's screen as tmux draws it: rows sorted by
  * the key pressed, the filter, the threads view, Enter paging a -p report
  * (this binary again, answering "-p PID -d N --brief" with a canned one),
- * a resize redrawn at the new width, no control byte on the screen, and
- * the view's own exit code on q, on a terminal that closes and without
- * a terminal.
+ * a resize redrawn at the new width, no control byte on the screen, the
+ * help screen, and the view's own exit code on q, on a terminal that
+ * closes (also while a report runs: the report gets SIGINT) and without a
+ * terminal.
  */
 #include "testlib.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +185,10 @@ static void test_rows_sorted_by_the_key_pressed(void **state)
 	keys(fx, "<");					/* the column before: LOCKWAIT */
 	wait_screen(fx, 3, "LOCKWAITv");
 	wait_screen(fx, TABLE_ROW, "locky");
+	keys(fx, "?");					/* help, and any key back */
+	wait_screen(fx, 0, "spinscope top: keys");
+	keys(fx, "x");
+	wait_screen(fx, 3, "LOCKWAITv");
 	keys(fx, "q");
 	assert_int_equal(wait_rc(fx), 0);
 }
@@ -289,10 +295,39 @@ static void test_no_terminal_is_a_usage_error(void **state)
 	free(err);
 }
 
+/* The terminal closes while Enter's report runs (30 s here): the report
+ * gets SIGINT (it writes a mark), and the view returns well before. */
+static void test_closed_terminal_during_a_report(void **state)
+{
+	struct fx *fx = *state;
+	char mark[160];
+	time_t t0;
+
+	if (fx) {
+		snprintf(mark, sizeof(mark), "%s/interrupted", fx->dir);
+		setenv("FAKE_REPORT_SECONDS", "30", 1);
+		setenv("FAKE_REPORT_MARK", mark, 1);
+	}
+	fx = start_view(state, "100", "30");
+	keys(fx, "Enter");
+	wait_screen(fx, -1, "tracing PID 100 for 30 s");
+	t0 = time(NULL);
+	assert_int_equal(tmux(fx, NULL, "kill-session", "-t", "v", NULL), 0);
+	assert_int_equal(wait_rc(fx), 0);
+	print_message("# the view returned %lld s after the hang-up\n", (long long)(time(NULL) - t0));
+	assert_true(time(NULL) - t0 < 30);
+	assert_int_equal(access(mark, F_OK), 0);
+	unlink(mark);
+	unsetenv("FAKE_REPORT_SECONDS");
+	unsetenv("FAKE_REPORT_MARK");
+}
+
 /* This binary run by the tests above: the view, or a -p report. */
 static int fake_view(const char *rcfile)
 {
-	struct top_view_opts o = { .report_seconds = 1, .sort = TOP_COL_LOCKWAIT };
+	const char *secs = getenv("FAKE_REPORT_SECONDS");
+	struct top_view_opts o = { .report_seconds = secs ? (unsigned int)strtoul(secs, NULL, 10) : 1,
+				   .sort = TOP_COL_LOCKWAIT };
 	struct top_fake f;
 	FILE *out;
 	int rc;
@@ -309,8 +344,30 @@ static int fake_view(const char *rcfile)
 	return rc;
 }
 
+static volatile sig_atomic_t report_interrupted;
+
+static void on_report_sigint(int sig)
+{
+	(void)sig;
+	report_interrupted = 1;
+}
+
+/* "-p PID -d N --brief": waits N seconds as a trace would (SIGINT ends it
+ * early, leaving FAKE_REPORT_MARK), then prints 80 lines. */
 static int fake_report(int argc, char **argv)
 {
+	unsigned int secs = argc > 4 ? (unsigned int)strtoul(argv[4], NULL, 10) : 0;
+	const char *mark = getenv("FAKE_REPORT_MARK");
+
+	signal(SIGINT, on_report_sigint);
+	for (unsigned int i = 0; i < secs * 10 && !report_interrupted; i++)
+		usleep(100000);
+	if (report_interrupted && mark) {
+		FILE *m = fopen(mark, "w");
+
+		if (m)
+			fclose(m);
+	}
 	printf("fake report:");
 	for (int i = 1; i < argc; i++)
 		printf(" %s", argv[i]);
@@ -329,6 +386,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_resize_redraws_at_the_new_width, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_closed_terminal_ends_the_view, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_terminal_is_a_usage_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_closed_terminal_during_a_report, setup, teardown),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--fake-view"))
