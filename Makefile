@@ -71,7 +71,7 @@ BPF_OBJS := $(patsubst %,$(OUTPUT)/bpf/%.bpf.o,$(BPF_NAMES))
 
 # One folder per concern; user/calib/plain holds the arm64 plain driver
 # (its own main(), built by mk/calib.mk).
-USER_DIRS := cli trace model syms calib calib/kern report common
+USER_DIRS := cli trace model syms calib calib/kern report common top
 USER_SRCS := $(foreach d,$(USER_DIRS),$(wildcard user/$(d)/*.c)) $(wildcard advisor/*.c)
 USER_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(USER_SRCS))
 LIB_OBJS := $(filter-out $(OUTPUT)/obj/user/cli/main.o,$(USER_OBJS))

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `make install` into a DESTDIR, under a PREFIX of ours and under the
-# default one: exactly the binary, one man page per man/*.scd source and
-# the bash completion land there, with their modes, and nothing else; the
+# default one: exactly the binary, one man page per man/*.scd source, the
+# bash completion, the agent's unit and rules land there (the unit's
+# ExecStart naming the installed binary), with their modes, and nothing else; the
 # installed binary runs; `make uninstall` removes them all. Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -18,6 +19,8 @@ expected() {	# expected PREFIX
 		echo "$1/share/man/man${page##*.}/$page 644"
 	done
 	echo "$1/share/bash-completion/completions/spinscope 644"
+	echo "$1/lib/systemd/system/spinscope-top.service 644"
+	echo "$1/share/spinscope/spinscope-top.rules.yml 644"
 }
 
 installed() {	# installed ROOT: every file and link under ROOT with its mode
@@ -36,6 +39,10 @@ for prefix in /opt/spinscope-test /usr/local; do
 	diff=$(sets_differ "expected" "$(expected "$prefix" | sort)" "installed" "$(installed "$root")")
 	[ -z "$diff" ] && tap OK "make install ${args[*]}: exactly $(expected "$prefix" | wc -l) files, modes right" ||
 		tap FAIL "make install ${args[*]}: the files and modes expected" "$diff"
+	unit=$root$prefix/lib/systemd/system/spinscope-top.service
+	grep -qx "ExecStart=$prefix/bin/spinscope top --metrics 127.0.0.1:9464" "$unit" 2>/dev/null &&
+		tap OK "the unit runs $prefix/bin/spinscope" ||
+		tap FAIL "the unit runs $prefix/bin/spinscope" "$(grep ExecStart "$unit" 2>&1)"
 	v=$("$root$prefix/bin/spinscope" --version 2>&1 | head -1)
 	[ "$v" = "$("$SPINSCOPE" --version | head -1)" ] && tap OK "the installed binary runs: $v" ||
 		tap FAIL "the installed binary runs" "$v"

@@ -27,4 +27,23 @@ static inline int ss_grow(void **v, size_t n, size_t *cap, size_t size, size_t f
 	return 0;
 }
 
+/* Makes *v (*cap elements of size bytes) hold at least n: for a table
+ * refilled each round whose size is known before filling. 0 or -ENOMEM
+ * (*v unchanged). */
+static inline int ss_reserve(void **v, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	if (n > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*v, n * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
 #endif

@@ -12,8 +12,7 @@
 #include "metrics_text.h"
 #include "model/releases.h"
 
-/* Label values: backslash, quote and newline escaped, as the format says. */
-static void put_label_value(FILE *f, const char *s)
+void metrics_text__label_value(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\' || *s == '"')
@@ -39,11 +38,11 @@ static void family(struct mt *m, const char *name, const char *type, const char 
 static void series(struct mt *m, const char *name, const char *key, const char *val, double v)
 {
 	fprintf(m->f, "%s{pid=\"%d\",comm=\"", name, m->r->pid);
-	put_label_value(m->f, m->r->comm);
+	metrics_text__label_value(m->f, m->r->comm);
 	fputc('"', m->f);
 	if (key) {
 		fprintf(m->f, ",%s=\"", key);
-		put_label_value(m->f, val);
+		metrics_text__label_value(m->f, val);
 		fputc('"', m->f);
 	}
 	fprintf(m->f, "} %.17g\n", v);
@@ -88,13 +87,13 @@ static void lock_site_series(struct mt *m, const char *name, const struct ss_fut
 	if (!advice__lock_name(r, m->r->stacks, &sn))
 		snprintf(sn.name, sizeof(sn.name), "lock %s", id);
 	fprintf(m->f, "%s{pid=\"%d\",comm=\"", name, m->r->pid);
-	put_label_value(m->f, m->r->comm);
+	metrics_text__label_value(m->f, m->r->comm);
 	fputs("\",lock=\"", m->f);
-	put_label_value(m->f, sn.name);
+	metrics_text__label_value(m->f, sn.name);
 	fprintf(m->f, "\",lock_id=\"%s\"", id);
 	if (site) {
 		fputs(",site=\"", m->f);
-		put_label_value(m->f, site);
+		metrics_text__label_value(m->f, site);
 		fputc('"', m->f);
 	}
 	fprintf(m->f, "} %.17g\n", v);
@@ -287,12 +286,12 @@ static void scheduler(struct mt *m)
 		/* Slot i holds [2^i, 2^(i+1)) ns. */
 		snprintf(le, sizeof(le), "%.9g", (double)(1ull << (i + 1)) * 1e-9);
 		fprintf(m->f, "%s_bucket{pid=\"%d\",comm=\"", h, m->r->pid);
-		put_label_value(m->f, m->r->comm);
+		metrics_text__label_value(m->f, m->r->comm);
 		fprintf(m->f, "\",le=\"%s\"} %llu\n", le, (unsigned long long)cum);
 	}
 	cum += t->runq_hist[SS_HIST_SLOTS - 1];
 	fprintf(m->f, "%s_bucket{pid=\"%d\",comm=\"", h, m->r->pid);
-	put_label_value(m->f, m->r->comm);
+	metrics_text__label_value(m->f, m->r->comm);
 	fprintf(m->f, "\",le=\"+Inf\"} %llu\n", (unsigned long long)cum);
 	series(m, "spinscope_runqueue_delay_seconds_sum", NULL, NULL, t->runq_ns * 1e-9);
 	series(m, "spinscope_runqueue_delay_seconds_count", NULL, NULL, (double)cum);
@@ -320,9 +319,9 @@ static void findings(struct mt *m)
 	       "1 for each finding of the current advice.");
 	for (size_t i = 0; a && i < a->n; i++) {
 		fprintf(m->f, "spinscope_finding{pid=\"%d\",comm=\"", m->r->pid);
-		put_label_value(m->f, m->r->comm);
+		metrics_text__label_value(m->f, m->r->comm);
 		fprintf(m->f, "\",id=\"");
-		put_label_value(m->f, a->findings[i].id);
+		metrics_text__label_value(m->f, a->findings[i].id);
 		fprintf(m->f, "\",severity=\"%s\"} 1\n", advisor__severity_name(a->findings[i].severity));
 	}
 }

@@ -19,6 +19,7 @@
 #define SPINSCOPE_METRICS_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "report.h"
 
 #define METRICS_TOP_N 20
@@ -27,6 +28,10 @@
  * are "lock <lock_id>", sites "stack_<id>") into *buf (malloc'd,
  * NUL-terminated, *len bytes). Returns 0 or -errno. */
 int metrics_text__render(const struct ss_report *r, char **buf, size_t *len);
+/* Writes s as a label value: backslash, quote and newline escaped, as the
+ * format says (s is clean already: common/names.h). Shared with the host
+ * agent's series (top/top_series.c). */
+void metrics_text__label_value(FILE *f, const char *s);
 /* The opaque id of the lock at uaddr (16 hex digits) into buf; 0, or
  * -EAGAIN when no random key could be had. */
 int metrics_text__lock_id(__u64 uaddr, char *buf, size_t len);
