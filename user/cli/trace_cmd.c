@@ -696,6 +696,19 @@ static int first_user_frame(const struct ss_stack *st)
 	return -1;
 }
 
+/* Failing that, the first frame in a module of the user's below a frame
+ * of the runtime's libraries, whatever its function: C++'s
+ * std::thread::_State_impl<...>::_M_run() is std:: by name but is the
+ * user's lambda, inlined, whose call to the function that tail-called
+ * the unlock is the one to read. Its index, or -1. */
+static int first_user_module_frame(const struct ss_stack *st)
+{
+	for (int d = 1; d < st->depth; d++)
+		if (!adv_is_runtime_symbol(st->frames[d]))
+			return adv_is_runtime_symbol(st->frames[d - 1]) && strstr(st->frames[d], " (") ? d : -1;
+	return -1;
+}
+
 /* A frame of a lock, unlock, futex or condition-variable function. */
 static bool sync_frame(const char *frame)
 {
@@ -712,6 +725,26 @@ static bool sync_frame(const char *frame)
 	return false;
 }
 
+/* The caller as "seen from" names it: C++ template arguments, which run
+ * to hundreds of characters in std::thread's, as "<...>". */
+static void without_template_args(const char *fn, size_t len, char *buf, size_t size)
+{
+	size_t n = 0;
+	int depth = 0;
+
+	for (size_t i = 0; i < len && n + 6 < size; i++) {
+		if (fn[i] == '<' && depth++ == 0) {
+			memcpy(buf + n, "<...>", 5);
+			n += 5;
+		} else if (fn[i] == '>' && depth > 0) {
+			depth--;
+		} else if (!depth) {
+			buf[n++] = fn[i];
+		}
+	}
+	buf[n] = '\0';
+}
+
 /* A lock or unlock reached by a tail call (gcc -O2: "f() { ...;
  * pthread_mutex_unlock(&m); }" jumps to it) returns to f's caller, whose
  * frame then stands where f's would: the frame becomes "f [tail call,
@@ -719,13 +752,16 @@ static bool sync_frame(const char *frame)
  * function that held the lock. */
 static void name_tail_calls(struct syms *syms, struct ss_stacks *stacks)
 {
-	char callee[128], frame[512];
+	char callee[128], caller[128], frame[512];
 
 	for (size_t i = 0; syms && i < stacks->n; i++) {
 		struct ss_stack *st = &stacks->v[i];
 		int d = st->frames ? first_user_frame(st) : -1;
 		const char *plus, *mod;
 		char *named;
+
+		if (d < 0 && st->frames)
+			d = first_user_module_frame(st);
 
 		/* Only below a synchronisation frame: where the unwinder
 		 * merely skipped a frameless function (a yield's syscall()),
@@ -739,8 +775,8 @@ static void name_tail_calls(struct syms *syms, struct ss_stacks *stacks)
 		mod = strrchr(st->frames[d], '(');
 		if (!plus || !mod)
 			continue;
-		snprintf(frame, sizeof(frame), "%s [tail call, seen from %.*s]+0x0%s", callee,
-			 (int)(plus - st->frames[d]), st->frames[d], mod - 1);
+		without_template_args(st->frames[d], (size_t)(plus - st->frames[d]), caller, sizeof(caller));
+		snprintf(frame, sizeof(frame), "%s [tail call, seen from %s]+0x0%s", callee, caller, mod - 1);
 		named = strdup(frame);
 		if (named) {
 			free(st->frames[d]);
