@@ -60,6 +60,9 @@ struct adv_futex {
 	uint64_t uaddr;
 	ADV_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 	uint32_t waiters;		/* distinct threads that waited on it */
+	/* Its one waiter's tid when waiters is 1 (a thread's own parking
+	 * word: advisor/parking.h), else 0. */
+	uint32_t sole_waiter;
 	/* How the word is used, when the tracer recorded it (wake_pattern):
 	 * holder_wakes, wakes made by a thread whose previous futex wait was
 	 * on this word (a lock is released by the thread that waited to take

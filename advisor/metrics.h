@@ -54,6 +54,10 @@ void adv_word_name(const struct adv_profile *p, const struct adv_futex *fx, char
 struct adv_lock_words;
 /* The words behind adv_word_name(): kind, function, the runtime's fix. */
 void adv_word_words(const struct adv_profile *p, const struct adv_futex *fx, struct adv_lock_words *lw);
+struct adv_finding;
+/* The evidence a finding gives for lw.guess (the JVM's likely Java method),
+ * when there is one. */
+void adv_jvm_guess_evidence(const struct adv_lock_words *lw, struct adv_finding *f);
 struct adv_metrics;
 /* Its waiters' time blocked on it, as a share of theirs (0..1). */
 double adv_word_wait_share(const struct adv_futex *fx, const struct adv_metrics *m);
