@@ -239,6 +239,12 @@ struct adv_target {
 	bool is_jvm;			/* recommendations then cite JVM flags */
 	uint32_t nthreads;		/* threads seen during the trace */
 	enum adv_runtime runtime;	/* the language runtime, for wording (ADV_RT_JVM iff is_jvm) */
+	/* CPython: the Python functions its threads ran, as polled from its
+	 * frames during the trace (syms/pyframes.h: "crunch (gil_threads.py):
+	 * 4 threads, 99% of the polls"), or why they were not read
+	 * ("CPython 3.12: ..."); "" when not tried. */
+	char python_functions[ADV_NAME_LEN];
+	bool python_read;		/* python_functions names functions */
 };
 
 struct adv_profile {

@@ -226,6 +226,20 @@ void adv_jvm_guess_evidence(const struct adv_lock_words *lw, struct adv_finding 
 				      lw->guess);
 }
 
+void adv_python_evidence(const struct adv_profile *p, const struct adv_lock_words *lw, struct adv_finding *f)
+{
+	const char *py = p->target.python_functions;
+
+	if (p->target.runtime != ADV_RT_CPYTHON && !(lw->kind[0] && strstr(lw->kind, "GIL")))
+		return;
+	if (p->target.python_read)
+		adv_finding__evidence(f, ADV_SRC_TARGET, "Python functions", "%s", py);
+	else if (py[0])
+		adv_finding__evidence(f, ADV_SRC_TARGET, "Python functions", "not named: %s", py);
+	else if (lw->note[0])
+		adv_finding__evidence(f, ADV_SRC_TARGET, "Python functions", "%s", lw->note);
+}
+
 void adv_word_name(const struct adv_profile *p, const struct adv_futex *fx, char *buf, size_t size)
 {
 	struct adv_lock_words lw;

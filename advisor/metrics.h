@@ -58,6 +58,9 @@ struct adv_finding;
 /* The evidence a finding gives for lw.guess (the JVM's likely Java method),
  * when there is one. */
 void adv_jvm_guess_evidence(const struct adv_lock_words *lw, struct adv_finding *f);
+/* For CPython (or the GIL): the Python functions its threads ran
+ * (adv_target.python_functions), or why they are not named. */
+void adv_python_evidence(const struct adv_profile *p, const struct adv_lock_words *lw, struct adv_finding *f);
 struct adv_metrics;
 /* Its waiters' time blocked on it, as a share of theirs (0..1). */
 double adv_word_wait_share(const struct adv_futex *fx, const struct adv_metrics *m);

@@ -230,8 +230,8 @@ static const char NOTE_GO_PARKED[] =
 	"Go parks the goroutines that wait; their threads sleep in its scheduler, which is what the "
 	"kernel sees: the goroutines wait longer than these threads.";
 static const char NOTE_GIL[] =
-	"spinscope does not read Python's frames, so the Python functions that hold the GIL are not "
-	"named here: py-spy dump --pid PID names them.";
+	"not read (spinscope reads CPython 3.11's frames while it traces): py-spy dump --pid PID "
+	"names them.";
 
 struct lock_kind {
 	unsigned runtimes;		/* RT() bits it applies to */

@@ -16,7 +16,8 @@
  * one sync.Mutex, and Java synchronized and ReentrantLock storms, with and
  * without -XX:+PreserveFramePointer: a warning or critical finding names
  * the lock in the language's words with the user's function (for Java
- * without frame pointers, as the likely method), and offers that
+ * without frame pointers, as the likely method; for CPython, the Python
+ * function its threads run, read from its frames), and offers that
  * runtime's fix.
  */
 #include <errno.h>
@@ -257,33 +258,39 @@ struct lang_case {
 	const char *id;		/* the finding */
 	const char *where;	/* in its title: the lock in the language's words */
 	const char *fix;	/* in its recommendation: the runtime's fix */
+	/* in its title too, when where does not name it: without frame
+	 * pointers a JVM's stacks may reach the method or not ("a monitor
+	 * in M" or "a monitor, likely in M"); NULL: none */
+	const char *function;
+	/* in one of its evidence values: CPython's functions; NULL: none */
+	const char *evidence;
 };
 
 static const struct lang_case cases[] = {
 	{ "rust_mutex", { "workloads/lang/mutex_rs", "mutex", "4", "0" }, "futex-contention",
-	  "std::sync::Mutex in mutex_rs::bump_shared", "Hold the guard for less" },
+	  "std::sync::Mutex in mutex_rs::bump_shared", "Hold the guard for less", NULL, NULL },
 	{ "rust_rwlock", { "workloads/lang/mutex_rs", "rwlock", "4", "0" }, "futex-contention",
-	  "std::sync::RwLock (writers) in mutex_rs::write_shared", "Writers of a std::sync::RwLock" },
+	  "std::sync::RwLock (writers) in mutex_rs::write_shared", "Writers of a std::sync::RwLock", NULL, NULL },
 	{ "rust_condvar", { "workloads/lang/mutex_rs", "condvar", "4", "0" }, "wake-herd",
-	  "std::sync::Condvar in mutex_rs::take_item", "Condvar::notify_one" },
+	  "std::sync::Condvar in mutex_rs::take_item", "Condvar::notify_one", NULL, NULL },
 	{ "cxx_mutex", { "workloads/lang/mutex_cxx", "mutex", "4", "0" }, "futex-contention",
-	  "std::mutex in worker_section()", "std::lock_guard" },
+	  "std::mutex in worker_section()", "std::lock_guard", NULL, NULL },
 	{ "cxx_shared_writers", { "workloads/lang/mutex_cxx", "writers", "4", "0" }, "futex-contention",
-	  "std::shared_mutex (writers) in writer_section()", "std::shared_lock" },
+	  "std::shared_mutex (writers) in writer_section()", "std::shared_lock", NULL, NULL },
 	{ "cpython_gil", { "/usr/bin/python3", "@tests/workloads/lang/gil_threads.py", "4", "0" },
-	  "serialization", "the GIL (CPython)", "ProcessPoolExecutor" },
+	  "serialization", "the GIL (CPython)", "ProcessPoolExecutor", NULL, "crunch (gil_threads.py): 4 threads" },
 	{ "go_mutex", { "workloads/lang/go_mutex", "4", "0" }, "parked-lock",
-	  "sync.Mutex in main.bumpShared", "runtime.SetMutexProfileFraction" },
+	  "sync.Mutex in main.bumpShared", "runtime.SetMutexProfileFraction", NULL, NULL },
 	{ "java_sync_fp", { "/usr/bin/java", "-XX:+PreserveFramePointer", "-cp", "workloads/java", "SyncStorm",
 			    "sync", "4", "0" }, "parked-lock",
-	  "a synchronized monitor in SyncStorm.lambda$main$0", "synchronized block" },
+	  "a synchronized monitor in SyncStorm.lambda$main$0", "synchronized block", NULL, NULL },
 	{ "java_sync", { "/usr/bin/java", "-cp", "workloads/java", "SyncStorm", "sync", "4", "0" }, "parked-lock",
-	  "a synchronized monitor, likely in SyncStorm.lambda$main$0", "synchronized block" },
+	  "a synchronized monitor", "synchronized block", "in SyncStorm.lambda$main$0", NULL },
 	{ "java_lock_fp", { "/usr/bin/java", "-XX:+PreserveFramePointer", "-cp", "workloads/java", "SyncStorm",
 			    "lock", "4", "0" }, "parked-lock",
-	  "a java.util.concurrent lock (LockSupport.park) in SyncStorm.lambda$main$1", "ReentrantLock" },
+	  "a java.util.concurrent lock (LockSupport.park) in SyncStorm.lambda$main$1", "ReentrantLock", NULL, NULL },
 	{ "java_lock", { "/usr/bin/java", "-cp", "workloads/java", "SyncStorm", "lock", "4", "0" }, "parked-lock",
-	  "a java.util.concurrent lock (LockSupport.park), likely in SyncStorm.lambda$main$1", "ReentrantLock" },
+	  "a java.util.concurrent lock (LockSupport.park)", "ReentrantLock", "in SyncStorm.lambda$main$1", NULL },
 };
 
 /* argv[k] as the case gives it: "workloads/..." under OUTPUT, "@path"
@@ -297,8 +304,8 @@ static char *case_arg(const char *a)
 	return strdup(a);
 }
 
-/* The finding id whose title names where, or NULL. */
-static json_object *finding(json_object *doc, const char *id, const char *where)
+/* The finding id whose title names where (and function), or NULL. */
+static json_object *finding(json_object *doc, const char *id, const char *where, const char *function)
 {
 	json_object *adv = tt_get(doc, "advice");
 
@@ -307,10 +314,25 @@ static json_object *finding(json_object *doc, const char *id, const char *where)
 		const char *fid = json_object_get_string(tt_get(f, "id"));
 		const char *title = json_object_get_string(tt_get(f, "title"));
 
-		if (fid && title && !strcmp(fid, id) && strstr(title, where))
+		if (fid && title && !strcmp(fid, id) && strstr(title, where) &&
+		    (!function || strstr(title, function)))
 			return f;
 	}
 	return NULL;
+}
+
+/* One of the finding's evidence values says needle. */
+static bool evidenced(json_object *f, const char *needle)
+{
+	json_object *ev = tt_get(f, "evidence");
+
+	for (size_t i = 0; ev && i < json_object_array_length(ev); i++) {
+		const char *v = json_object_get_string(tt_get(json_object_array_get_idx(ev, i), "value"));
+
+		if (v && strstr(v, needle))
+			return true;
+	}
+	return false;
 }
 
 /* The finding's recommendation, or the one after it ("then"), says fix. */
@@ -360,10 +382,11 @@ static void test_language_case(void **state)
 	snprintf(map, sizeof(map), "/tmp/perf-%d.map", p.pid);
 	stop(&p);
 	unlink(map);	/* the JVM's, written when asked for */
-	f = finding(doc, c->id, c->where);
+	f = finding(doc, c->id, c->where, c->function);
 	if (!f) {
 		print_findings(doc);
-		fail_msg("%s: no %s finding naming \"%s\"", c->name, c->id, c->where);
+		fail_msg("%s: no %s finding naming \"%s\" %s", c->name, c->id, c->where,
+			 c->function ? c->function : "");
 	}
 	sev = json_object_get_string(tt_get(f, "severity"));
 	if (strcmp(sev, "warning") && strcmp(sev, "critical"))
@@ -371,6 +394,8 @@ static void test_language_case(void **state)
 	if (!offers(f, c->fix))
 		fail_msg("%s: the fix does not offer \"%s\": %s", c->name, c->fix,
 			 json_object_get_string(tt_get(f, "recommendation")));
+	if (c->evidence && !evidenced(f, c->evidence))
+		fail_msg("%s: no evidence says \"%s\"", c->name, c->evidence);
 	for (int k = 0; argv[k]; k++)
 		free(argv[k]);
 	json_object_put(doc);

@@ -37,6 +37,7 @@
 #include "model/stacks.h"
 #include "advisor/runtime.h"
 #include "syms/jvm_perfmap.h"
+#include "syms/pyframes.h"
 #include "syms/runtime_detect.h"
 #include "syms/syms.h"
 #include "syms/unwind_table.h"
@@ -384,6 +385,8 @@ struct trace_session {
 	struct proc_status target;	/* as checked before attaching */
 	const char *runtime;		/* its language runtime (syms/runtime_detect.h) */
 	char jvm_map[320];		/* what asking a JVM for its perf map did; "": not asked */
+	struct pyframes *py;		/* CPython's frames, polled while tracing */
+	char py_functions[ADV_NAME_LEN];	/* what they said, or why not read; "": not tried */
 	int target_dir;			/* its /proc/PID: never another process's */
 	char btf[512];			/* "": the kernel's own BTF */
 	__u64 t0, start_ns;
@@ -620,6 +623,35 @@ static void announce(const struct trace_session *s)
 		  s->o->pid, s->target.name, nthreads, nthreads == 1 ? "" : "s", until);
 }
 
+/* CPython: a thread of ours reads which Python function each of its
+ * threads runs, every PYFRAMES_POLL_MS while the trace lasts, so that the
+ * GIL's findings name them; a version whose frames are not read is said. */
+static void trace_python_start(struct trace_session *s)
+{
+	int err;
+
+	if (!s->runtime || strcmp(s->runtime, "cpython"))
+		return;
+	err = pyframes__open("/proc", s->o->pid, &s->py, s->py_functions, sizeof(s->py_functions));
+	if (!err)
+		err = pyframes__start(s->py);
+	if (err && err != -ENOENT && !s->py_functions[0])
+		snprintf(s->py_functions, sizeof(s->py_functions), "its Python frames were not read: %s",
+			 strerror(-err));
+	if (err && s->o->verbose)
+		ss_notice("%s", s->py_functions);
+	s->rep.python_functions = s->py_functions[0] ? s->py_functions : NULL;
+}
+
+static void trace_python_stop(struct trace_session *s)
+{
+	if (!s->py)
+		return;
+	pyframes__stop(s->py);
+	s->rep.python_read = pyframes__summary(s->py, s->py_functions, sizeof(s->py_functions));
+	s->rep.python_functions = s->py_functions;
+}
+
 /* Traces until the end, stops every program, then reads the maps into the
  * model while they are still there: one snapshot, so that the totals, the
  * waiter stacks and the release sites of every output agree (read while
@@ -632,8 +664,10 @@ static int trace_collect(struct trace_session *s)
 	announce(s);
 	if (s->o->interval_s > 0)
 		s->intervals = json_object_new_array();
+	trace_python_start(s);
 	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->smp, &s->ex, s->start_ns,
 			 s->intervals);
+	trace_python_stop(s);
 	if (err)
 		return ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 	host_ticks_read(NULL, &s->ticks1);
@@ -915,6 +949,7 @@ static int trace_render(struct trace_session *s)
 static void trace_session__free(struct trace_session *s)
 {
 	trace_exports__close(&s->ex);
+	pyframes__close(s->py);
 	free(s->advice);
 	advice__free_input(&s->advice_in);
 	json_object_put(s->rep.fingerprint);

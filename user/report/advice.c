@@ -317,6 +317,9 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	snprintf(ap->target.comm, sizeof(ap->target.comm), "%s", tgt->comm);
 	ap->target.is_jvm = tgt->is_jvm;
 	ap->target.runtime = tgt->is_jvm ? ADV_RT_JVM : tgt->runtime;
+	snprintf(ap->target.python_functions, sizeof(ap->target.python_functions), "%s",
+		 tgt->python_functions ? tgt->python_functions : "");
+	ap->target.python_read = tgt->python_read;
 	ap->target.nthreads = p->nthreads;
 	ap->host_load = tgt->host_load;
 	SS_COUNTERS_COPY(SS_THREAD_COUNTERS, &ap->totals, &p->totals);
