@@ -35,6 +35,10 @@ bool adv_rule_parked_lock(const struct adv_ctx *ctx, struct adv_finding *f)
 		return false;
 	adv_word_name(ctx->p, g.word, name, sizeof(name));
 	adv_word_words(ctx->p, g.word, &lw);
+	/* Go's idle threads waking each other (a goroutine parked on a
+	 * channel, not a lock) are its scheduler's, not the program's lock */
+	if (lw.runtime_internal)
+		return false;
 	/* Threads that want CPUs but run one at a time (rule_serialization's
 	 * measure) lose CPUs to it whatever their own share parked: Go's
 	 * threads spin and queue for CPUs between their parks. */

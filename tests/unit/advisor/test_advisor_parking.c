@@ -147,6 +147,26 @@ static void test_go_mutex_above_the_scheduler(void **state)
 	assert_true(w.runtime_internal);
 }
 
+/* Go threads parked in the scheduler beneath a channel receive, waking
+ * each other: the runtime's own, never the program's lock. */
+static void test_go_scheduler_parks_are_no_lock(void **state)
+{
+	struct fx *fx = fx_new(5, 2);
+	struct parked ps = { 0 };
+
+	fx->p.target.runtime = ADV_RT_GO;
+	fx_parked(fx, &ps, "main.worker in app (via runtime.chanrecv1 in app)",
+		  "runtime.futex.abi0 <- runtime.notesleep <- runtime.stopm <- runtime.findRunnable", 400, 0.35, 0);
+	fx_host(fx);
+	assert_null(fx_run_get(fx, "parked-lock"));
+	/* the same threads under a sync.Mutex: the program's lock */
+	for (size_t i = 0; i < fx->p.nfutexes; i++)
+		snprintf(fx->futexes[i].runtime_frames, sizeof(fx->futexes[i].runtime_frames),
+			 "runtime.futex.abi0 <- runtime.notesleep <- ... <- sync.(*Mutex).lockSlow");
+	assert_non_null(fx_run_get(fx, "parked-lock"));
+	fx_free(fx);
+}
+
 static void test_rwlock_herd_fix(void **state)
 {
 	struct adv_lock_words w;
@@ -166,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_producer_woken_parks_are_no_lock),
 		cmocka_unit_test(test_jvm_without_frame_pointers_guesses_the_method),
 		cmocka_unit_test(test_go_mutex_above_the_scheduler),
+		cmocka_unit_test(test_go_scheduler_parks_are_no_lock),
 		cmocka_unit_test(test_rwlock_herd_fix),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
