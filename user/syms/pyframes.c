@@ -244,7 +244,7 @@ int pyframes__open(const char *proc_root, pid_t pid, struct pyframes **out, char
 	if (err) {
 		snprintf(why, size, "its interpreter's symbols (_PyRuntime, PyCode_Type) cannot be read: %s",
 			 strerror(-err));
-		return err;
+		return -ENOEXEC;	/* not -ENOENT: it is named as CPython */
 	}
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)

@@ -29,8 +29,11 @@ struct pyframes;
 
 /* Opens the reader for pid when it runs CPython (its executable or a
  * libpython maps python3.X): 0 and *out; -ENOENT when it is no CPython
- * (nothing to say); another -errno with why filled ("CPython 3.12: only
- * 3.11's frames are read", "cannot read its memory: ...") otherwise. */
+ * (nothing to say); another -errno with why filled otherwise: -ENOTSUP
+ * for another version ("CPython 3.12: spinscope reads the frames of
+ * CPython 3.11 only"), -ENOEXEC when the file so named lacks the
+ * interpreter's symbols, -EPROTO when its memory does not hold 3.11's
+ * types where they say. */
 int pyframes__open(const char *proc_root, pid_t pid, struct pyframes **out, char *why, size_t size);
 /* One look at every thread: cb(arg, tid, "qualname (file)") per thread
  * that runs Python code. The number of threads read, or -errno. */

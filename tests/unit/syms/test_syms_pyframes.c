@@ -82,7 +82,8 @@ static void test_reads_the_running_function(void **state)
 	assert_int_equal(err, 0);
 	/* both workers, each read in their function; the main thread waits
 	 * in a C call under <module> */
-	for (int i = 0; i < 50 && s.worker < 2; i++) {
+	/* until the main thread too is in its wait (a loaded host delays it) */
+	for (int i = 0; i < 500 && (s.worker < 2 || s.other < 1); i++) {
 		s = (struct seen){ 0 };
 		n = pyframes__read(pf, see, &s);
 		if (n < 2)
@@ -109,6 +110,34 @@ static void test_no_cpython(void **state)
 
 	assert_int_equal(pyframes__open("/proc", getpid(), &pf, why, sizeof(why)), -ENOENT);
 	assert_null(pf);
+}
+
+/* A program named python3.11 that is no CPython (sleep, copied): its
+ * symbols are not there, which is said, and nothing is read. */
+static void test_impostor_named_python(void **state)
+{
+	char dir[] = "/tmp/spinscope-pyf-XXXXXX", exe[96], cp[256], why[256] = "";
+	char *argv[] = { exe, "60", NULL };
+	struct pyframes *pf = NULL;
+	int err;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(exe, sizeof(exe), "%s/python3.11", dir);
+	snprintf(cp, sizeof(cp), "cp /bin/sleep %s", exe);
+	assert_int_equal(system(cp), 0);
+	assert_int_equal(tl_spawn(&script, argv), 0);
+	/* its maps name the copy once exec is done */
+	for (int i = 0; i < 200; i++) {
+		err = pyframes__open("/proc", script.pid, &pf, why, sizeof(why));
+		if (err != -ENOENT)
+			break;
+		usleep(10000);
+	}
+	assert_int_equal(err, -ENOEXEC);
+	assert_null(pf);
+	assert_non_null(strstr(why, "symbols"));
+	unlink(exe);
+	rmdir(dir);
 }
 
 /* A python3.12 in a fake /proc tree: said, never read with 3.11's layout. */
@@ -139,6 +168,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_reads_the_running_function, end_script),
 		cmocka_unit_test(test_no_cpython),
+		cmocka_unit_test_teardown(test_impostor_named_python, end_script),
 		cmocka_unit_test(test_other_version_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
