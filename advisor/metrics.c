@@ -240,6 +240,15 @@ void adv_python_evidence(const struct adv_profile *p, const struct adv_lock_word
 		adv_finding__evidence(f, ADV_SRC_TARGET, "Python functions", "%s", lw->note);
 }
 
+void adv_python_place(const struct adv_profile *p, char *name, size_t size)
+{
+	const char *py = p->target.python_functions;
+	size_t n = strcspn(py, ":"), len = strlen(name);
+
+	if (p->target.python_read && py[n] == ':' && len + 10 + n < size)
+		snprintf(name + len, size - len, ", running %.*s", (int)n, py);
+}
+
 void adv_word_name(const struct adv_profile *p, const struct adv_futex *fx, char *buf, size_t size)
 {
 	struct adv_lock_words lw;

@@ -88,6 +88,7 @@ bool adv_rule_serialization(const struct adv_ctx *ctx, struct adv_finding *f)
 	}
 	adv_word_name(ctx->p, word, name, sizeof(name));
 	adv_word_words(p, word, &lw);
+	adv_python_place(p, name, sizeof(name));
 	/* The Go scheduler parking idle threads takes no turns for the
 	 * program: its goroutines' locks are the runtime's to show. */
 	if (lw.runtime_internal)
