@@ -31,7 +31,7 @@ bool adv_rule_parked_lock(const struct adv_ctx *ctx, struct adv_finding *f)
 		return false;
 	rate = g.blocked / m->dur_s;
 	share = fmin(1.0, g.wait_ns / (g.threads * m->dur_ns));
-	if (g.blocked < ADV_FUTEX_MIN_WAITS || rate < ADV_FUTEX_MIN_RATE || share < ADV_LOCK_WARN_SHARE / 2)
+	if (g.blocked < ADV_FUTEX_MIN_WAITS || rate < ADV_FUTEX_MIN_RATE || share < ADV_FUTEX_MIN_SHARE)
 		return false;
 	adv_word_name(ctx->p, g.word, name, sizeof(name));
 	adv_word_words(ctx->p, g.word, &lw);

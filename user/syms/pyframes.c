@@ -76,7 +76,8 @@ static uint64_t rd_ptr(const struct pyframes *pf, uint64_t addr)
 	return rd(pf, addr, &v, sizeof(v)) ? 0 : v;
 }
 
-/* A compact ASCII str object's text: anything else is not read. */
+/* A compact ASCII str object's text, cut to size: anything else is not
+ * read. */
 static int rd_str(const struct pyframes *pf, uint64_t obj, char *buf, size_t size)
 {
 	uint64_t len;
@@ -85,8 +86,10 @@ static int rd_str(const struct pyframes *pf, uint64_t obj, char *buf, size_t siz
 	if (!obj || rd_ptr(pf, obj + OB_TYPE) != pf->str_type || rd(pf, obj + U_STATE, &state, sizeof(state)))
 		return -EINVAL;
 	len = rd_ptr(pf, obj + U_LENGTH);
-	if (!(state & (1u << 5)) || !(state & (1u << 6)) || len == 0 || len >= size)
+	if (!(state & (1u << 5)) || !(state & (1u << 6)) || len == 0 || len > (1u << 20))
 		return -EINVAL;
+	if (len >= size)
+		len = size - 1;
 	if (rd(pf, obj + U_ASCII_DATA, buf, len))
 		return -EFAULT;
 	buf[len] = '\0';
