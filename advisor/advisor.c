@@ -26,6 +26,7 @@ static const struct {
 	{ "spin-yield", adv_rule_spin_yield, adv_gate_spin_yield },
 	{ "spin-loop", adv_rule_spin_loop, NULL },
 	{ "futex-contention", adv_rule_futex_contention, adv_gate_futex_contention },
+	{ "parked-lock", adv_rule_parked_lock, NULL },
 	{ "blocking-under-lock", adv_rule_lock_blocking, NULL },
 	{ "wake-herd", adv_rule_wake_herd, NULL },
 	{ "barrier-imbalance", adv_rule_barrier, NULL },

@@ -60,6 +60,9 @@ struct adv_futex {
 	uint64_t uaddr;
 	ADV_COUNTER_FIELDS(SS_FUTEX_COUNTERS)
 	uint32_t waiters;		/* distinct threads that waited on it */
+	/* Its one waiter's tid when waiters is 1 (a thread's own parking
+	 * word: advisor/parking.h), else 0. */
+	uint32_t sole_waiter;
 	/* How the word is used, when the tracer recorded it (wake_pattern):
 	 * holder_wakes, wakes made by a thread whose previous futex wait was
 	 * on this word (a lock is released by the thread that waited to take
@@ -236,6 +239,12 @@ struct adv_target {
 	bool is_jvm;			/* recommendations then cite JVM flags */
 	uint32_t nthreads;		/* threads seen during the trace */
 	enum adv_runtime runtime;	/* the language runtime, for wording (ADV_RT_JVM iff is_jvm) */
+	/* CPython: the Python functions its threads ran, as polled from its
+	 * frames during the trace (syms/pyframes.h: "crunch (gil_threads.py):
+	 * 4 threads, 99% of the polls"), or why they were not read
+	 * ("CPython 3.12: ..."); "" when not tried. */
+	char python_functions[ADV_NAME_LEN];
+	bool python_read;		/* python_functions names functions */
 };
 
 struct adv_profile {

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "finding.h"
+#include "format.h"
 #include "metrics.h"
 #include "runtime.h"
 
@@ -202,6 +204,49 @@ void adv_word_words(const struct adv_profile *p, const struct adv_futex *fx, str
 	 * GIL. */
 	if (cpython_frames(fx) && (!lw->kind[0] || strstr(lw->kind, "condition variable")))
 		adv_runtime_word_lock(ADV_RT_CPYTHON, "take_gil", NULL, lw);
+	/* A JVM without frame pointers in JIT code: its waiters' stacks stop
+	 * in libjvm; the samples say which of the program's methods runs. */
+	if (p->target.runtime == ADV_RT_JVM && !fx->user_named && lw->kind[0]) {
+		char method[ADV_NAME_LEN / 2];
+		double share;
+
+		if (adv_sampled_java_method(&p->samples, method, sizeof(method), &share)) {
+			snprintf(lw->guess, sizeof(lw->guess), "%s: %s of the samples", method,
+				 adv_fmt_pct(share).s);
+			snprintf(lw->lock, sizeof(lw->lock), "%.60s, likely in %s", lw->kind, method);
+		}
+	}
+}
+
+void adv_jvm_guess_evidence(const struct adv_lock_words *lw, struct adv_finding *f)
+{
+	if (lw->guess[0])
+		adv_finding__evidence(f, ADV_SRC_TARGET, "Java method",
+				      "%s (most sampled): likely, not seen, as stacks stop at JIT code; -XX:+PreserveFramePointer shows the callers",
+				      lw->guess);
+}
+
+void adv_python_evidence(const struct adv_profile *p, const struct adv_lock_words *lw, struct adv_finding *f)
+{
+	const char *py = p->target.python_functions;
+
+	if (p->target.runtime != ADV_RT_CPYTHON && !(lw->kind[0] && strstr(lw->kind, "GIL")))
+		return;
+	if (p->target.python_read)
+		adv_finding__evidence(f, ADV_SRC_TARGET, "Python functions", "%s", py);
+	else if (py[0])
+		adv_finding__evidence(f, ADV_SRC_TARGET, "Python functions", "not named: %s", py);
+	else if (lw->note[0])
+		adv_finding__evidence(f, ADV_SRC_TARGET, "Python functions", "%s", lw->note);
+}
+
+void adv_python_place(const struct adv_profile *p, char *name, size_t size)
+{
+	const char *py = p->target.python_functions;
+	size_t n = strcspn(py, ":"), len = strlen(name);
+
+	if (p->target.python_read && py[n] == ':' && len + 10 + n < size)
+		snprintf(name + len, size - len, ", running %.*s", (int)n, py);
 }
 
 void adv_word_name(const struct adv_profile *p, const struct adv_futex *fx, char *buf, size_t size)

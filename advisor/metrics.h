@@ -54,6 +54,16 @@ void adv_word_name(const struct adv_profile *p, const struct adv_futex *fx, char
 struct adv_lock_words;
 /* The words behind adv_word_name(): kind, function, the runtime's fix. */
 void adv_word_words(const struct adv_profile *p, const struct adv_futex *fx, struct adv_lock_words *lw);
+struct adv_finding;
+/* The evidence a finding gives for lw.guess (the JVM's likely Java method),
+ * when there is one. */
+void adv_jvm_guess_evidence(const struct adv_lock_words *lw, struct adv_finding *f);
+/* For CPython (or the GIL): the Python functions its threads ran
+ * (adv_target.python_functions), or why they are not named. */
+void adv_python_evidence(const struct adv_profile *p, const struct adv_lock_words *lw, struct adv_finding *f);
+/* Appends ", running crunch (gil_threads.py)", the Python function its
+ * threads ran most, to a word's name, where CPython's frames were read. */
+void adv_python_place(const struct adv_profile *p, char *name, size_t size);
 struct adv_metrics;
 /* Its waiters' time blocked on it, as a share of theirs (0..1). */
 double adv_word_wait_share(const struct adv_futex *fx, const struct adv_metrics *m);

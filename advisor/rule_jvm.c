@@ -13,6 +13,7 @@
 #include <string.h>
 #include "finding.h"
 #include "format.h"
+#include "metrics.h"
 #include "rules.h"
 #include "runtime.h"
 
@@ -41,7 +42,9 @@ static const struct jvm_cause causes[] = {
 	{ { "memset", NULL, NULL, NULL }, NULL,
 	  "zeroing newly allocated arrays (the JVM clears every large array it allocates)",
 	  "Reuse large arrays and buffers instead of allocating them anew (a pool, or ThreadLocal scratch buffers); arrays larger than a heap region (humongous: raise -XX:G1HeapRegionSize or -XX:ShenandoahRegionSize) also take the heap's lock." },
-	{ { "SafepointSynchronize::", "VMThread::", NULL, NULL }, NULL,
+	/* The VM thread's own idle wait for work (wait_for_operation) is
+	 * none: its operations are. */
+	{ { "SafepointSynchronize::", "VM_Operation::", "VMThread::inner_execute", "VMThread::evaluate_operation" }, NULL,
 	  "safepoints (all threads stopped for the VM)",
 	  "Log them with -Xlog:safepoint and find the VM operations that request them (biased-lock revocation, deoptimisation, GC)." },
 };
@@ -94,10 +97,11 @@ static void name_hottest(const struct adv_profile *p, size_t c, struct adv_findi
 			hot = &p->futexes[i];
 	if (!hot)
 		return;
-	adv_runtime_word_futex(p, hot, &w);
+	adv_word_words(p, hot, &w);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "hottest", "%s: blocked %s%s", w.lock,
 			      adv_fmt_ns((double)hot->wait_ns).s,
-			      hot->user_named ? "" : " (its stack stops in the JVM: run with -XX:+PreserveFramePointer to name the Java method)");
+			      hot->user_named || w.guess[0] ? "" : " (its stack stops in the JVM: run with -XX:+PreserveFramePointer to name the Java method)");
+	adv_jvm_guess_evidence(&w, f);
 }
 
 bool adv_rule_jvm(const struct adv_ctx *ctx, struct adv_finding *f)

@@ -88,6 +88,7 @@ bool adv_rule_serialization(const struct adv_ctx *ctx, struct adv_finding *f)
 	}
 	adv_word_name(ctx->p, word, name, sizeof(name));
 	adv_word_words(p, word, &lw);
+	adv_python_place(p, name, sizeof(name));
 	/* The Go scheduler parking idle threads takes no turns for the
 	 * program: its goroutines' locks are the runtime's to show. */
 	if (lw.runtime_internal)
@@ -103,6 +104,7 @@ bool adv_rule_serialization(const struct adv_ctx *ctx, struct adv_finding *f)
 	adv_finding__evidence(f, ADV_SRC_TARGET, "their time waiting for each other", "%s, in futex waits on words they hand on", adv_fmt_pct(wait_share).s);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "CPU used", "%.2f CPUs by those threads, of %u", ran_as, m->ncpus);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "waited on most", "%.140s", name);
+	adv_python_evidence(p, &lw, f);
 	if (m->host_busy)
 		adv_finding__evidence(f, ADV_SRC_HOST, "other processes", "%.2f CPUs busy: they queue behind those, but block on each other",
 				      m->busy_other_cpus);

@@ -12,6 +12,7 @@
 #include "finding.h"
 #include "format.h"
 #include "rules.h"
+#include "runtime.h"
 
 bool adv_rule_wake_herd(const struct adv_ctx *ctx, struct adv_finding *f)
 {
@@ -20,6 +21,7 @@ bool adv_rule_wake_herd(const struct adv_ctx *ctx, struct adv_finding *f)
 	struct adv_wakers w = { 0 }, ww;
 	double worst_wasted = 0;
 	char why[ADV_VALUE_LEN], name[ADV_NAME_LEN];
+	struct adv_lock_words lw;
 	double share, rate;
 
 	for (size_t i = 0; ctx->p->futexes && i < ctx->p->nfutexes; i++) {
@@ -60,7 +62,13 @@ bool adv_rule_wake_herd(const struct adv_ctx *ctx, struct adv_finding *f)
 	if (m->nhot)
 		adv_finding__evidence(f, ADV_SRC_TARGET, "then queue on", "%.120s (see futex-contention)",
 				      m->hot[0].fx->name[0] ? m->hot[0].fx->name : "the contended lock");
-	adv_finding__recommend(f, "Wake one waiter per item: signal instead of broadcast (pthread_cond_signal, notify_one, Condvar::notify_one), or give each consumer its own condition; broadcast only when every waiter has work.");
+	adv_word_words(ctx->p, worst, &lw);
+	if (lw.herd_fix) {
+		adv_finding__recommend(f, "%s", lw.herd_fix);
+		adv_finding__recommend(f, "%s", lw.fix);
+	} else {
+		adv_finding__recommend(f, "Wake one waiter per item: signal instead of broadcast (pthread_cond_signal, notify_one, Condvar::notify_one), or give each consumer its own condition; broadcast only when every waiter has work.");
+	}
 	f->confidence = adv_clamp01(0.6 + 0.3 * w.reblocked);
 	return true;
 }

@@ -47,6 +47,7 @@ bool adv_rule_wake_herd(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_barrier(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_lock_blocking(const struct adv_ctx *ctx, struct adv_finding *f);
 bool adv_rule_serialization(const struct adv_ctx *ctx, struct adv_finding *f);
+bool adv_rule_parked_lock(const struct adv_ctx *ctx, struct adv_finding *f);
 
 /* verdict.c: fills f->what, ->where and ->cost once the rule has built f. */
 void adv_verdict__fill(const struct adv_ctx *ctx, struct adv_finding *f);

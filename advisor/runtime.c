@@ -209,19 +209,29 @@ static const char FIX_JVM_JUC[] =
 	"ReentrantLock, split it by data, or use lock-free classes (LongAdder, ConcurrentHashMap); "
 	"JFR's jdk.ThreadPark events name the lock.";
 static const char FIX_GO[] =
-	"Go's locks park goroutines, not threads, so the kernel does not see sync.Mutex contention: "
-	"measure it with Go's own profiles. Call runtime.SetMutexProfileFraction(5) and "
-	"runtime.SetBlockProfileRate(10000) at start, then go tool pprof "
-	"http://HOST/debug/pprof/mutex (and /block; net/http/pprof), or go test -mutexprofile.";
+	"Shorten the section under the sync.Mutex or shard the state (a Mutex per shard, per-goroutine "
+	"data merged at the end, sync/atomic for counters). Go's own profiles time the goroutines' "
+	"waits: call runtime.SetMutexProfileFraction(5) and runtime.SetBlockProfileRate(10000) at "
+	"start, then go tool pprof http://HOST/debug/pprof/mutex (and /block; net/http/pprof), or "
+	"go test -mutexprofile.";
 static const char FIX_GENERIC[] =
 	"Shorten the section the lock guards, split the lock by data, or use atomics for counters.";
+
+/* A herd on a reader-writer lock is not a broadcast to replace: */
+static const char HERD_RWLOCK[] =
+	"A reader-writer lock's unlock wakes every waiter: readers woken while a writer takes it "
+	"again at once only wait again. Write less often or in batches, so that readers get their "
+	"turn together, or let readers read a snapshot without the lock.";
 
 static const char NOTE_GO_SCHED[] =
 	"Futex waits in the Go runtime are its scheduler's threads sleeping while there is no "
 	"goroutine for them to run, not the program's locks.";
+static const char NOTE_GO_PARKED[] =
+	"Go parks the goroutines that wait; their threads sleep in its scheduler, which is what the "
+	"kernel sees: the goroutines wait longer than these threads.";
 static const char NOTE_GIL[] =
-	"spinscope does not read Python's frames, so the Python functions that hold the GIL are not "
-	"named here: py-spy dump --pid PID names them.";
+	"not read (spinscope reads CPython 3.11's frames while it traces): py-spy dump --pid PID "
+	"names them.";
 
 struct lock_kind {
 	unsigned runtimes;		/* RT() bits it applies to */
@@ -230,6 +240,9 @@ struct lock_kind {
 	const char *fix;
 	const char *note;
 	bool internal;
+	/* What to do about a thundering herd on it, when not the broadcast
+	 * advice of the wake-herd rule (NULL). */
+	const char *herd;
 };
 
 /* Matched against each runtime frame, innermost first: the first frame
@@ -240,64 +253,73 @@ struct lock_kind {
 static const struct lock_kind kinds[] = {
 	/* runtime.futexsleep serves both: the frame above it says which */
 	{ RT(ADV_RT_GO), { "runtime.notesleep", "runtime.notetsleep", "runtime.stopm", "runtime.mPark" },
-	  "the Go scheduler's idle threads", FIX_GO, NOTE_GO_SCHED, true },
+	  "the Go scheduler's idle threads", FIX_GO, NOTE_GO_SCHED, true, NULL },
 	{ RT(ADV_RT_GO), { "runtime.lock2", "runtime.lockWithRank", "runtime.lock(" },
-	  "a lock inside the Go runtime", FIX_GO, NOTE_GO_SCHED, true },
-	{ RT(ADV_RT_GO), { "sync.(*RWMutex)" }, "sync.RWMutex", FIX_GO, "", false },
-	{ RT(ADV_RT_GO), { "sync.(*Mutex)" }, "sync.Mutex", FIX_GO, "", false },
-	{ RT(ADV_RT_CPYTHON), { "take_gil", "drop_gil" }, "the GIL", FIX_GIL, NOTE_GIL, false },
+	  "a lock inside the Go runtime", FIX_GO, NOTE_GO_SCHED, true, NULL },
+	{ RT(ADV_RT_GO), { "sync.(*RWMutex)", "runtime_SemacquireRWMutex" }, "sync.RWMutex", FIX_GO, NOTE_GO_PARKED, false, NULL },
+	{ RT(ADV_RT_GO), { "sync.(*Mutex)", "runtime_SemacquireMutex" }, "sync.Mutex", FIX_GO, NOTE_GO_PARKED, false, NULL },
+	{ RT(ADV_RT_CPYTHON), { "take_gil", "drop_gil" }, "the GIL", FIX_GIL, NOTE_GIL, false, NULL },
 	{ RT(ADV_RT_CPYTHON), { "PyThread_acquire_lock", "acquire_timed" }, "a threading.Lock",
-	  FIX_PY_LOCK, NOTE_GIL, false },
+	  FIX_PY_LOCK, NOTE_GIL, false, NULL },
 	{ RT(ADV_RT_RUST), { "RwLock>::write", "write_contended" }, "std::sync::RwLock (writers)",
-	  FIX_RUST_RWLOCK, "", false },
+	  FIX_RUST_RWLOCK, "", false, HERD_RWLOCK },
 	{ RT(ADV_RT_RUST), { "RwLock>::read", "read_contended" }, "std::sync::RwLock (readers)",
-	  FIX_RUST_RWLOCK, "", false },
-	{ RT(ADV_RT_RUST), { "rwlock::", "RwLock" }, "std::sync::RwLock", FIX_RUST_RWLOCK, "", false },
-	{ RT(ADV_RT_RUST), { "Condvar>::", "condvar::", "futex::Condvar" }, "std::sync::Condvar", FIX_RUST_CONDVAR, "", false },
+	  FIX_RUST_RWLOCK, "", false, HERD_RWLOCK },
+	{ RT(ADV_RT_RUST), { "rwlock::", "RwLock" }, "std::sync::RwLock", FIX_RUST_RWLOCK, "", false, HERD_RWLOCK },
+	{ RT(ADV_RT_RUST), { "Condvar>::", "condvar::", "futex::Condvar" }, "std::sync::Condvar", FIX_RUST_CONDVAR, "", false, NULL },
 	/* Rust before 1.70 (Debian 12's 1.63): std::sys::unix::locks::futex::Mutex */
 	{ RT(ADV_RT_RUST), { "futex::Mutex", "Mutex::lock_contended" }, "std::sync::Mutex",
-	  FIX_RUST_MUTEX, "", false },
+	  FIX_RUST_MUTEX, "", false, NULL },
 	{ RT(ADV_RT_RUST), { "Mutex>::lock", "Mutex>::unlock", "mutex::", "MutexGuard" }, "std::sync::Mutex",
-	  FIX_RUST_MUTEX, "", false },
-	{ RT(ADV_RT_RUST), { "parking_lot" }, "a parking_lot lock", FIX_RUST_MUTEX, "", false },
-	{ RT(ADV_RT_RUST), { "sync::once", "Once>::call", "OnceLock", "LazyLock" }, "std::sync::Once (OnceLock, LazyLock)", FIX_GENERIC, "", false },
+	  FIX_RUST_MUTEX, "", false, NULL },
+	{ RT(ADV_RT_RUST), { "parking_lot" }, "a parking_lot lock", FIX_RUST_MUTEX, "", false, NULL },
+	{ RT(ADV_RT_RUST), { "sync::once", "Once>::call", "OnceLock", "LazyLock" }, "std::sync::Once (OnceLock, LazyLock)", FIX_GENERIC, "", false, NULL },
 	{ RT(ADV_RT_JVM), { "ObjectMonitor::wait", "JVM_MonitorWait" }, "Object.wait() on a monitor",
-	  FIX_JVM_MONITOR, "", false },
+	  FIX_JVM_MONITOR, "", false, NULL },
 	{ RT(ADV_RT_JVM), { "ObjectMonitor::", "ObjectSynchronizer::", "complete_monitor_locking" },
-	  "a synchronized monitor", FIX_JVM_MONITOR, "", false },
+	  "a synchronized monitor", FIX_JVM_MONITOR, "", false, NULL },
 	{ RT(ADV_RT_JVM), { "Unsafe_Park", "Parker::park" },
-	  "a java.util.concurrent lock (LockSupport.park)", FIX_JVM_JUC, "", false },
+	  "a java.util.concurrent lock (LockSupport.park)", FIX_JVM_JUC, "", false, NULL },
 	{ RT(ADV_RT_CXX), { "rwlock_wrlock", "rwlock_timedwrlock", "rwlock_clockwrlock" },
-	  "std::shared_mutex (writers)", FIX_CXX_SHARED, "", false },
+	  "std::shared_mutex (writers)", FIX_CXX_SHARED, "", false, HERD_RWLOCK },
 	{ RT(ADV_RT_CXX), { "rwlock_rdlock", "rwlock_timedrdlock", "rwlock_clockrdlock", "rwlock_unlock" },
-	  "std::shared_mutex", FIX_CXX_SHARED, "", false },
+	  "std::shared_mutex", FIX_CXX_SHARED, "", false, HERD_RWLOCK },
 	{ RT(ADV_RT_CXX), { "mutex_cond_lock" }, "the std::mutex of a std::condition_variable",
-	  FIX_CXX_CONDVAR, "", false },
+	  FIX_CXX_CONDVAR, "", false, NULL },
 	{ RT(ADV_RT_CXX), { "pthread_cond_", "condition_variable" }, "std::condition_variable",
-	  FIX_CXX_CONDVAR, "", false },
+	  FIX_CXX_CONDVAR, "", false, NULL },
 	{ RT(ADV_RT_CXX), { "pthread_mutex_lock", "pthread_mutex_unlock", "mutex_timedlock", "std::mutex" },
-	  "std::mutex", FIX_CXX_MUTEX, "", false },
+	  "std::mutex", FIX_CXX_MUTEX, "", false, NULL },
 	{ RT_ANY, { "rwlock_wrlock", "rwlock_timedwrlock", "rwlock_clockwrlock" },
-	  "a pthread rwlock (writers)", FIX_C_RWLOCK, "", false },
+	  "a pthread rwlock (writers)", FIX_C_RWLOCK, "", false, HERD_RWLOCK },
 	{ RT_ANY, { "rwlock_rdlock", "rwlock_timedrdlock", "rwlock_clockrdlock", "rwlock_unlock" },
-	  "a pthread rwlock", FIX_C_RWLOCK, "", false },
-	{ RT_ANY, { "mutex_cond_lock" }, "the mutex of a pthread condition variable", FIX_C_CONDVAR, "", false },
-	{ RT_ANY, { "pthread_cond_" }, "a pthread condition variable", FIX_C_CONDVAR, "", false },
+	  "a pthread rwlock", FIX_C_RWLOCK, "", false, HERD_RWLOCK },
+	{ RT_ANY, { "mutex_cond_lock" }, "the mutex of a pthread condition variable", FIX_C_CONDVAR, "", false, NULL },
+	{ RT_ANY, { "pthread_cond_" }, "a pthread condition variable", FIX_C_CONDVAR, "", false, NULL },
 	{ RT_ANY, { "pthread_mutex_lock", "pthread_mutex_unlock", "mutex_timedlock", "mutex_clocklock" },
-	  "a pthread mutex", FIX_C_MUTEX, "", false },
-	{ RT_ANY, { "pthread_barrier_wait" }, "a pthread barrier", FIX_GENERIC, "", false },
-	{ RT_ANY, { "sem_wait", "sem_timedwait", "sem_clockwait" }, "a semaphore", FIX_GENERIC, "", false },
+	  "a pthread mutex", FIX_C_MUTEX, "", false, NULL },
+	{ RT_ANY, { "pthread_barrier_wait" }, "a pthread barrier", FIX_GENERIC, "", false, NULL },
+	{ RT_ANY, { "sem_wait", "sem_timedwait", "sem_clockwait" }, "a semaphore", FIX_GENERIC, "", false, NULL },
 	{ RT_ANY, { "pthread_join", "pthread_clockjoin", "pthread_timedjoin" }, "a thread join",
-	  FIX_GENERIC, "", false },
+	  FIX_GENERIC, "", false, NULL },
 };
 
-static const struct lock_kind *kind_of_frame(enum adv_runtime rt, bool own, const char *fn, size_t len)
+/* Which rows a pass matches: the target's runtime's own or the C
+ * library's, and of those all or only the program's locks (internal
+ * false). */
+struct kind_pass {
+	bool own, program_only;
+};
+
+static const struct lock_kind *kind_of_frame(enum adv_runtime rt, struct kind_pass pass,
+					     const char *fn, size_t len)
 {
 	char f[ADV_NAME_LEN];
 
 	snprintf(f, sizeof(f), "%.*s", (int)len, fn);
 	for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
-		if (!(kinds[i].runtimes & RT(rt)) || (kinds[i].runtimes == RT_ANY) == own)
+		if (!(kinds[i].runtimes & RT(rt)) || (kinds[i].runtimes == RT_ANY) == pass.own ||
+		    (pass.program_only && kinds[i].internal))
 			continue;
 		for (size_t k = 0; k < 4 && kinds[i].needles[k]; k++)
 			if (strstr(f, kinds[i].needles[k]))
@@ -306,14 +328,15 @@ static const struct lock_kind *kind_of_frame(enum adv_runtime rt, bool own, cons
 	return NULL;
 }
 
-static const struct lock_kind *kind_in_frames(enum adv_runtime rt, bool own, const char *frames)
+static const struct lock_kind *kind_in_frames(enum adv_runtime rt, struct kind_pass pass,
+					      const char *frames)
 {
 	const char *p = frames;
 
 	while (p && *p) {
 		const char *sep = strstr(p, " <- ");
 		size_t len = sep ? (size_t)(sep - p) : strlen(p);
-		const struct lock_kind *k = kind_of_frame(rt, own, p, len);
+		const struct lock_kind *k = kind_of_frame(rt, pass, p, len);
 
 		if (k)
 			return k;
@@ -324,10 +347,17 @@ static const struct lock_kind *kind_in_frames(enum adv_runtime rt, bool own, con
 
 static const struct lock_kind *kind_of_frames(enum adv_runtime rt, const char *frames)
 {
-	const struct lock_kind *k = kind_in_frames(rt, true, frames);
+	const struct lock_kind *k = NULL;
 
+	/* Go: a goroutine that blocks on a sync.Mutex parks, and its thread,
+	 * left with nothing to run, sleeps in the scheduler (runtime.stopm,
+	 * notesleep) beneath the lock's frames: the lock is why it sleeps. */
+	if (rt == ADV_RT_GO)
+		k = kind_in_frames(rt, (struct kind_pass){ .own = true, .program_only = true }, frames);
 	if (!k)
-		k = kind_in_frames(rt, false, frames);
+		k = kind_in_frames(rt, (struct kind_pass){ .own = true }, frames);
+	if (!k)
+		k = kind_in_frames(rt, (struct kind_pass){ .own = false }, frames);
 	/* Go: any wait that stays inside its runtime is the runtime's own */
 	if (!k && rt == ADV_RT_GO && frames && !strncmp(frames, "runtime.", 8))
 		k = &kinds[0];
@@ -364,6 +394,25 @@ static void user_function(enum adv_runtime rt, const char *user, char *buf, size
 			*c = '?';
 }
 
+bool adv_sampled_java_method(const struct adv_samples *s, char *buf, size_t size, double *share)
+{
+	char module[16];
+
+	for (size_t i = 0; s->available && s->top && s->total && i < s->ntop; i++) {
+		const char *sym = s->top[i].symbol;
+
+		/* A method of the program's (a perf map names it "ret
+		 * Class.method(args)"), not a stub, not the JDK's */
+		if (!last_parens(sym, module, sizeof(module)) || strcmp(module, "[jit]") ||
+		    !strchr(sym, '(') || strchr(sym, '(') == strrchr(sym, '(') || adv_is_runtime_function(sym))
+			continue;
+		user_function(ADV_RT_JVM, sym, buf, size);
+		*share = (double)s->top[i].count / (double)s->total;
+		return buf[0] != 0;
+	}
+	return false;
+}
+
 /* The runtime's fix when the frames name no kind. */
 static const char *generic_fix(enum adv_runtime rt)
 {
@@ -391,6 +440,7 @@ void adv_runtime_word_lock(enum adv_runtime rt, const char *runtime_frames,
 	out->fix = k ? k->fix : generic_fix(rt);
 	out->note = k ? k->note : "";
 	out->runtime_internal = k && k->internal;
+	out->herd_fix = k ? k->herd : NULL;
 	snprintf(out->kind, sizeof(out->kind), "%s", k ? k->kind : "");
 	if (k && rt == ADV_RT_CPYTHON && !strcmp(k->kind, "the GIL"))
 		snprintf(out->lock, sizeof(out->lock), "the GIL (CPython)");

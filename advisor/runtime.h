@@ -78,6 +78,16 @@ struct adv_lock_words {
 	 * scheduler parking idle threads (runtime.futexsleep). Findings
 	 * then say so and do not call it the program's contention. */
 	bool runtime_internal;
+	/* What to do about a thundering herd on it where the kind's own
+	 * wake-up is the cause (a reader-writer lock's unlock wakes every
+	 * reader), static text; NULL: a broadcast to make a signal. */
+	const char *herd_fix;
+	/* Where a JVM's waiters' stacks stop at JIT code (user's function
+	 * not reached): the program's most sampled Java method and its share,
+	 * "SyncStorm.lambda$main$0: 82% of the samples", which lock then
+	 * names as likely ("a synchronized monitor, likely in ..."); "" when
+	 * not guessed (adv_word_words fills it). */
+	char guess[ADV_NAME_LEN];
 };
 
 /* Words a lock from rt, the waiters' (or releasers') runtime frames as
@@ -92,5 +102,14 @@ void adv_runtime_word_lock(enum adv_runtime rt, const char *runtime_frames,
  * when user_named. */
 void adv_runtime_word_futex(const struct adv_profile *p, const struct adv_futex *f,
 			    struct adv_lock_words *out);
+
+/* The program's own Java method sampled most ("SyncStorm.lambda$main$0",
+ * no return type or parameters, made printable) and its share of the
+ * samples: JIT frames named by a perf map, not a stub, not the JDK's.
+ * Where a JVM's stacks stop at JIT code (no -XX:+PreserveFramePointer),
+ * the likeliest place of a lock its waiters' stacks do not reach; a
+ * guess a finding must call one. false when no such method was sampled. */
+struct adv_samples;
+bool adv_sampled_java_method(const struct adv_samples *s, char *buf, size_t size, double *share);
 
 #endif

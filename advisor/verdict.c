@@ -22,7 +22,7 @@ static const char *const place_labels[] = {
 static const char *const cost_labels[] = {
 	"possible saving", "latency over all-local", "woken for nothing",
 	"waiting for the round", "their time waiting for each other",
-	"holder off CPU, not in a futex", "samples on it",
+	"holder off CPU, not in a futex", "samples on it", "waiters' time parked",
 };
 
 static const char *evidence_value(const struct adv_finding *f, const char *label)
@@ -39,6 +39,7 @@ static const struct {
 	{ "spin-yield", "sched_yield spin loop" },
 	{ "spin-loop", "busy-wait spin loop" },
 	{ "futex-contention", "lock contention" },
+	{ "parked-lock", "lock contention" },
 	{ "blocking-under-lock", "blocking under a lock" },
 	{ "wake-herd", "thundering herd" },
 	{ "barrier-imbalance", "barrier imbalance" },

@@ -9,6 +9,16 @@
  * Rust std::sync::Mutex storm is detected as Rust and named demangled,
  * without legacy hashes; gcc -O2's tail-called unlock names the function
  * that held the lock. Workloads not built are skipped with the reason.
+ *
+ * And each language's own contention, one case each: Rust's Mutex,
+ * RwLock (writers) and Condvar (notify_all), C++'s std::mutex and
+ * std::shared_mutex writers, CPython threads on the GIL, Go goroutines on
+ * one sync.Mutex, and Java synchronized and ReentrantLock storms, with and
+ * without -XX:+PreserveFramePointer: a warning or critical finding names
+ * the lock in the language's words with the user's function (for Java
+ * without frame pointers, as the likely method; for CPython, the Python
+ * function its threads run, read from its frames), and offers that
+ * runtime's fix.
  */
 #include <errno.h>
 #include <signal.h>
@@ -241,6 +251,161 @@ static void test_tail_called_unlock_named(void **state)
 	free(err);
 }
 
+/* One language's contention case. */
+struct lang_case {
+	const char *name;
+	const char *argv[10];	/* argv[0]: a path under OUTPUT (workloads/...) or absolute */
+	const char *id;		/* the finding */
+	const char *where;	/* in its title: the lock in the language's words */
+	const char *fix;	/* in its recommendation: the runtime's fix */
+	/* in its title too, when where does not name it: without frame
+	 * pointers a JVM's stacks may reach the method or not ("a monitor
+	 * in M" or "a monitor, likely in M"); NULL: none */
+	const char *function;
+	/* in one of its evidence values: CPython's functions; NULL: none */
+	const char *evidence;
+};
+
+static const struct lang_case cases[] = {
+	{ "rust_mutex", { "workloads/lang/mutex_rs", "mutex", "4", "0" }, "futex-contention",
+	  "std::sync::Mutex in mutex_rs::bump_shared", "Hold the guard for less", NULL, NULL },
+	{ "rust_rwlock", { "workloads/lang/mutex_rs", "rwlock", "4", "0" }, "futex-contention",
+	  "std::sync::RwLock (writers) in mutex_rs::write_shared", "Writers of a std::sync::RwLock", NULL, NULL },
+	{ "rust_condvar", { "workloads/lang/mutex_rs", "condvar", "4", "0" }, "wake-herd",
+	  "std::sync::Condvar in mutex_rs::take_item", "Condvar::notify_one", NULL, NULL },
+	{ "cxx_mutex", { "workloads/lang/mutex_cxx", "mutex", "4", "0" }, "futex-contention",
+	  "std::mutex in worker_section()", "std::lock_guard", NULL, NULL },
+	{ "cxx_shared_writers", { "workloads/lang/mutex_cxx", "writers", "4", "0" }, "futex-contention",
+	  "std::shared_mutex (writers) in writer_section()", "std::shared_lock", NULL, NULL },
+	{ "cpython_gil", { "/usr/bin/python3", "@tests/workloads/lang/gil_threads.py", "4", "0" },
+	  "serialization", "the GIL (CPython)", "ProcessPoolExecutor", "running crunch (gil_threads.py)",
+	  "crunch (gil_threads.py): 4 threads" },
+	{ "go_mutex", { "workloads/lang/go_mutex", "4", "0" }, "parked-lock",
+	  "sync.Mutex in main.bumpShared", "runtime.SetMutexProfileFraction", NULL, NULL },
+	{ "java_sync_fp", { "/usr/bin/java", "-XX:+PreserveFramePointer", "-cp", "workloads/java", "SyncStorm",
+			    "sync", "4", "0" }, "parked-lock",
+	  "a synchronized monitor in SyncStorm.lambda$main$0", "synchronized block", NULL, NULL },
+	{ "java_sync", { "/usr/bin/java", "-cp", "workloads/java", "SyncStorm", "sync", "4", "0" }, "parked-lock",
+	  "a synchronized monitor", "synchronized block", "in SyncStorm.lambda$main$0", NULL },
+	{ "java_lock_fp", { "/usr/bin/java", "-XX:+PreserveFramePointer", "-cp", "workloads/java", "SyncStorm",
+			    "lock", "4", "0" }, "parked-lock",
+	  "a java.util.concurrent lock (LockSupport.park) in SyncStorm.lambda$main$1", "ReentrantLock", NULL, NULL },
+	{ "java_lock", { "/usr/bin/java", "-cp", "workloads/java", "SyncStorm", "lock", "4", "0" }, "parked-lock",
+	  "a java.util.concurrent lock (LockSupport.park)", "ReentrantLock", "in SyncStorm.lambda$main$1", NULL },
+};
+
+/* argv[k] as the case gives it: "workloads/..." under OUTPUT, "@path"
+ * in the source tree, anything else as it is. */
+static char *case_arg(const char *a)
+{
+	if (a[0] == '@')
+		return strdup(a + 1);
+	if (!strncmp(a, "workloads/", 10))
+		return strdup(tl_path(a));
+	return strdup(a);
+}
+
+/* The finding id whose title names where (and function), or NULL. */
+static json_object *finding(json_object *doc, const char *id, const char *where, const char *function)
+{
+	json_object *adv = tt_get(doc, "advice");
+
+	for (size_t i = 0; adv && i < json_object_array_length(adv); i++) {
+		json_object *f = json_object_array_get_idx(adv, i);
+		const char *fid = json_object_get_string(tt_get(f, "id"));
+		const char *title = json_object_get_string(tt_get(f, "title"));
+
+		if (fid && title && !strcmp(fid, id) && strstr(title, where) &&
+		    (!function || strstr(title, function)))
+			return f;
+	}
+	return NULL;
+}
+
+/* One of the finding's evidence values says needle. */
+static bool evidenced(json_object *f, const char *needle)
+{
+	json_object *ev = tt_get(f, "evidence");
+
+	for (size_t i = 0; ev && i < json_object_array_length(ev); i++) {
+		const char *v = json_object_get_string(tt_get(json_object_array_get_idx(ev, i), "value"));
+
+		if (v && strstr(v, needle))
+			return true;
+	}
+	return false;
+}
+
+/* The finding's recommendation, or the one after it ("then"), says fix. */
+static bool offers(json_object *f, const char *fix)
+{
+	json_object *ev = tt_get(f, "evidence");
+	const char *rec = json_object_get_string(tt_get(f, "recommendation"));
+
+	if (rec && strstr(rec, fix))
+		return true;
+	for (size_t i = 0; ev && i < json_object_array_length(ev); i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+		const char *label = json_object_get_string(tt_get(e, "label"));
+		const char *value = json_object_get_string(tt_get(e, "value"));
+
+		if (label && value && !strcmp(label, "then") && strstr(value, fix))
+			return true;
+	}
+	return false;
+}
+
+static void print_findings(json_object *doc)
+{
+	json_object *adv = tt_get(doc, "advice");
+
+	for (size_t i = 0; adv && i < json_object_array_length(adv); i++)
+		print_message("  finding: %s\n", json_object_get_string(tt_get(json_object_array_get_idx(adv, i), "title")));
+}
+
+static void test_language_case(void **state)
+{
+	const struct lang_case *c = *state;
+	char *argv[10] = { 0 }, map[64], *err = NULL;
+	json_object *doc, *f;
+	const char *sev;
+	struct tl_proc p;
+
+	TL_REQUIRE_BPF();
+	for (int k = 0; k < 9 && c->argv[k]; k++)
+		assert_non_null(argv[k] = case_arg(c->argv[k]));
+	require(argv[0]);
+	for (int k = 1; argv[k]; k++)
+		if (strstr(argv[k], ".py") || strstr(argv[k], "/java"))
+			require(strstr(argv[k], ".py") ? argv[k] : tl_path("workloads/java/SyncStorm.class"));
+	start_ready(&p, argv);
+	doc = trace(p.pid, "2", NULL, &err);
+	snprintf(map, sizeof(map), "/tmp/perf-%d.map", p.pid);
+	stop(&p);
+	unlink(map);	/* the JVM's, written when asked for */
+	f = finding(doc, c->id, c->where, c->function);
+	if (!f) {
+		print_findings(doc);
+		fail_msg("%s: no %s finding naming \"%s\" %s", c->name, c->id, c->where,
+			 c->function ? c->function : "");
+	}
+	sev = json_object_get_string(tt_get(f, "severity"));
+	if (strcmp(sev, "warning") && strcmp(sev, "critical"))
+		fail_msg("%s: %s is only %s", c->name, c->id, sev);
+	if (!offers(f, c->fix))
+		fail_msg("%s: the fix does not offer \"%s\": %s", c->name, c->fix,
+			 json_object_get_string(tt_get(f, "recommendation")));
+	if (c->evidence && !evidenced(f, c->evidence))
+		fail_msg("%s: no evidence says \"%s\"", c->name, c->evidence);
+	for (int k = 0; argv[k]; k++)
+		free(argv[k]);
+	json_object_put(doc);
+	free(err);
+}
+
+/* Named as its case, for TEST_FILTER=java_lock. */
+#define LANG_CASE(i, nm) { nm, test_language_case, NULL, NULL, (void *)&cases[i] }
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +414,14 @@ int main(void)
 		cmocka_unit_test(test_java_that_is_no_jvm),
 		cmocka_unit_test(test_rust_detected_and_demangled),
 		cmocka_unit_test(test_tail_called_unlock_named),
+		LANG_CASE(0, "rust_mutex"), LANG_CASE(1, "rust_rwlock"), LANG_CASE(2, "rust_condvar"),
+		LANG_CASE(3, "cxx_mutex"), LANG_CASE(4, "cxx_shared_writers"), LANG_CASE(5, "cpython_gil"),
+		LANG_CASE(6, "go_mutex"), LANG_CASE(7, "java_sync_fp"), LANG_CASE(8, "java_sync"),
+		LANG_CASE(9, "java_lock_fp"), LANG_CASE(10, "java_lock"),
 	};
+	_Static_assert(sizeof(cases) / sizeof(cases[0]) == 11, "a LANG_CASE per case");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (strcmp(cases[i].name, tests[5 + i].name))
+			return fprintf(stderr, "case %zu is named %s\n", i, tests[5 + i].name), 1;
 	return cmocka_run_group_tests(tests, NULL, tt_teardown);
 }

@@ -68,7 +68,8 @@ static int build_input(const struct ss_recording *rec, struct report_advice *ra)
 	const struct ss_report *r = &rec->rep;
 	struct advice_target tgt = {
 		.pid = r->pid, .comm = r->comm, .duration_ns = r->duration_ns,
-		.is_jvm = rec->is_jvm, .runtime = rec->runtime, .ncpus = rec->ncpus ? (int)rec->ncpus : rec->host.cpus,
+		.is_jvm = rec->is_jvm, .runtime = rec->runtime,
+		.python_functions = rec->python_functions, .python_read = rec->python_read, .ncpus = rec->ncpus ? (int)rec->ncpus : rec->host.cpus,
 		.light = r->light,
 		.host_load = {
 			.measured = r->host_load.measured, .cpus = (uint32_t)r->host_load.cpus,

@@ -49,6 +49,7 @@ int trace_advise(const struct ss_report *rep, const struct ss_opts *o, const sig
 		.runtime = adv_runtime_from_id(rep->runtime),
 		.ncpus = proc_allowed_cpus(rep->pid),
 		.light = rep->light,
+		.python_functions = rep->python_functions, .python_read = rep->python_read,
 		.host_load = {
 			.measured = rep->host_load.measured, .cpus = (uint32_t)rep->host_load.cpus,
 			.busy_cpus = rep->host_load.busy_cpus,

@@ -37,6 +37,7 @@
 #include "model/stacks.h"
 #include "advisor/runtime.h"
 #include "syms/jvm_perfmap.h"
+#include "syms/pyframes.h"
 #include "syms/runtime_detect.h"
 #include "syms/syms.h"
 #include "syms/unwind_table.h"
@@ -384,6 +385,8 @@ struct trace_session {
 	struct proc_status target;	/* as checked before attaching */
 	const char *runtime;		/* its language runtime (syms/runtime_detect.h) */
 	char jvm_map[320];		/* what asking a JVM for its perf map did; "": not asked */
+	struct pyframes *py;		/* CPython's frames, polled while tracing */
+	char py_functions[ADV_NAME_LEN];	/* what they said, or why not read; "": not tried */
 	int target_dir;			/* its /proc/PID: never another process's */
 	char btf[512];			/* "": the kernel's own BTF */
 	__u64 t0, start_ns;
@@ -617,6 +620,35 @@ static void announce(const struct trace_session *s)
 		  s->o->pid, s->target.name, nthreads, nthreads == 1 ? "" : "s", until);
 }
 
+/* CPython: a thread of ours reads which Python function each of its
+ * threads runs, every PYFRAMES_POLL_MS while the trace lasts, so that the
+ * GIL's findings name them; a version whose frames are not read is said. */
+static void trace_python_start(struct trace_session *s)
+{
+	int err;
+
+	if (!s->runtime || strcmp(s->runtime, "cpython"))
+		return;
+	err = pyframes__open("/proc", s->o->pid, &s->py, s->py_functions, sizeof(s->py_functions));
+	if (!err)
+		err = pyframes__start(s->py);
+	if (err && err != -ENOENT && !s->py_functions[0])
+		snprintf(s->py_functions, sizeof(s->py_functions), "its Python frames were not read: %s",
+			 strerror(-err));
+	if (err && s->o->verbose)
+		ss_notice("%s", s->py_functions);
+	s->rep.python_functions = s->py_functions[0] ? s->py_functions : NULL;
+}
+
+static void trace_python_stop(struct trace_session *s)
+{
+	if (!s->py)
+		return;
+	pyframes__stop(s->py);
+	s->rep.python_read = pyframes__summary(s->py, s->py_functions, sizeof(s->py_functions));
+	s->rep.python_functions = s->py_functions;
+}
+
 /* Traces until the end, stops every program, then reads the maps into the
  * model while they are still there: one snapshot, so that the totals, the
  * waiter stacks and the release sites of every output agree (read while
@@ -629,8 +661,10 @@ static int trace_collect(struct trace_session *s)
 	announce(s);
 	if (s->o->interval_s > 0)
 		s->intervals = json_object_new_array();
+	trace_python_start(s);
 	err = trace_loop(s->o, s->t, &s->rs, s->syms, s->smp, &s->ex, s->start_ns,
 			 s->intervals);
+	trace_python_stop(s);
 	if (err)
 		return ss_error(SS_EXIT_BPF, "cannot read the BPF maps: %s", strerror(-err));
 	host_ticks_read(NULL, &s->ticks1);
@@ -692,6 +726,19 @@ static int first_user_frame(const struct ss_stack *st)
 	return -1;
 }
 
+/* Failing that, the first frame in a module of the user's below a frame
+ * of the runtime's libraries, whatever its function: C++'s
+ * std::thread::_State_impl<...>::_M_run() is std:: by name but is the
+ * user's lambda, inlined, whose call to the function that tail-called
+ * the unlock is the one to read. Its index, or -1. */
+static int first_user_module_frame(const struct ss_stack *st)
+{
+	for (int d = 1; d < st->depth; d++)
+		if (!adv_is_runtime_symbol(st->frames[d]))
+			return adv_is_runtime_symbol(st->frames[d - 1]) && strstr(st->frames[d], " (") ? d : -1;
+	return -1;
+}
+
 /* A frame of a lock, unlock, futex or condition-variable function. */
 static bool sync_frame(const char *frame)
 {
@@ -708,6 +755,26 @@ static bool sync_frame(const char *frame)
 	return false;
 }
 
+/* The caller as "seen from" names it: C++ template arguments, which run
+ * to hundreds of characters in std::thread's, as "<...>". */
+static void without_template_args(const char *fn, size_t len, char *buf, size_t size)
+{
+	size_t n = 0;
+	int depth = 0;
+
+	for (size_t i = 0; i < len && n + 6 < size; i++) {
+		if (fn[i] == '<' && depth++ == 0) {
+			memcpy(buf + n, "<...>", 5);
+			n += 5;
+		} else if (fn[i] == '>' && depth > 0) {
+			depth--;
+		} else if (!depth) {
+			buf[n++] = fn[i];
+		}
+	}
+	buf[n] = '\0';
+}
+
 /* A lock or unlock reached by a tail call (gcc -O2: "f() { ...;
  * pthread_mutex_unlock(&m); }" jumps to it) returns to f's caller, whose
  * frame then stands where f's would: the frame becomes "f [tail call,
@@ -715,13 +782,16 @@ static bool sync_frame(const char *frame)
  * function that held the lock. */
 static void name_tail_calls(struct syms *syms, struct ss_stacks *stacks)
 {
-	char callee[128], frame[512];
+	char callee[128], caller[128], frame[512];
 
 	for (size_t i = 0; syms && i < stacks->n; i++) {
 		struct ss_stack *st = &stacks->v[i];
 		int d = st->frames ? first_user_frame(st) : -1;
 		const char *plus, *mod;
 		char *named;
+
+		if (d < 0 && st->frames)
+			d = first_user_module_frame(st);
 
 		/* Only below a synchronisation frame: where the unwinder
 		 * merely skipped a frameless function (a yield's syscall()),
@@ -735,8 +805,8 @@ static void name_tail_calls(struct syms *syms, struct ss_stacks *stacks)
 		mod = strrchr(st->frames[d], '(');
 		if (!plus || !mod)
 			continue;
-		snprintf(frame, sizeof(frame), "%s [tail call, seen from %.*s]+0x0%s", callee,
-			 (int)(plus - st->frames[d]), st->frames[d], mod - 1);
+		without_template_args(st->frames[d], (size_t)(plus - st->frames[d]), caller, sizeof(caller));
+		snprintf(frame, sizeof(frame), "%s [tail call, seen from %s]+0x0%s", callee, caller, mod - 1);
 		named = strdup(frame);
 		if (named) {
 			free(st->frames[d]);
@@ -873,6 +943,7 @@ static int trace_render(struct trace_session *s)
 static void trace_session__free(struct trace_session *s)
 {
 	trace_exports__close(&s->ex);
+	pyframes__close(s->py);
 	free(s->advice);
 	advice__free_input(&s->advice_in);
 	json_object_put(s->rep.fingerprint);

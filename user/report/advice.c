@@ -50,6 +50,25 @@ static void frame_words(const char *frame, char *buf, size_t len)
 		snprintf(buf, len, "%s", fn);
 }
 
+/* A chain of runtime frames too long for its array ends with the
+ * outermost, the call the user's code made, whatever is cut before it:
+ * Go's scheduler frames under a sync.Mutex run past 160 characters, and
+ * the lock is the one the user's code took. */
+static void chain_end_with(char *chain, size_t size, const char *outermost)
+{
+	char tail[ADV_NAME_LEN];
+	int n = snprintf(tail, sizeof(tail), " <- ... <- %s", outermost);
+	char *cut = NULL;
+
+	if (n <= 0 || (size_t)n >= size / 2)
+		return;
+	chain[size - (size_t)n - 1] = '\0';
+	for (char *p = strstr(chain, " <- "); p; p = strstr(p + 1, " <- "))
+		cut = p;
+	if (cut)
+		snprintf(cut, size - (size_t)(cut - chain), "%s", tail);
+}
+
 void advice__name_stack(char *const *frames, int depth, struct advice_stack_name *out)
 {
 	char mod[128], user[ADV_NAME_LEN], via[ADV_NAME_LEN], fn[128];
@@ -81,6 +100,10 @@ void advice__name_stack(char *const *frames, int depth, struct advice_stack_name
 		frame_words(frames[d], user, sizeof(user));
 		snprintf(out->frame, sizeof(out->frame), "%s", frames[d]);
 		if (api >= 0) {
+			if (len >= sizeof(out->runtime)) {
+				frame_function(frames[api], fn, sizeof(fn));
+				chain_end_with(out->runtime, sizeof(out->runtime), fn);
+			}
 			frame_words(frames[api], via, sizeof(via));
 			snprintf(out->name, sizeof(out->name), "%s (via %s)", user, via);
 		} else {
@@ -294,6 +317,9 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	snprintf(ap->target.comm, sizeof(ap->target.comm), "%s", tgt->comm);
 	ap->target.is_jvm = tgt->is_jvm;
 	ap->target.runtime = tgt->is_jvm ? ADV_RT_JVM : tgt->runtime;
+	snprintf(ap->target.python_functions, sizeof(ap->target.python_functions), "%s",
+		 tgt->python_functions ? tgt->python_functions : "");
+	ap->target.python_read = tgt->python_read;
 	ap->target.nthreads = p->nthreads;
 	ap->host_load = tgt->host_load;
 	SS_COUNTERS_COPY(SS_THREAD_COUNTERS, &ap->totals, &p->totals);
@@ -314,6 +340,7 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 		f->uaddr = r->uaddr;
 		SS_COUNTERS_COPY(SS_FUTEX_COUNTERS, f, &r->f);
 		f->waiters = r->waiters;
+		f->sole_waiter = r->waiters == 1 && r->tids ? r->tids[0] : 0;
 		/* The syscall tracer records how each word is woken (bpf/trace.h);
 		 * --light sees blocking waits at the scheduler only. */
 		f->wake_pattern = !tgt->light;

@@ -40,6 +40,9 @@ struct advice_target {
 	struct adv_host_load host_load;	/* the whole host during the trace */
 	bool light;			/* --light: no futex syscall seen, so no wake pattern */
 	enum adv_runtime runtime;	/* for the wording (advisor/runtime.h) */
+	/* adv_target.python_functions and python_read; NULL: not tried */
+	const char *python_functions;
+	bool python_read;
 };
 
 /* Fills in->profile from the trace (sr may be NULL). 0 or -ENOMEM. */

@@ -227,6 +227,10 @@ static json_object *advisor_input_json(const struct adv_profile *ap)
 	add(o, "ncpus", json_object_new_int64(ap->ncpus));
 	add(o, "is_jvm", json_object_new_boolean(ap->target.is_jvm));
 	add(o, "runtime", json_object_new_string(adv_runtime_id(ap->target.runtime)));
+	if (ap->target.python_functions[0]) {
+		add(o, "python_functions", json_object_new_string(ap->target.python_functions));
+		add(o, "python_read", json_object_new_boolean(ap->target.python_read));
+	}
 	a = json_object_new_array();
 	for (size_t i = 0; i < ap->samples.ntop; i++) {
 		json_object *s = json_object_new_object();

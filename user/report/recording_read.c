@@ -615,6 +615,11 @@ static int read_advisor_input(struct ss_recording *rec)
 	rec->ncpus = (__u32)(get_u64(in, "ncpus") & 0xffff);
 	rec->is_jvm = get_bool(in, "is_jvm");
 	rec->runtime = adv_runtime_from_id(json_object_get_string(get(in, "runtime")));
+	/* cleaned again: a recording is anyone's file */
+	snprintf(rec->python_functions, sizeof(rec->python_functions), "%s",
+		 json_object_get_string(get_type(in, "python_functions", json_type_string)) ?: "");
+	ss_name_clean_array(rec->python_functions, sizeof(rec->python_functions));
+	rec->python_read = get_bool(in, "python_read");
 	rec->samples_top = alloc_n(arr_len(top), sizeof(*rec->samples_top));
 	rec->fences = alloc_n(arr_len(fences), sizeof(*rec->fences));
 	rec->spin_loops = alloc_n(arr_len(spins), sizeof(*rec->spin_loops));

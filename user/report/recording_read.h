@@ -48,6 +48,9 @@ struct ss_recording {
 	__u32 ncpus;
 	bool is_jvm;
 	enum adv_runtime runtime;	/* "runtime"; unknown when absent (older ones) */
+	/* "python_functions" and "python_read" (adv_target's), when there */
+	char python_functions[ADV_NAME_LEN];
+	bool python_read;
 	struct adv_sample_sym *samples_top;
 	size_t nsamples_top;
 	struct adv_fence_spot *fences;

@@ -80,6 +80,11 @@ struct ss_report {
 	/* What asking a JVM for its perf map did, one line (syms/jvm_perfmap.h);
 	 * NULL: not asked (no JVM, --no-jvm-map). */
 	const char *jvm_map;
+	/* CPython's threads' Python functions as polled from its frames
+	 * (syms/pyframes.h), or why not read; NULL: not tried. python_read:
+	 * the line names functions. */
+	const char *python_functions;
+	bool python_read;
 };
 
 /* "light" (--light), "fentry" or "syscall_tracepoints": JSON

@@ -234,6 +234,28 @@ static void test_gil_serializes(void **state)
 	assert_int_equal(f->severity, ADV_WARNING);
 	assert_non_null(strstr(f->title, "GIL"));
 	assert_non_null(strstr(f->recommendation, "ProcessPoolExecutor"));
+	/* CPython's frames not read: said, with the way to read them */
+	assert_true(fx_says(f, "py-spy dump"));
+	fx_free(fx);
+
+	/* read: the Python function its threads ran is named, and evidenced */
+	fx = gil(0.02);
+	fx->p.target.runtime = ADV_RT_CPYTHON;
+	fx->p.target.python_read = true;
+	snprintf(fx->p.target.python_functions, sizeof(fx->p.target.python_functions),
+		 "crunch (gil.py): 4 threads, 97%% of the polls");
+	fx_host(fx);
+	f = fx_run_get(fx, "serialization");
+	assert_true(fx_says(f, "the GIL (CPython), running crunch (gil.py)"));
+	assert_string_equal(fx_evidence(f, "Python functions") ?: "", "crunch (gil.py): 4 threads, 97% of the polls");
+	assert_string_equal(f->where, "the GIL (CPython), running crunch (gil.py)");
+	/* another version: said why */
+	fx->p.target.python_read = false;
+	snprintf(fx->p.target.python_functions, sizeof(fx->p.target.python_functions),
+		 "CPython 3.12: spinscope reads the frames of CPython 3.11 only");
+	f = fx_run_get(fx, "serialization");
+	assert_true(fx_says(f, "not named: CPython 3.12"));
+	assert_false(fx_says(f, "running"));
 	fx_free(fx);
 
 	/* The same threads often on CPUs together: they do not take turns. */

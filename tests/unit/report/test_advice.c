@@ -92,6 +92,27 @@ static void test_name_is_cut_to_the_buffer(void **state)
 	assert_true(sn.user_named);
 }
 
+/* Go's scheduler frames under a sync.Mutex run past the runtime chain's
+ * 160 characters: the chain keeps the user's call (the lock) at its end. */
+static void test_long_runtime_chain_keeps_the_call(void **state)
+{
+	char *frames[] = { "runtime.futex.abi0+0x23 (go_mutex)", "runtime.notesleep+0x86 (go_mutex)",
+			   "runtime.stopm+0x8b (go_mutex)", "runtime.findRunnable+0x9e7 (go_mutex)",
+			   "runtime.schedule+0xbd (go_mutex)", "runtime.park_m+0x14c (go_mutex)",
+			   "runtime.mcall+0x42 (go_mutex)", "runtime.semacquire1+0x1fd (go_mutex)",
+			   "sync.runtime_SemacquireMutex+0x24 (go_mutex)", "sync.(*Mutex).lockSlow+0x164 (go_mutex)",
+			   "main.bumpShared+0x3c (go_mutex)", "main.main.func1+0x74 (go_mutex)" };
+	size_t n;
+
+	assert_string_equal(stack_name(frames, 12),
+			    "main.bumpShared in go_mutex (via sync.(*Mutex).lockSlow in go_mutex)");
+	n = strlen(sn.runtime);
+	assert_true(n < sizeof(sn.runtime));
+	assert_int_equal(strncmp(sn.runtime, "runtime.futex.abi0 <- runtime.notesleep <- ", 43), 0);
+	assert_string_equal(sn.runtime + n - strlen(" <- ... <- sync.(*Mutex).lockSlow"),
+			    " <- ... <- sync.(*Mutex).lockSlow");
+}
+
 /* ---- advice__build_profile ----------------------------------------------- */
 
 #define UADDR_HOT 0x7f00dead1000ull
@@ -613,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_name_first_frame_the_user_owns),
 		cmocka_unit_test(test_name_odd_frames),
 		cmocka_unit_test(test_name_is_cut_to_the_buffer),
+		cmocka_unit_test(test_long_runtime_chain_keeps_the_call),
 		cmocka_unit_test(test_runtime_symbols),
 		cmocka_unit_test_setup_teardown(test_build_profile_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_build_profile_names, setup, teardown),

@@ -95,7 +95,8 @@ static struct fixture *fixture(void)
 	profile_finish(&fx->prof);
 	snprintf(fx->top[0].symbol, sizeof(fx->top[0].symbol), "spin (app)");
 	fx->top[0].count = 9;
-	fx->input = (struct adv_profile){ .ncpus = 2, .target = { .is_jvm = true } };
+	fx->input = (struct adv_profile){ .ncpus = 2, .target = { .is_jvm = true, .python_read = true,
+		.python_functions = "crunch (gil.py): 4 threads, 99% of the polls" } };
 	fx->kernel.tp_btf.ok = fx->kernel.raw_tp.ok = true;
 	fx->kernel.fentry.err = EPERM;
 	fx->input.samples.top = fx->top;
@@ -148,6 +149,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(stacks__find(&rec.stacks, 7)->where[1].offset, 0x13fe);
 	assert_null(stacks__find(&rec.stacks, 7)->where[2].module);
 	assert_true(rec.is_jvm);
+	assert_string_equal(rec.python_functions, "crunch (gil.py): 4 threads, 99% of the polls");
+	assert_true(rec.python_read);
 	assert_true(rec.kernel.tp_btf.ok);
 	assert_false(rec.kernel.fentry.ok);
 	assert_int_equal(rec.kernel.fentry.err, EPERM);

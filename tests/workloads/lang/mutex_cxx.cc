@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 // Workload: THREADS C++ threads contend on one std::mutex (taken through
 // std::lock_guard in worker) or std::shared_mutex (written in writer,
-// read in reader) for SECONDS, holding it for a 20 us section.
-//   mutex_cxx mutex|shared THREADS SECONDS
+// read in reader) for SECONDS, holding it for a 20 us section. shared:
+// one writer, the others read; writers: all but one write.
+//   mutex_cxx mutex|shared|writers THREADS SECONDS
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -48,11 +49,12 @@ __attribute__((noinline)) static unsigned long reader_section()
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		fprintf(stderr, "usage: mutex_cxx mutex|shared THREADS SECONDS\n");
+		fprintf(stderr, "usage: mutex_cxx mutex|shared|writers THREADS SECONDS\n");
 		return 2;
 	}
-	bool shared = !strcmp(argv[1], "shared");
+	bool shared = strcmp(argv[1], "mutex") != 0;
 	int n = atoi(argv[2]);
+	int writers = !strcmp(argv[1], "writers") ? n - 1 : 1;
 	long secs = atol(argv[3]);
 	auto end = clk::now() + std::chrono::seconds(secs ? secs : 1L << 30);
 	std::vector<std::thread> ts;
@@ -62,7 +64,7 @@ int main(int argc, char **argv)
 			while (clk::now() < end) {
 				if (!shared)
 					worker_section();
-				else if (i == 0)
+				else if (i < writers)
 					writer_section();
 				else
 					reader_section();

@@ -3,7 +3,8 @@
 // SECONDS (0: until killed), holding it for a 20 us section each time.
 //   mutex_rs mutex|rwlock|condvar THREADS SECONDS
 // mutex:   std::sync::Mutex, taken in bump_shared
-// rwlock:  std::sync::RwLock, written in write_shared, read in read_shared
+// rwlock:  std::sync::RwLock, written in write_shared by all threads but
+//          the last, which reads it in read_shared: the writers contend
 // condvar: a std::sync::Condvar handing one item at a time to consumers
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -65,7 +66,7 @@ fn main() {
             while Instant::now() < end {
                 match mode.as_str() {
                     "mutex" => bump_shared(&m),
-                    "rwlock" if i == 0 => write_shared(&l),
+                    "rwlock" if i + 1 < n => write_shared(&l),
                     "rwlock" => { read_shared(&l); }
                     _ => take_item(&q),
                 }
