@@ -65,13 +65,13 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 # trace.bpf.c and light.bpf.c are built a second time without kfunc calls
 # (SS_KFUNCS=0), for kernels before 6.2 or without their own BTF
 # (bpf/task_regs.bpf.h).
-BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS)) trace_nokfunc light_nokfunc
+BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS)) trace_nokfunc light_nokfunc top_nokfunc
 SKELS := $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_NAMES))
 BPF_OBJS := $(patsubst %,$(OUTPUT)/bpf/%.bpf.o,$(BPF_NAMES))
 
 # One folder per concern; user/calib/plain holds the arm64 plain driver
 # (its own main(), built by mk/calib.mk).
-USER_DIRS := cli trace model syms calib calib/kern report common
+USER_DIRS := cli trace model syms calib calib/kern report common top
 USER_SRCS := $(foreach d,$(USER_DIRS),$(wildcard user/$(d)/*.c)) $(wildcard advisor/*.c)
 USER_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(USER_SRCS))
 LIB_OBJS := $(filter-out $(OUTPUT)/obj/user/cli/main.o,$(USER_OBJS))

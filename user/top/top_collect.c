@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One refresh: the thread records' changes (top_threads), their words'
+ * (top_words.c), grouped into processes and named (top_procs.c), and the
+ * host's figures (top_hostinfo.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include "common/errors.h"
+#include "common/grow.h"
+#include "top.h"
+#include "top_bpf.h"
+#include "top_collect.h"
+#include "top_collect_priv.h"
+
+uint64_t top_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* bpf_ktime_get_ns()'s clock */
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct thread_rec *x = a, *y = b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+struct top_collector *top_collect__new(struct top_bpf *bpf, const struct top_collect_opts *o)
+{
+	struct top_collector *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->bpf = bpf;
+	c->o = *o;
+	if (!c->o.proc_root)
+		c->o.proc_root = "/proc";
+	c->cur.rec_size = c->prev.rec_size = sizeof(struct thread_rec);
+	c->last_ns = top_mono_ns();
+	top_hostinfo_start(&c->host);
+	return c;
+}
+
+/* Time still running at now, as the record's state says: on a CPU, in the
+ * run queue, in a futex wait. */
+static void in_progress(const struct top_thread_rec *r, uint64_t now, struct thread_credit *ip)
+{
+	ip->oncpu = r->in_ns && now > r->in_ns ? now - r->in_ns : 0;
+	ip->runq = r->runq_since_ns && now > r->runq_since_ns ? now - r->runq_since_ns : 0;
+	ip->wait = r->wait_start_ns && now > r->wait_start_ns ? now - r->wait_start_ns : 0;
+	ip->wait_uaddr = r->wait_uaddr;
+}
+
+static uint64_t credited(uint64_t counter_delta, uint64_t ip_now, uint64_t ip_before)
+{
+	int64_t v = (int64_t)counter_delta + (int64_t)ip_now - (int64_t)ip_before;
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* The wait credits of one thread: this refresh's in-progress wait on its
+ * word, last refresh's taken back from its word (the counter now holds
+ * the whole wait, or the credit is renewed). */
+static int push_credits(struct top_collector *c, uint32_t tgid, const struct thread_credit *now,
+			const struct thread_credit *before)
+{
+	const struct thread_credit *both[2] = { now, before };
+
+	for (int i = 0; i < 2; i++) {
+		if (!both[i] || !both[i]->wait)
+			continue;
+		if (ss_grow((void **)&c->credits, c->ncredits, &c->credits_cap, sizeof(*c->credits), 256))
+			return -ENOMEM;
+		c->credits[c->ncredits++] = (struct top_wait_credit){
+			.tgid = tgid, .uaddr = both[i]->wait_uaddr,
+			.ns = i == 0 ? (int64_t)both[i]->wait : -(int64_t)both[i]->wait };
+	}
+	return 0;
+}
+
+/* d = the thread's figures since the last refresh. */
+static void thread_delta(const struct thread_rec *cur, const struct thread_rec *prev, struct top_counts *d)
+{
+	const struct thread_credit zero = { 0 };
+	const struct thread_credit *before = prev ? &prev->ip : &zero;
+
+#define DELTA(name)                                                                           \
+	d->name = prev && cur->r.c.name >= prev->r.c.name ? cur->r.c.name - prev->r.c.name : \
+							  cur->r.c.name;
+	TOP_THREAD_COUNTERS(DELTA)
+#undef DELTA
+	d->oncpu_ns = credited(d->oncpu_ns, cur->ip.oncpu, before->oncpu);
+	d->runq_ns = credited(d->runq_ns, cur->ip.runq, before->runq);
+	d->futex_wait_ns = credited(d->futex_wait_ns, cur->ip.wait, before->wait);
+}
+
+/* Each thread record against the previous refresh's: the changes into
+ * c->deltas; exited threads' records deleted once read. */
+static int diff_threads(struct top_collector *c, int fd, uint64_t now)
+{
+	struct thread_rec *cur = c->cur.recs, *prev = c->prev.recs;
+	size_t j = 0, nkeep = 0;
+
+	c->ndeltas = 0;
+	c->ncredits = 0;
+	for (size_t i = 0; i < c->cur.n; i++) {
+		const struct thread_rec *p = NULL;
+		struct thread_delta *d;
+
+		while (j < c->prev.n && prev[j].tid < cur[i].tid)
+			j++;
+		/* the same tid and start time: the same thread */
+		if (j < c->prev.n && prev[j].tid == cur[i].tid && prev[j].r.start_time == cur[i].r.start_time)
+			p = &prev[j];
+		in_progress(&cur[i].r, now, &cur[i].ip);
+		if (ss_grow((void **)&c->deltas, c->ndeltas, &c->deltas_cap, sizeof(*c->deltas), 1024) ||
+		    push_credits(c, cur[i].r.tgid, &cur[i].ip, p ? &p->ip : NULL))
+			return -ENOMEM;
+		d = &c->deltas[c->ndeltas++];
+		d->tid = cur[i].tid;
+		d->tgid = cur[i].r.tgid;
+		d->start_time = cur[i].r.start_time;
+		thread_delta(&cur[i], p, &d->d);
+		if (cur[i].r.flags & TOP_THREAD_EXITED) {
+			bpf_map_delete_elem(fd, &cur[i].tid);
+			continue;
+		}
+		cur[nkeep++] = cur[i];
+	}
+	c->cur.n = nkeep;
+	return 0;
+}
+
+static int read_threads(struct top_collector *c, uint64_t now)
+{
+	int fd = top_bpf__threads_fd(c->bpf), err;
+	struct top_map_table t;
+
+	err = top_map_read_all(fd, sizeof(__u32), sizeof(struct top_thread_rec),
+			       offsetof(struct thread_rec, r), &c->cur);
+	if (err)
+		return err;
+	qsort(c->cur.recs, c->cur.n, sizeof(struct thread_rec), cmp_thread);
+	err = diff_threads(c, fd, now);
+	if (err)
+		return err;
+	t = c->prev;
+	c->prev = c->cur;
+	c->cur = t;
+	return 0;
+}
+
+int top_collect__refresh(struct top_collector *c, struct top_snapshot *snap)
+{
+	uint64_t now = top_mono_ns();
+	struct timespec wall;
+	int err;
+
+	memset(snap, 0, sizeof(*snap));
+	err = read_threads(c, now);
+	if (!err)
+		err = top_words_refresh(&c->words, top_bpf__words_fd(c->bpf), c->credits, c->ncredits);
+	if (err)
+		return err == -ENOMEM ? ss_error(SS_EXIT_RESOURCES, "out of memory reading the top maps")
+				      : ss_error(SS_EXIT_BPF, "cannot read the top BPF maps: %s", strerror(-err));
+	snap->interval_ns = now - c->last_ns;
+	c->last_ns = now;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	snap->wall_ns = (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec;
+	snap->sampling = top_bpf__sampling(c->bpf);
+	err = top_procs_build(c, snap);
+	if (err)
+		return ss_error(SS_EXIT_RESOURCES, "out of memory grouping threads into processes");
+	top_hostinfo_read(&c->host, c->bpf, snap);
+	return 0;
+}
+
+struct top_word *top_collect__words(struct top_collector *c, const struct top_proc *p)
+{
+	size_t n;
+
+	return top_words_of(&c->words, (uint32_t)p->pid, &n);
+}
+
+void top_collect__free(struct top_collector *c)
+{
+	if (!c)
+		return;
+	free(c->cur.recs);
+	free(c->prev.recs);
+	free(c->deltas);
+	free(c->credits);
+	top_words_free(&c->words);
+	top_procs_free(c);
+	free(c);
+}
