@@ -326,6 +326,34 @@ int BPF_PROG(top_waking_raw, struct task_struct *p)
 	return 0;
 }
 
+/* A new thread's life begins in the run queue (as sched_account.bpf.h
+ * counts it for -p: the same runq_count). */
+static __always_inline void top_wakeup_new(struct task_struct *p, bool btf)
+{
+	__u32 tid = btf ? p->pid : BPF_CORE_READ(p, pid);
+	struct top_thread_rec *r;
+
+	if (!tid)
+		return;
+	r = rec_get(p, tid, btf ? p->tgid : BPF_CORE_READ(p, tgid), btf);
+	if (r)
+		r->runq_since_ns = bpf_ktime_get_ns();
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(top_wakeup_new_btf, struct task_struct *p)
+{
+	top_wakeup_new(p, true);
+	return 0;
+}
+
+SEC("raw_tp/sched_wakeup_new")
+int BPF_PROG(top_wakeup_new_raw, struct task_struct *p)
+{
+	top_wakeup_new(p, false);
+	return 0;
+}
+
 /* A thread exits: user space takes its last figures and deletes it. */
 SEC("raw_tp/sched_process_exit")
 int BPF_PROG(top_exit, struct task_struct *p)
@@ -379,15 +407,12 @@ int top_sample(struct bpf_perf_event_data *ctx)
 	if (!r)
 		return 0;
 	r->c.samples++;
-#if defined(__TARGET_ARCH_arm64)
-	if (ctx->regs.pstate & 0xf)	/* not EL0: in the kernel */
+	/* The kernel's half of the address space: a sample in the kernel
+	 * (as sampling.bpf.c tells them apart; a full-width load, which the
+	 * context allows, where a test of cs would be narrowed). */
+	ip = PT_REGS_IP(&ctx->regs);
+	if ((__s64)ip < 0)
 		return 0;
-	ip = ctx->regs.pc;
-#else
-	if (!(ctx->regs.cs & 3))	/* ring 0: in the kernel */
-		return 0;
-	ip = ctx->regs.ip;
-#endif
 	if (at_spin_hint(ip))
 		r->c.spin_samples++;
 	return 0;

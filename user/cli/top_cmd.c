@@ -137,6 +137,9 @@ int cmd_top(int argc, char **argv)
 		return code;
 	if (!o.json && !o.batch && !o.metrics && !isatty(STDOUT_FILENO))
 		o.batch = true;	/* no terminal: what top -b prints */
+	if (o.batch || o.json || o.metrics)	/* the view owns the terminal */
+		ss_notice("tracing every process on the host from its scheduler events; first refresh in %.1f s",
+			  (double)lo.interval_ns / 1e9);
 	if (o.metrics)
 		code = top_cmd_run_agent(live, &o, &stop_requested);
 	else if (o.batch || o.json)

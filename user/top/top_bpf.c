@@ -19,7 +19,7 @@
 #include "top.h"
 #include "top_bpf.h"
 
-#define TOP_SCHED_LINKS 3	/* sched_switch, sched_waking, sched_process_exit */
+#define TOP_SCHED_LINKS 4	/* sched_switch, sched_waking, sched_wakeup_new, sched_process_exit */
 
 struct top_bpf {
 	struct top *skel;
@@ -52,6 +52,7 @@ static void configure(struct top_bpf *t, bool btf)
 
 	bpf_program__set_autoload(btf ? s->progs.top_switch_raw : s->progs.top_switch_btf, false);
 	bpf_program__set_autoload(btf ? s->progs.top_waking_raw : s->progs.top_waking_btf, false);
+	bpf_program__set_autoload(btf ? s->progs.top_wakeup_new_raw : s->progs.top_wakeup_new_btf, false);
 	bpf_program__set_autoload(s->progs.top_sample, t->sampling);
 	s->rodata->targ_sampling = t->sampling;
 }

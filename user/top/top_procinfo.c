@@ -206,6 +206,19 @@ uint64_t top_proc_start_time(const char *root, int pid)
 	return start;
 }
 
+int top_proc_comm(const char *root, int pid, char *comm, size_t size)
+{
+	char buf[64];
+	ssize_t n = read_small(root, pid, "comm", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	if (n > 0 && buf[n - 1] == '\n')	/* the file's own newline, not the name's */
+		buf[--n] = 0;
+	ss_name_clean(comm, size, buf, (size_t)n);
+	return 0;
+}
+
 int top_procinfo_read(const char *root, int pid, struct top_procinfo *pi)
 {
 	struct proc_status st;

@@ -39,6 +39,9 @@ void top_cgroup_names(const char *text, size_t len, char *container, size_t csiz
  * (-ENOENT, -ESRCH: it is gone). */
 int top_procinfo_read(const char *root, int pid, struct top_procinfo *pi);
 
+/* Just its name, sanitised (an exec renames a process): 0 or -errno. */
+int top_proc_comm(const char *root, int pid, char *comm, size_t size);
+
 /* Just its start time (stat field 22), or 0 when it is gone. */
 uint64_t top_proc_start_time(const char *root, int pid);
 

@@ -86,6 +86,9 @@ static int name_proc(struct top_collector *c, struct top_proc *p, uint64_t leade
 		if (n->gone)
 			snprintf(n->info.comm, sizeof(n->info.comm), "(exited)");
 		n->leader_start = leader_start;
+	} else if (!n->gone) {
+		/* the same process; an exec since renamed it */
+		top_proc_comm(c->o.proc_root, p->pid, n->info.comm, sizeof(n->info.comm));
 	}
 	n->seen = c->refreshes;
 	p->start_time = n->info.start_time;

@@ -66,6 +66,8 @@ static int cmp_order(const void *a, const void *b, void *key)
 
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
+	if (x->oncpu_ns != y->oncpu_ns)	/* ties: the busier first */
+		return x->oncpu_ns > y->oncpu_ns ? -1 : 1;
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 

@@ -165,6 +165,9 @@ static void choose(struct top_proc *p, const struct adv_report *r)
 	p->verdict[0] = p->verdict_summary[0] = 0;
 	p->verdict_severity = 0;
 	p->needs_full_trace = false;
+	/* Samples at a spin-wait hint: where the loop is and what its hint
+	 * costs here are -p's (spin-loop, spin-hint). */
+	p->needs_full_trace = p->spin_samples > 0;
 	for (size_t i = 0; i < r->n; i++) {
 		if (top_verdict_needs_trace(r->findings[i].id))
 			p->needs_full_trace = true;
