@@ -40,6 +40,10 @@
 /* Sampling on: the cpu-clock program is attached. */
 const volatile bool targ_sampling = false;
 
+/* Set by user space just before attach: a thread first seen switching out
+ * was on its CPU since then at least (as sched_account.bpf.h counts it). */
+__u64 start_ns = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TOP_MAX_THREADS);
@@ -156,6 +160,9 @@ static __always_inline void top_switch_out(struct task_struct *prev, struct top_
 
 	if (r->in_ns)
 		r->c.oncpu_ns += now - r->in_ns;
+	else if (!(r->flags & TOP_THREAD_SEEN) && start_ns && now > start_ns)
+		r->c.oncpu_ns += now - start_ns;	/* running since the attach */
+	r->flags |= TOP_THREAD_SEEN;
 	r->in_ns = 0;
 	/* The kernel's own rule (nvcsw vs nivcsw in __schedule), as
 	 * sched_account.bpf.h: a yield leaves the task runnable. */
@@ -189,6 +196,7 @@ static __always_inline void top_switch_in(struct top_thread_rec *r, __u32 tid, _
 	__u64 dur;
 
 	r->in_ns = now;
+	r->flags |= TOP_THREAD_SEEN;
 	if (r->runq_since_ns) {
 		r->c.runq_ns += now - r->runq_since_ns;
 		r->c.runq_count++;
@@ -336,8 +344,10 @@ static __always_inline void top_wakeup_new(struct task_struct *p, bool btf)
 	if (!tid)
 		return;
 	r = rec_get(p, tid, btf ? p->tgid : BPF_CORE_READ(p, tgid), btf);
-	if (r)
+	if (r) {
 		r->runq_since_ns = bpf_ktime_get_ns();
+		r->flags |= TOP_THREAD_SEEN;
+	}
 }
 
 SEC("tp_btf/sched_wakeup_new")

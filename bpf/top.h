@@ -68,6 +68,9 @@ struct top_word_counts {
 #define TOP_THREAD_EXITED 0x1
 /* Its current futex wait was ended by a futex wake seen at sched_waking. */
 #define TOP_THREAD_WOKEN 0x2
+/* Seen switching (or made by sched_wakeup_new): a first switch-out of a
+ * thread not seen before ends a slice that began before the attach. */
+#define TOP_THREAD_SEEN 0x4
 
 /* One thread, keyed by tid in the threads map. The state fields let user
  * space credit time still running at a refresh (a thread that has spun

@@ -90,7 +90,9 @@ static int run_batch(struct top_live *live, const struct top_cmd_opts *o)
 	double elapsed = 0;
 	int code = 0;
 
-	while (!code && !stop_requested) {
+	/* At least one refresh: a stop before the first still prints what
+	 * was seen until then. */
+	do {
 		struct top_snapshot snap;
 
 		code = top_live_refresh(live, &snap, &stop_requested);
@@ -103,7 +105,7 @@ static int run_batch(struct top_live *live, const struct top_cmd_opts *o)
 		elapsed += o->interval_s;
 		if (o->json || (o->duration_s > 0 && elapsed >= o->duration_s - 1e-9))
 			break;
-	}
+	} while (!code && !stop_requested);
 	return code;
 }
 

@@ -95,8 +95,16 @@ static int check(const struct top_cmd_opts *o)
 	return 0;
 }
 
+/* -d shorter than the default interval, -i not given: one interval of -d. */
+static void fit_interval(struct top_cmd_opts *o, bool interval_given)
+{
+	if (!interval_given && o->duration_s > 0 && o->duration_s < o->interval_s)
+		o->interval_s = o->duration_s;
+}
+
 int top_cmd_parse(int argc, char **argv, struct top_cmd_opts *o)
 {
+	bool interval_given = false;
 	int c, code;
 
 	memset(o, 0, sizeof(*o));
@@ -108,7 +116,9 @@ int top_cmd_parse(int argc, char **argv, struct top_cmd_opts *o)
 		code = take(c, c == '?' ? argv[optind - 1] : optarg, o);
 		if (code)
 			return code;
+		interval_given |= c == 'i';
 	}
+	fit_interval(o, interval_given);
 	if (optind < argc)
 		return ss_error(SS_EXIT_USAGE, "top: unexpected argument '%s': try 'spinscope top --help'",
 				argv[optind]);

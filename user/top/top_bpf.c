@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
@@ -152,7 +153,10 @@ static int attach_sampling(struct top_bpf *t, uint32_t hz, char *why, size_t why
 int top_bpf__attach(struct top_bpf *t, char *why, size_t whylen)
 {
 	struct bpf_program *prog;
+	struct timespec ts;
 
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* bpf_ktime_get_ns()'s clock */
+	t->skel->bss->start_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	bpf_object__for_each_program(prog, t->skel->obj) {
 		struct bpf_link *link;
 
