@@ -45,11 +45,19 @@ const volatile bool targ_sampling = false;
 __u64 start_ns = 0;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TOP_MAX_THREADS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TOP_THREAD_SLOTS);
 	__type(key, __u32);
 	__type(value, struct top_thread_rec);
-} top_threads SEC(".maps");
+} top_slots SEC(".maps");
+
+/* The threads whose slot another live thread holds. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TOP_MAX_SPILL);
+	__type(key, __u32);
+	__type(value, struct top_thread_rec);
+} top_spill SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -85,35 +93,65 @@ static __always_inline bool is_kthread(struct task_struct *task, bool btf)
 	return (btf ? task->flags : BPF_CORE_READ(task, flags)) & PF_KTHREAD;
 }
 
-/*
- * The record of thread tid of process tgid, made on first sight. A record
- * whose start time is not the task's belongs to an earlier thread of the
- * same tid: it starts again from zero (user space keys its differences by
- * tid and start time, so the new thread is new there too).
- */
-static __always_inline struct top_thread_rec *rec_get(struct task_struct *task, __u32 tid, __u32 tgid,
-						       bool btf)
+/* A record of another thread of the same tid starts again from zero;
+ * tid stays (the slot is still its). */
+static __always_inline void rec_reset(struct top_thread_rec *r, __u32 tgid, __u64 start)
 {
-	struct top_thread_rec *r = bpf_map_lookup_elem(&top_threads, &tid);
-	__u64 start = start_time_of(task, btf);
+	__u64 tid = r->tid;
 
-	if (r && r->start_time == start)
-		return r;
-	if (r) {
-		*r = zero_rec;
-		r->tgid = tgid;
-		r->start_time = start;
-		return r;
-	}
-	r = bpf_map_lookup_or_try_init(&top_threads, &tid, &zero_rec);
+	__builtin_memset((char *)r + sizeof(r->tid), 0, sizeof(*r) - sizeof(r->tid));
+	r->tid = tid;
+	r->tgid = tgid;
+	r->start_time = start;
+}
+
+/* tid's record in the spill hash, made there when missing. */
+static __always_inline struct top_thread_rec *spill_get(__u32 tid, __u32 tgid, __u64 start)
+{
+	struct top_thread_rec *r = bpf_map_lookup_or_try_init(&top_spill, &tid, &zero_rec);
+
 	if (!r) {
 		drop(TOP_DROP_THREADS_FULL);
 		return NULL;
 	}
-	if (!r->start_time) {
-		r->tgid = tgid;
-		r->start_time = start;
+	if (!r->tid || r->start_time != start) {
+		r->tid = tid;
+		rec_reset(r, tgid, start);
 	}
+	return r;
+}
+
+/*
+ * The record of thread tid of process tgid, made on first sight: its
+ * slot's, or the spill hash's where the slot is another's. A record whose
+ * start time is not the task's belongs to an earlier thread of the same
+ * tid: it starts again from zero (user space keys its differences by tid
+ * and start time, so the new thread is new there too).
+ */
+static __always_inline struct top_thread_rec *rec_get(struct task_struct *task, __u32 tid, __u32 tgid,
+						       bool btf)
+{
+	__u32 slot = tid & (TOP_THREAD_SLOTS - 1);
+	struct top_thread_rec *r = bpf_map_lookup_elem(&top_slots, &slot);
+	__u64 start = start_time_of(task, btf);
+
+	if (!r)
+		return NULL;
+	if (r->tid == tid) {
+		if (r->start_time != start)
+			rec_reset(r, tgid, start);
+		return r;
+	}
+	if (r->tid)
+		return spill_get(tid, tgid, start);
+	/* A free slot: unless the thread has a record in the hash already
+	 * (made while the slot was another's), it takes the slot; of two
+	 * CPUs taking it at once, one wins, the other goes to the hash. */
+	if (bpf_map_lookup_elem(&top_spill, &tid))
+		return spill_get(tid, tgid, start);
+	if (__sync_val_compare_and_swap(&r->tid, 0, (__u64)tid) != 0)
+		return r->tid == tid ? r : spill_get(tid, tgid, start);
+	rec_reset(r, tgid, start);
 	return r;
 }
 
@@ -274,6 +312,8 @@ static __always_inline void top_futex_wake(struct task_struct *p, struct top_thr
 
 	if (!tid || cur->flags & PF_KTHREAD)
 		return;
+	/* Its record is an inlined array lookup: its kept registers then
+	 * cost no helper call (task_regs.bpf.h). */
 	r = rec_get(cur, tid, cur->tgid, true);
 	if (!r)
 		return;
@@ -368,10 +408,12 @@ int BPF_PROG(top_wakeup_new_raw, struct task_struct *p)
 SEC("raw_tp/sched_process_exit")
 int BPF_PROG(top_exit, struct task_struct *p)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
-	struct top_thread_rec *r = bpf_map_lookup_elem(&top_threads, &tid);
+	__u32 tid = BPF_CORE_READ(p, pid), slot = tid & (TOP_THREAD_SLOTS - 1);
+	struct top_thread_rec *r = bpf_map_lookup_elem(&top_slots, &slot);
 
-	if (r && r->start_time == BPF_CORE_READ(p, start_time))
+	if (r && r->tid != tid)
+		r = bpf_map_lookup_elem(&top_spill, &tid);
+	if (r && r->tid == tid && r->start_time == BPF_CORE_READ(p, start_time))
 		r->flags |= TOP_THREAD_EXITED;
 	return 0;
 }

@@ -59,8 +59,13 @@ struct top_word_counts {
 };
 #undef TOP_FIELD
 
-/* Records the maps hold: enough for a host of 32k threads with room. */
-#define TOP_MAX_THREADS 65536
+/* A thread's record lies in slot tid % TOP_THREAD_SLOTS of an array (the
+ * verifier inlines an array lookup: no call on the hot path), or, where
+ * another live thread holds that slot, in a hash keyed by tid. With the
+ * default pid_max (32768, or 4194304 on hosts with many CPUs) slots seldom
+ * collide. */
+#define TOP_THREAD_SLOTS 65536		/* a power of two */
+#define TOP_MAX_SPILL 16384
 #define TOP_MAX_WORDS 65536
 
 /* A thread left (sched_process_exit): user space takes its last figures
@@ -76,6 +81,8 @@ struct top_word_counts {
  * space credit time still running at a refresh (a thread that has spun
  * on a CPU, waited in the run queue or blocked for a whole interval). */
 struct top_thread_rec {
+	__u64 tid;			/* the slot's owner, 0: a free slot (64 bits:
+					 * BPF's compare-and-swap before -mcpu=v3) */
 	__u32 tgid;
 	__u32 flags;			/* TOP_THREAD_* */
 	__u64 start_time;		/* task_struct::start_time: a reused tid is another thread */

@@ -177,9 +177,14 @@ int top_bpf__attach(struct top_bpf *t, char *why, size_t whylen)
 	return t->sampling ? attach_sampling(t, 0, why, whylen) : 0;
 }
 
-int top_bpf__threads_fd(const struct top_bpf *t)
+int top_bpf__slots_fd(const struct top_bpf *t)
 {
-	return bpf_map__fd(t->skel->maps.top_threads);
+	return bpf_map__fd(t->skel->maps.top_slots);
+}
+
+int top_bpf__spill_fd(const struct top_bpf *t)
+{
+	return bpf_map__fd(t->skel->maps.top_spill);
 }
 
 int top_bpf__words_fd(const struct top_bpf *t)

@@ -27,7 +27,9 @@ struct top_bpf *top_bpf__open(const struct top_bpf_opts *o, int *code, char *why
 /* Attaches the scheduler programs (and, with sampling, the cpu-clock
  * events of every online CPU): 0 or an SS_EXIT_* code with why. */
 int top_bpf__attach(struct top_bpf *t, char *why, size_t whylen);
-int top_bpf__threads_fd(const struct top_bpf *t);
+/* The thread records: slots (an array) and the spill hash. */
+int top_bpf__slots_fd(const struct top_bpf *t);
+int top_bpf__spill_fd(const struct top_bpf *t);
 int top_bpf__words_fd(const struct top_bpf *t);
 /* Events not recorded since load, all reasons and CPUs. */
 uint64_t top_bpf__drops(const struct top_bpf *t);

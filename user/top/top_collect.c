@@ -100,9 +100,21 @@ static void thread_delta(const struct thread_rec *cur, const struct thread_rec *
 	d->futex_wait_ns = credited(d->futex_wait_ns, cur->ip.wait, before->wait);
 }
 
+/* An exited thread's record, read for the last time: its slot freed, or
+ * its spill entry deleted. */
+static void forget(struct top_collector *c, const struct thread_rec *t)
+{
+	static const struct top_thread_rec free_slot;
+
+	if (t->spilled)
+		bpf_map_delete_elem(top_bpf__spill_fd(c->bpf), &t->key);
+	else
+		bpf_map_update_elem(top_bpf__slots_fd(c->bpf), &t->key, &free_slot, BPF_EXIST);
+}
+
 /* Each thread record against the previous refresh's: the changes into
  * c->deltas; exited threads' records deleted once read. */
-static int diff_threads(struct top_collector *c, int fd, uint64_t now)
+static int diff_threads(struct top_collector *c, uint64_t now)
 {
 	struct thread_rec *cur = c->cur.recs, *prev = c->prev.recs;
 	size_t j = 0, nkeep = 0;
@@ -128,7 +140,7 @@ static int diff_threads(struct top_collector *c, int fd, uint64_t now)
 		d->start_time = cur[i].r.start_time;
 		thread_delta(&cur[i], p, &d->d);
 		if (cur[i].r.flags & TOP_THREAD_EXITED) {
-			bpf_map_delete_elem(fd, &cur[i].tid);
+			forget(c, &cur[i]);
 			continue;
 		}
 		cur[nkeep++] = cur[i];
@@ -137,17 +149,39 @@ static int diff_threads(struct top_collector *c, int fd, uint64_t now)
 	return 0;
 }
 
+static bool slot_used(const void *val)
+{
+	return ((const struct top_thread_rec *)val)->tid != 0;
+}
+
+/* The records of both maps, by tid; where a race left a thread in both
+ * (two CPUs making its record at once), the first is kept. */
 static int read_threads(struct top_collector *c, uint64_t now)
 {
-	int fd = top_bpf__threads_fd(c->bpf), err;
+	struct thread_rec *recs;
 	struct top_map_table t;
+	size_t nslots, k = 0;
+	int err;
 
-	err = top_map_read_all(fd, sizeof(__u32), sizeof(struct top_thread_rec),
-			       offsetof(struct thread_rec, r), &c->cur);
+	c->cur.n = 0;
+	err = top_map_read_all(top_bpf__slots_fd(c->bpf), sizeof(__u32), sizeof(struct top_thread_rec),
+			       offsetof(struct thread_rec, r), slot_used, &c->cur);
+	nslots = c->cur.n;
+	err = err ?: top_map_read_all(top_bpf__spill_fd(c->bpf), sizeof(__u32), sizeof(struct top_thread_rec),
+				      offsetof(struct thread_rec, r), slot_used, &c->cur);
 	if (err)
 		return err;
-	qsort(c->cur.recs, c->cur.n, sizeof(struct thread_rec), cmp_thread);
-	err = diff_threads(c, fd, now);
+	recs = c->cur.recs;
+	for (size_t i = 0; i < c->cur.n; i++) {
+		recs[i].tid = (uint32_t)recs[i].r.tid;
+		recs[i].spilled = i >= nslots;
+	}
+	qsort(recs, c->cur.n, sizeof(struct thread_rec), cmp_thread);
+	for (size_t i = 0; i < c->cur.n; i++)
+		if (!k || recs[k - 1].tid != recs[i].tid)
+			recs[k++] = recs[i];
+	c->cur.n = k;
+	err = diff_threads(c, now);
 	if (err)
 		return err;
 	t = c->prev;

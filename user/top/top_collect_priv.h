@@ -22,8 +22,9 @@ struct thread_credit {
 
 /* One thread record as read, and what was credited at that read. */
 struct thread_rec {
+	uint32_t key;			/* the map's: a slot, or the spill hash's tid */
+	uint32_t spilled;		/* in the spill hash, not a slot */
 	uint32_t tid;
-	uint32_t pad;
 	struct top_thread_rec r;
 	struct thread_credit ip;
 };

@@ -19,6 +19,8 @@ static int push(struct top_map_table *t, const void *key, size_t key_size, const
 {
 	void *r;
 
+	if (t->keep && !t->keep(val))
+		return 0;
 	if (ss_grow(&t->recs, t->n, &t->cap, t->rec_size, 1024))
 		return -ENOMEM;
 	r = rec_at(t, t->n++);
@@ -67,15 +69,17 @@ static int read_batches(int fd, size_t key_size, size_t val_size, size_t val_off
 	}
 }
 
-int top_map_read_all(int fd, size_t key_size, size_t val_size, size_t val_off, struct top_map_table *t)
+int top_map_read_all(int fd, size_t key_size, size_t val_size, size_t val_off, top_map_keep_fn keep,
+		     struct top_map_table *t)
 {
 	void *keys = malloc(BATCH * key_size), *vals = malloc(BATCH * val_size);
+	size_t before = t->n;
 	int err = -ENOMEM;
 
-	t->n = 0;
+	t->keep = keep;
 	if (keys && vals && key_size <= 64) {
 		err = read_batches(fd, key_size, val_size, val_off, t, keys, vals);
-		if ((err == -EINVAL || err == -ENOTSUP || err == -524 /* ENOTSUPP */) && !t->n)
+		if ((err == -EINVAL || err == -ENOTSUP || err == -524 /* ENOTSUPP */) && t->n == before)
 			err = read_each(fd, key_size, val_size, val_off, t, keys, (char *)keys + key_size,
 					vals);
 	}

@@ -7,16 +7,22 @@
 #ifndef SPINSCOPE_TOP_MAPREAD_H
 #define SPINSCOPE_TOP_MAPREAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* Which entries to keep (an array's unused slots are not): NULL keeps all. */
+typedef bool (*top_map_keep_fn)(const void *val);
 
 /* A table of n records of rec_size bytes, each the key (key_size bytes)
  * then the value at val_off. */
 struct top_map_table {
 	void *recs;
 	size_t n, cap, rec_size;
+	top_map_keep_fn keep;		/* the read's filter */
 };
 
-/* Empties t and fills it with fd's entries. 0 or -errno. */
-int top_map_read_all(int fd, size_t key_size, size_t val_size, size_t val_off, struct top_map_table *t);
+/* Appends fd's entries that keep takes to t. 0 or -errno. */
+int top_map_read_all(int fd, size_t key_size, size_t val_size, size_t val_off, top_map_keep_fn keep,
+		     struct top_map_table *t);
 
 #endif
