@@ -23,9 +23,14 @@ static long period_ms = 1000;
 static void *worker(void *arg)
 {
 	struct timespec ts = { .tv_sec = period_ms / 1000, .tv_nsec = (period_ms % 1000) * 1000000 };
+	long offset_ms = (long)(((unsigned long)pthread_self() >> 12) % (unsigned long)period_ms);
+	struct timespec first = { .tv_sec = offset_ms / 1000, .tv_nsec = (offset_ms % 1000) * 1000000 };
 	volatile unsigned long x = 0;
 
 	(void)arg;
+	/* spread over the period: 20000 threads waking at once would make
+	 * a load average of thousands, not a crowded host */
+	nanosleep(&first, NULL);
 	for (;;) {
 		nanosleep(&ts, NULL);
 		for (int i = 0; i < 2000; i++)

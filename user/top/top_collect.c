@@ -91,8 +91,7 @@ static void thread_delta(const struct thread_rec *cur, const struct thread_rec *
 	const struct thread_credit *before = prev ? &prev->ip : &zero;
 
 #define DELTA(name)                                                                           \
-	d->name = prev && cur->r.c.name >= prev->r.c.name ? cur->r.c.name - prev->r.c.name : \
-							  cur->r.c.name;
+	d->name = prev && cur->c.name >= prev->c.name ? cur->c.name - prev->c.name : cur->c.name;
 	TOP_THREAD_COUNTERS(DELTA)
 #undef DELTA
 	d->oncpu_ns = credited(d->oncpu_ns, cur->ip.oncpu, before->oncpu);
@@ -114,13 +113,15 @@ static void forget(struct top_collector *c, const struct thread_rec *t)
 
 /* Each thread record against the previous refresh's: the changes into
  * c->deltas; exited threads' records deleted once read. */
-static int diff_threads(struct top_collector *c, uint64_t now)
+static int diff_threads(struct top_collector *c)
 {
 	struct thread_rec *cur = c->cur.recs, *prev = c->prev.recs;
 	size_t j = 0, nkeep = 0;
 
 	c->ndeltas = 0;
 	c->ncredits = 0;
+	if (top_reserve((void **)&c->deltas, &c->deltas_cap, c->cur.n, sizeof(*c->deltas)))
+		return -ENOMEM;
 	for (size_t i = 0; i < c->cur.n; i++) {
 		const struct thread_rec *p = NULL;
 		struct thread_delta *d;
@@ -128,18 +129,17 @@ static int diff_threads(struct top_collector *c, uint64_t now)
 		while (j < c->prev.n && prev[j].tid < cur[i].tid)
 			j++;
 		/* the same tid and start time: the same thread */
-		if (j < c->prev.n && prev[j].tid == cur[i].tid && prev[j].r.start_time == cur[i].r.start_time)
+		if (j < c->prev.n && prev[j].tid == cur[i].tid && prev[j].start_time == cur[i].start_time)
 			p = &prev[j];
-		in_progress(&cur[i].r, now, &cur[i].ip);
 		if (ss_grow((void **)&c->deltas, c->ndeltas, &c->deltas_cap, sizeof(*c->deltas), 1024) ||
-		    push_credits(c, cur[i].r.tgid, &cur[i].ip, p ? &p->ip : NULL))
+		    push_credits(c, cur[i].tgid, &cur[i].ip, p ? &p->ip : NULL))
 			return -ENOMEM;
 		d = &c->deltas[c->ndeltas++];
 		d->tid = cur[i].tid;
-		d->tgid = cur[i].r.tgid;
-		d->start_time = cur[i].r.start_time;
+		d->tgid = cur[i].tgid;
+		d->start_time = cur[i].start_time;
 		thread_delta(&cur[i], p, &d->d);
-		if (cur[i].r.flags & TOP_THREAD_EXITED) {
+		if (cur[i].flags & TOP_THREAD_EXITED) {
 			forget(c, &cur[i]);
 			continue;
 		}
@@ -149,39 +149,57 @@ static int diff_threads(struct top_collector *c, uint64_t now)
 	return 0;
 }
 
-static bool slot_used(const void *val)
+struct take_ctx {
+	uint64_t now;
+	bool spilled;
+};
+
+/* A used record into the table: what the next refreshes need of it, and
+ * the time it has still running now. */
+static bool take_thread(void *ctx, void *rec, const void *key, const void *val)
 {
-	return ((const struct top_thread_rec *)val)->tid != 0;
+	const struct take_ctx *tc = ctx;
+	const struct top_thread_rec *r = val;
+	struct thread_rec *t = rec;
+
+	if (!r->tid)
+		return false;	/* a free slot */
+	t->key = *(const uint32_t *)key;
+	t->tid = (uint32_t)r->tid;
+	t->tgid = r->tgid;
+	t->flags = r->flags;
+	t->start_time = r->start_time;
+	t->c = r->c;
+	t->spilled = tc->spilled;
+	in_progress(r, tc->now, &t->ip);
+	return true;
 }
 
 /* The records of both maps, by tid; where a race left a thread in both
  * (two CPUs making its record at once), the first is kept. */
 static int read_threads(struct top_collector *c, uint64_t now)
 {
+	struct take_ctx slots = { .now = now }, spill = { .now = now, .spilled = true };
 	struct thread_rec *recs;
 	struct top_map_table t;
-	size_t nslots, k = 0;
+	size_t k = 0;
 	int err;
 
 	c->cur.n = 0;
-	err = top_map_read_all(top_bpf__slots_fd(c->bpf), sizeof(__u32), sizeof(struct top_thread_rec),
-			       offsetof(struct thread_rec, r), slot_used, &c->cur);
-	nslots = c->cur.n;
+	err = top_map_reserve(&c->cur, c->prev.n + c->prev.n / 4 + 64);
+	err = err ?: top_map_read_all(top_bpf__slots_fd(c->bpf), sizeof(__u32), sizeof(struct top_thread_rec),
+				      0, take_thread, &slots, &c->cur);
 	err = err ?: top_map_read_all(top_bpf__spill_fd(c->bpf), sizeof(__u32), sizeof(struct top_thread_rec),
-				      offsetof(struct thread_rec, r), slot_used, &c->cur);
+				      0, take_thread, &spill, &c->cur);
 	if (err)
 		return err;
 	recs = c->cur.recs;
-	for (size_t i = 0; i < c->cur.n; i++) {
-		recs[i].tid = (uint32_t)recs[i].r.tid;
-		recs[i].spilled = i >= nslots;
-	}
 	qsort(recs, c->cur.n, sizeof(struct thread_rec), cmp_thread);
 	for (size_t i = 0; i < c->cur.n; i++)
 		if (!k || recs[k - 1].tid != recs[i].tid)
 			recs[k++] = recs[i];
 	c->cur.n = k;
-	err = diff_threads(c, now);
+	err = diff_threads(c);
 	if (err)
 		return err;
 	t = c->prev;

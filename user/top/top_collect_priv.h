@@ -20,13 +20,15 @@ struct thread_credit {
 	uint64_t oncpu, runq, wait, wait_uaddr;
 };
 
-/* One thread record as read, and what was credited at that read. */
+/* One thread record as read (what of it later refreshes need), and what
+ * was credited at that read. */
 struct thread_rec {
 	uint32_t key;			/* the map's: a slot, or the spill hash's tid */
-	uint32_t spilled;		/* in the spill hash, not a slot */
-	uint32_t tid;
-	struct top_thread_rec r;
+	uint32_t tid, tgid, flags;
+	uint64_t start_time;
+	struct top_counts c;
 	struct thread_credit ip;
+	bool spilled;			/* in the spill hash, not a slot */
 };
 
 /* One thread's figures in the interval. */

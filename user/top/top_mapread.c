@@ -19,13 +19,16 @@ static int push(struct top_map_table *t, const void *key, size_t key_size, const
 {
 	void *r;
 
-	if (t->keep && !t->keep(val))
-		return 0;
 	if (ss_grow(&t->recs, t->n, &t->cap, t->rec_size, 1024))
 		return -ENOMEM;
-	r = rec_at(t, t->n++);
+	r = rec_at(t, t->n);
+	if (t->take) {
+		t->n += t->take(t->ctx, r, key, val);
+		return 0;
+	}
 	memcpy(r, key, key_size);
 	memcpy((char *)r + val_off, val, val_size);
+	t->n++;
 	return 0;
 }
 
@@ -69,14 +72,34 @@ static int read_batches(int fd, size_t key_size, size_t val_size, size_t val_off
 	}
 }
 
-int top_map_read_all(int fd, size_t key_size, size_t val_size, size_t val_off, top_map_keep_fn keep,
-		     struct top_map_table *t)
+int top_reserve(void **v, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	p = realloc(*v, n * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+int top_map_reserve(struct top_map_table *t, size_t n)
+{
+	return top_reserve(&t->recs, &t->cap, n, t->rec_size);
+}
+
+int top_map_read_all(int fd, size_t key_size, size_t val_size, size_t val_off, top_map_take_fn take,
+		     void *ctx, struct top_map_table *t)
 {
 	void *keys = malloc(BATCH * key_size), *vals = malloc(BATCH * val_size);
 	size_t before = t->n;
 	int err = -ENOMEM;
 
-	t->keep = keep;
+	t->take = take;
+	t->ctx = ctx;
 	if (keys && vals && key_size <= 64) {
 		err = read_batches(fd, key_size, val_size, val_off, t, keys, vals);
 		if ((err == -EINVAL || err == -ENOTSUP || err == -524 /* ENOTSUPP */) && t->n == before)

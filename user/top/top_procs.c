@@ -192,6 +192,8 @@ int top_procs_build(struct top_collector *c, struct top_snapshot *snap)
 
 	c->refreshes++;
 	c->nthreads = 0;
+	if (top_reserve((void **)&c->threads, &c->threads_cap, c->ndeltas, sizeof(*c->threads)))
+		return -ENOMEM;
 	qsort(c->deltas, c->ndeltas, sizeof(*c->deltas), cmp_delta);
 	while (i < c->ndeltas) {
 		size_t end = i, first_thread = c->nthreads;

@@ -138,7 +138,7 @@ int top_words_refresh(struct top_words *w, int fd, const struct top_wait_credit 
 	w->nout = 0;
 	w->cur.n = 0;
 	err = top_map_read_all(fd, sizeof(struct top_word_key), sizeof(struct top_word_counts),
-			       offsetof(struct word_rec, c), NULL, &w->cur);
+			       offsetof(struct word_rec, c), NULL, NULL, &w->cur);
 	if (err)
 		return err;
 	qsort(w->cur.recs, w->cur.n, sizeof(struct word_rec), cmp_rec);
