@@ -40,7 +40,11 @@ echo "$(cat "$TMP/ready"); host: $(cut -d' ' -f4 /proc/loadavg) tasks, load $(cu
 for extra in "" --threads; do
 	"$SPINSCOPE" top -b -i 2 $extra > /dev/null 2> "$TMP/err" &
 	top=$!
-	sleep "$SECS"
+	s=0
+	while [ "$s" -lt "$SECS" ]; do
+		sleep 1; s=$((s + 1))
+		echo "  ${s}s: $(awk '/VmHWM|VmRSS/ { printf "%s %s KiB ", $1, $2 }' "/proc/$top/status")" >&2
+	done
 	hwm=$(awk '/VmHWM/ { print $2 }' "/proc/$top/status")
 	kill -INT "$top"; wait "$top"
 	echo "spinscope top -b -i 2 $extra over $SECS s: peak RSS $hwm KiB"

@@ -5,6 +5,7 @@
  * host's figures (top_hostinfo.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -149,6 +150,19 @@ static int diff_threads(struct top_collector *c)
 	return 0;
 }
 
+/* The host's threads (/proc/loadavg's "running/total"); 0 when unknown. */
+static size_t host_threads(void)
+{
+	FILE *f = fopen("/proc/loadavg", "re");
+	unsigned long running, total = 0;
+
+	if (f && fscanf(f, "%*f %*f %*f %lu/%lu", &running, &total) != 2)
+		total = 0;
+	if (f)
+		fclose(f);
+	return total;
+}
+
 struct take_ctx {
 	uint64_t now;
 	bool spilled;
@@ -186,7 +200,9 @@ static int read_threads(struct top_collector *c, uint64_t now)
 	int err;
 
 	c->cur.n = 0;
-	err = top_map_reserve(&c->cur, c->prev.n + c->prev.n / 4 + 64);
+	/* As many as the last refresh read, or at first as the host runs
+	 * threads now: growth by doubling would overshoot by up to half. */
+	err = top_map_reserve(&c->cur, (c->prev.n ? c->prev.n : host_threads()) * 5 / 4 + 64);
 	err = err ?: top_map_read_all(top_bpf__slots_fd(c->bpf), sizeof(__u32), sizeof(struct top_thread_rec),
 				      0, take_thread, &slots, &c->cur);
 	err = err ?: top_map_read_all(top_bpf__spill_fd(c->bpf), sizeof(__u32), sizeof(struct top_thread_rec),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,11 @@ struct top_live *top_live__open(const struct top_live_opts *o, int *code)
 	struct top_live *l = calloc(1, sizeof(*l));
 	char why[512];
 
+	/* The refresh's tables (MiBs with 20000 threads) resized every
+	 * interval: from mmap, given back whole when freed or moved, rather
+	 * than carved from a heap whose holes RSS keeps (glibc otherwise
+	 * raises this threshold to the largest block freed). */
+	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 	*code = SS_EXIT_RESOURCES;
 	if (!l || !(l->scratch = malloc(sizeof(*l->scratch)))) {
 		free(l);
