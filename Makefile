@@ -65,7 +65,7 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 # trace.bpf.c and light.bpf.c are built a second time without kfunc calls
 # (SS_KFUNCS=0), for kernels before 6.2 or without their own BTF
 # (bpf/task_regs.bpf.h).
-BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS)) trace_nokfunc light_nokfunc
+BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS)) trace_nokfunc light_nokfunc top_nokfunc
 SKELS := $(patsubst %,$(OUTPUT)/%.skel.h,$(BPF_NAMES))
 BPF_OBJS := $(patsubst %,$(OUTPUT)/bpf/%.bpf.o,$(BPF_NAMES))
 

@@ -28,21 +28,10 @@
 #include "futex_op.bpf.h"
 #include "hist.bpf.h"
 #include "task_regs.bpf.h"
+#include "syscall_regs.bpf.h"
 
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
-
-/* System call numbers (unistd.h of each architecture). */
-#if defined(__TARGET_ARCH_arm64)
-#define NR_futex 98
-#define NR_sched_yield 124
-#else
-#define NR_futex 202
-#define NR_sched_yield 24
-#endif
-#define NR_futex_waitv 449	/* the same on both, as every new syscall */
-#define NR_futex_wake 454
-#define NR_futex_wait 455
 
 /* At most one user stack per thread per interval (0: every event). */
 const volatile __u64 targ_stack_interval_ns = 1000000;
@@ -54,68 +43,12 @@ const volatile __u64 targ_stack_interval_ns = 1000000;
  * program per event (trace.bpf.c's scheduler twins are not loaded). */
 #include "sched_account.bpf.h"
 
-/* The system call a task is in, as its saved user registers say. */
-struct syscall_regs {
-	long nr;
-	__u64 arg0, arg1;
-	/* Still inside the call: its handler has not returned. A task may
-	 * switch again on its way back to user space (exit_to_user_mode's
-	 * reschedule, not a preemption), with the same registers: without
-	 * this, one yield could count twice. */
-	bool in_call;
-};
-
-/* The call in task's registers regs: from bpf_task_pt_regs() (a target
- * thread's kept in its record, task_regs.bpf.h), BTF-typed, so its fields
- * are plain (CO-RE relocated) loads, which the verifier guards as it does
- * any tp_btf argument. BPF_CORE_READ would make each a
- * bpf_probe_read_kernel call, four per switch out and up to eight per
- * wake-up. */
-static __always_inline void syscall_of(const struct pt_regs *regs, struct syscall_regs *s)
-{
-#if defined(__TARGET_ARCH_arm64)
-	s->nr = (long)regs->regs[8];
-	s->arg0 = regs->orig_x0;	/* x0 becomes the return value */
-	s->arg1 = regs->regs[1];
-	/* arm64 keeps no "not returned yet" mark in pt_regs: x0 holds the
-	 * first argument until the handler returns, then the result. */
-	s->in_call = true;
-#else
-	s->nr = (long)regs->orig_ax;
-	s->arg0 = regs->di;
-	s->arg1 = regs->si;
-	/* The entry code stores -ENOSYS in ax; the handler's return replaces it. */
-	s->in_call = (long)regs->ax == -38;
-#endif
-}
-
 /* A target thread's registers, task its task: where its record keeps them. */
 static __always_inline struct pt_regs *target_regs(struct task_struct *task, struct ss_thread *t)
 {
 	struct pt_regs *regs = ss_kept_regs(&t->user_regs);
 
 	return regs ? regs : ss_keep_regs(task, &t->user_regs);
-}
-
-/* The futex class and address of a futex-family call; OTHER for others. */
-static __always_inline __u32 futex_call(const struct syscall_regs *s, __u64 *uaddr)
-{
-	*uaddr = s->arg0;
-	switch (s->nr) {
-	case NR_futex:
-		return futex_class((int)s->arg1);
-	case NR_futex_wait:
-		return SS_FUTEX_CLASS_WAIT;
-	case NR_futex_wake:
-		return SS_FUTEX_CLASS_WAKE;
-	case NR_futex_waitv:
-		/* struct futex_waitv { u64 val; u64 uaddr; ... }: the first */
-		*uaddr = 0;
-		bpf_probe_read_user(uaddr, sizeof(*uaddr), (void *)(s->arg0 + 8));
-		return SS_FUTEX_CLASS_WAIT;
-	default:
-		return SS_FUTEX_CLASS_OTHER;
-	}
 }
 
 /* As trace.bpf.c's sampled stacks: one walk per thread per interval. */
@@ -275,30 +208,6 @@ int BPF_PROG(light_switch_raw, bool preempt, struct task_struct *prev, struct ta
 }
 
 /*
- * Is p's wake one by that futex call? A timer interrupt can wake a task
- * while the current task is in a futex wake: the woken task must then be
- * in a futex wait, on the same address for the plain wakes (the requeue
- * and WAKE_OP family wake on a second address too).
- */
-static __always_inline bool woken_by_futex(struct task_struct *p, struct ss_thread *pt,
-					   const struct syscall_regs *waker, __u64 uaddr)
-{
-	struct syscall_regs s;
-	__u64 waited;
-
-	/* pt: p's record, where p is a target thread (NULL: another task). */
-	syscall_of(pt ? target_regs(p, pt) : (struct pt_regs *)bpf_task_pt_regs(p), &s);
-	if (futex_call(&s, &waited) != SS_FUTEX_CLASS_WAIT)
-		return false;
-	if (waker->nr == NR_futex_wake)
-		return waited == uaddr;
-	if (waker->nr == NR_futex && ((waker->arg1 & FUTEX_CMD_MASK) == FUTEX_WAKE ||
-				      (waker->arg1 & FUTEX_CMD_MASK) == FUTEX_WAKE_BITSET))
-		return waited == uaddr;
-	return true;
-}
-
-/*
  * A target thread in a futex wake call wakes a task: one wake that woke
  * one waiter. A call that woke several counts once per waiter, one that
  * woke none is not seen (stated in the report's blind spots). p: the woken
@@ -335,7 +244,8 @@ static __always_inline void light_waking(struct task_struct *p, struct ss_thread
 	 * futex check counted such a fifth wake of four). */
 	if (!s.in_call || futex_call(&s, &uaddr) != SS_FUTEX_CLASS_WAKE)
 		return;
-	if (p && !woken_by_futex(p, pt, &s, uaddr))
+	if (p && !woken_by_futex(pt ? target_regs(p, pt) : (struct pt_regs *)bpf_task_pt_regs(p),
+				 &s, uaddr))
 		return;
 	if (!t)
 		t = thread_get(tid, NULL);

@@ -17,6 +17,9 @@ _spinscope_calibrate_opts='--quick --full --only --cpus --json -o --force
 _spinscope_report_opts='--json --brief --folded --html --pprof --calibration
 	--symbols -h --help'
 _spinscope_diff_opts='--json -h --help'
+_spinscope_top_opts='-b --batch -i --interval -d --duration -n --rows --json --sort
+	--threads --sample -p --pid --metrics -v --verbose -h --help'
+_spinscope_top_sort_keys='lock event yields spin cpu runq wakes pid'
 _spinscope_events='cache-misses cache-references instructions cycles
 	cpu-clock task-clock page-faults'
 _spinscope_attach_modes='auto fentry tracepoint'
@@ -79,7 +82,7 @@ _spinscope()
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		demo | calibrate | report | diff) cmd=${COMP_WORDS[i]}; break ;;
+		demo | calibrate | report | diff | top) cmd=${COMP_WORDS[i]}; break ;;
 		-*) ;;
 		*) break ;;
 		esac
@@ -94,6 +97,9 @@ _spinscope()
 	--attach)
 		COMPREPLY=($(compgen -W "$_spinscope_attach_modes" -- "$cur"))
 		return ;;
+	--sort)
+		COMPREPLY=($(compgen -W "$_spinscope_top_sort_keys" -- "$cur"))
+		return ;;
 	--only)
 		# a comma-separated list: complete its last item
 		local head=${cur%"${cur##*,}"}
@@ -106,7 +112,7 @@ _spinscope()
 	--symbols)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	-d | --duration | -i | --interval | --metrics | --stack-interval | \
+	-d | --duration | -i | --interval | --metrics | --stack-interval | -n | --rows | \
 	--max-threads | --max-futexes | --max-stacks | --cpus)
 		return ;;
 	esac
@@ -117,6 +123,7 @@ _spinscope()
 	calibrate) opts=$_spinscope_calibrate_opts ;;
 	report) opts=$_spinscope_report_opts ;;
 	diff) opts=$_spinscope_diff_opts ;;
+	top) opts=$_spinscope_top_opts ;;
 	esac
 
 	if [[ $cur == -* ]]; then
@@ -124,7 +131,7 @@ _spinscope()
 		# --attach= takes its value after the '=': no space
 		[[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
 	elif [[ -z $cmd && $COMP_CWORD == 1 ]]; then
-		COMPREPLY=($(compgen -W "demo calibrate report diff" -- "$cur"))
+		COMPREPLY=($(compgen -W "demo calibrate report diff top" -- "$cur"))
 	elif [[ $cmd == report || $cmd == diff || " ${COMP_WORDS[*]} " == *" --compare "* ]]; then
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

@@ -31,6 +31,26 @@ $(OUTPUT)/bench/getppid_loop: bench/getppid_loop.c | check-deps
 bench-light: spinscope $(OUTPUT)/bench/getppid_loop
 	$(Q)SPINSCOPE=$(OUTPUT)/spinscope LOOP=$(OUTPUT)/bench/getppid_loop ./bench/light_host_cost.sh $(BENCH_ARGS)
 
+# What `spinscope top` watching the host costs a getppid loop and a pipe
+# ping-pong of other processes, and its own CPU and RSS (issue 32).
+$(OUTPUT)/bench/pipe_pingpong: bench/pipe_pingpong.c | check-deps
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -pthread $< -o $@
+
+$(OUTPUT)/bench/many_procs: bench/many_procs.c | check-deps
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -pthread $< -o $@
+
+# Its memory with 1000 processes and 20000 threads on the host.
+bench-top-rss: spinscope $(OUTPUT)/bench/many_procs
+	$(Q)SPINSCOPE=$(OUTPUT)/spinscope MANY=$(OUTPUT)/bench/many_procs ./bench/top_rss.sh $(BENCH_ARGS)
+
+bench-top: spinscope $(OUTPUT)/bench/getppid_loop $(OUTPUT)/bench/pipe_pingpong
+	$(Q)SPINSCOPE=$(OUTPUT)/spinscope LOOP=$(OUTPUT)/bench/getppid_loop \
+		PINGPONG=$(OUTPUT)/bench/pipe_pingpong ./bench/top_host_cost.sh $(BENCH_ARGS)
+
 # What attaching costs: attach time for 10 and 1000 threads, peak RSS and
 # BPF map memory (bench/attach_cost.sh).
 $(OUTPUT)/bench/threads_idle: bench/threads_idle.c | check-deps
@@ -73,7 +93,7 @@ $(OUTPUT)/bench/syscall_mech: bench/syscall_mech.c $(OUTPUT)/bench/syscall_mech.
 	$(call msg,CC-BENCH,$@)
 	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -I$(OUTPUT)/bench $< -lbpf -lelf -lz -o $@
 
-.PHONY: bench bench-bins bench-light bench-attach bench-cpu-distance bench-threads
+.PHONY: bench bench-bins bench-light bench-top bench-top-rss bench-attach bench-cpu-distance bench-threads
 
 # The same, inside the kernel matrix's 6.1 guest (tests/vm), where fentry
 # works: default, --attach=tracepoint, --attach=fentry and --light side by

@@ -21,6 +21,7 @@ GUEST_BINS := $(OUTPUT)/spinscope $(WORKLOAD_BINS) \
 	$(OUTPUT)/tests/integration/test_unwind_e2e \
 	$(OUTPUT)/tests/integration/test_map_alloc \
 	$(OUTPUT)/tests/integration/test_false_sharing \
+	$(OUTPUT)/tests/integration/test_top \
 	$(OUTPUT)/tests/unit/calib/test_calib_numa
 
 .PHONY: test-kernels test-kernels-fentry test-numa-vm guest-bins

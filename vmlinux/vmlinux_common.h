@@ -116,6 +116,7 @@ struct task_struct {
 	pid_t tgid;
 	char comm[16];
 	void *stack;	/* the kernel stack's base (task_stack_page()) */
+	__u64 start_time;	/* monotonic ns at creation: tells a reused tid apart (top) */
 } __attribute__((preserve_access_index));
 
 struct task_struct___pre514 {

@@ -181,6 +181,10 @@ for c in $(echo "$checks" | tr , ' '); do
 		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
 	light_kernel) cmocka_check light_kernel integration/test_attach test_light_or_exit_5
 		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
+	# spinscope top: exact blocked futex waits and waiters woken from
+	# 5.15, one line and exit 5 before.
+	top_kernel) cmocka_check top_kernel integration/test_top test_top_counts_or_exit_5
+		grep '^mechanism: ' /tmp/out | sed 's/^/kmatrix-attach: /' ;;
 	# The tracing programs' hash maps grow as used from 6.1 (not RT),
 	# preallocated before (where the verifier would warn).
 	# The samples' stores decoded on this architecture (capstone's

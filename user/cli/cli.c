@@ -295,6 +295,7 @@ void ss_print_help(FILE *out)
 	      "  calibrate            measure what spinning, padding, NUMA and ordering cost here\n"
 	      "  report FILE          the report of a recording (-o FILE), on any machine\n"
 	      "  diff BEFORE AFTER    compare two recordings: locks, yield sites, threads, findings\n"
+	      "  top                  which process on this host waits, spins or starves now\n"
 	      "\n"
 	      "SIGINT, SIGTERM and SIGHUP stop the trace, print the report and exit 0.\n"
 	      "\n", out);

@@ -9,5 +9,6 @@ int cmd_demo(int argc, char **argv);		/* spinscope demo */
 int cmd_calibrate(int argc, char **argv);	/* spinscope calibrate ... */
 int cmd_report(int argc, char **argv);		/* spinscope report FILE */
 int cmd_diff(int argc, char **argv);		/* spinscope diff BEFORE AFTER */
+int cmd_top(int argc, char **argv);		/* spinscope top: every process of the host */
 
 #endif

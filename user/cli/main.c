@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "calibrate", cmd_calibrate },
 	{ "report", cmd_report },
 	{ "diff", cmd_diff },
+	{ "top", cmd_top },
 };
 
 /*

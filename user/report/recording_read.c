@@ -960,20 +960,28 @@ int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, 
 	return 0;
 }
 
+int recording__open(const char *path, json_object **doc, char *why, size_t whylen)
+{
+	int err = recording__load(path, doc);
+
+	if (!err)
+		return 0;
+	snprintf(why, whylen, "cannot read the recording %s: %s", path,
+		 err == -EINVAL ? "truncated, corrupt, too large or not a spinscope report" :
+		 err == -E2BIG ? "reading it would take more than 16 times its size in memory (at most 512 MiB)" :
+		 strerror(-err));
+	return err == -ENOMEM ? SS_EXIT_ERROR : SS_EXIT_USAGE;
+}
+
 int recording__read(const char *path, struct ss_recording *rec, char *why, size_t whylen)
 {
 	json_object *doc = NULL;
 	char inner[256];
-	int err = recording__load(path, &doc), code;
+	int code = recording__open(path, &doc, why, whylen);
 
 	memset(rec, 0, sizeof(*rec));
-	if (err) {
-		snprintf(why, whylen, "cannot read the recording %s: %s", path,
-			 err == -EINVAL ? "truncated, corrupt, too large or not a spinscope report" :
-			 err == -E2BIG ? "reading it would take more than 16 times its size in memory (at most 512 MiB)" :
-			 strerror(-err));
-		return err == -ENOMEM ? SS_EXIT_ERROR : SS_EXIT_USAGE;
-	}
+	if (code)
+		return code;
 	code = recording__from_json(doc, rec, inner, sizeof(inner));
 	if (code)
 		snprintf(why, whylen, "cannot read the recording %s: %s", path, inner);

@@ -70,6 +70,9 @@ struct ss_recording {
  * why set to one line: SS_EXIT_USAGE for a file that is not a readable
  * recording (missing, truncated, corrupt, too large, a newer major). */
 int recording__read(const char *path, struct ss_recording *rec, char *why, size_t whylen);
+/* The document of any recording (a -p report or top's), parsed only:
+ * 0, or an exit code with "cannot read the recording PATH: why". */
+int recording__open(const char *path, json_object **doc, char *why, size_t whylen);
 /* The same from a parsed document, which rec takes over (also on failure). */
 int recording__from_json(json_object *doc, struct ss_recording *rec, char *why, size_t whylen);
 void recording__free(struct ss_recording *rec);

@@ -27,6 +27,7 @@
 struct top_word {
 	uint64_t uaddr;
 	uint64_t waits, wait_ns, blocked, wakes, woken, reblocked;
+	uint64_t woken_waits;		/* of waits, ended by a futex wake seen (added by topcore) */
 	uint32_t waiters;		/* distinct threads that waited on it */
 	uint32_t wakers;		/* distinct threads whose wakes found waiters */
 	uint64_t wakes_by_waiters;	/* of wakes, by threads that also waited on it */
@@ -58,6 +59,9 @@ struct top_proc {
 	/* Blocked futex waits, split by the word's classification. */
 	uint64_t lock_wait_ns, event_wait_ns;
 	uint64_t lock_waits, event_waits;
+	/* All blocked futex waits, whatever their word (added by topcore):
+	 * lock + event is less where a word's record could not be kept. */
+	uint64_t futex_waits_all, futex_wait_ns_all;
 	uint64_t wakes, woken;		/* wake calls that found waiters, and the waiters they woke */
 	uint64_t yields;
 	uint64_t samples, spin_samples;

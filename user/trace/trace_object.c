@@ -4,6 +4,7 @@
 #include "trace_object.h"
 #include "trace_nokfunc.skel.h"
 #include "light_nokfunc.skel.h"
+#include "top_nokfunc.skel.h"
 
 bool trace_object_kfuncs(const struct btf *kernel)
 {
@@ -22,7 +23,7 @@ static int open_build(struct bpf_object_skeleton *s, const struct bpf_object_ope
 }
 
 /*
- * NAME_object_open(): the skeleton NAME (trace, light) created, then opened
+ * NAME_object_open(): the skeleton NAME (trace, light, top) created, then opened
  * on the build kfuncs chooses. One definition for both objects: only the
  * skeleton's type and functions differ.
  */
@@ -49,3 +50,4 @@ static int open_build(struct bpf_object_skeleton *s, const struct bpf_object_ope
 
 DEFINE_OBJECT_OPEN(trace)
 DEFINE_OBJECT_OPEN(light)
+DEFINE_OBJECT_OPEN(top)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Which build of bpf/trace.bpf.c and bpf/light.bpf.c to open: the one that
+ * Which build of bpf/trace.bpf.c, bpf/light.bpf.c and bpf/top.bpf.c to open: the one that
  * calls kfuncs (bpf_rdonly_cast: a user register read without helper
  * calls, bpf/task_regs.bpf.h) where the kernel has them in its own BTF,
  * else the one without (Makefile, *_nokfunc). Both builds of an object
@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include "trace.skel.h"
 #include "light.skel.h"
+#include "top.skel.h"
 
 /* Whether kernel (the running kernel's own BTF; NULL: none usable) lets
  * the kfunc build load. */
@@ -24,5 +25,7 @@ bool trace_object_kfuncs(const struct btf *kernel);
 struct trace *trace_object_open(const struct bpf_object_open_opts *opts, bool kfuncs);
 /* The same for light__open_opts(). */
 struct light *light_object_open(const struct bpf_object_open_opts *opts, bool kfuncs);
+/* The same for top__open_opts() (bpf/top.bpf.c, `spinscope top`). */
+struct top *top_object_open(const struct bpf_object_open_opts *opts, bool kfuncs);
 
 #endif
