@@ -18,7 +18,7 @@ _spinscope_report_opts='--json --brief --folded --html --pprof --calibration
 	--symbols -h --help'
 _spinscope_diff_opts='--json -h --help'
 _spinscope_top_opts='-b --batch -i --interval -d --duration -n --rows --json --sort
-	--threads --sample -p --pid --metrics -v --verbose -h --help'
+	--threads --sample -p --pid --metrics --top-n -o --output -v --verbose -h --help'
 _spinscope_top_sort_keys='lock event yields spin cpu runq wakes pid'
 _spinscope_events='cache-misses cache-references instructions cycles
 	cpu-clock task-clock page-faults'

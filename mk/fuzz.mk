@@ -3,6 +3,7 @@
 # the sanitiser of names, the ELF symbol loader, the demangler, the
 # runtime detection's reading of an executable, the perf map,
 # /proc/PID/maps lines, /proc/PID/status and stat, the calibration file, a
+# top recording read back and rendered, a
 # recording (-o FILE[.zst]) read back, and checked against its schema, read
 # into the model and diffed. Each runs for FUZZ_TIME seconds from its
 # committed seeds (tests/fuzz/corpus/NAME, plus FUZZ_SEEDS_NAME); new inputs
@@ -40,6 +41,10 @@ FUZZ_SRCS_calib_load := $(addprefix user/calib/,calib_host.c calib_store.c calib
 FUZZ_LIBS_calib_load := -ljson-c -lm
 FUZZ_SRCS_recording := user/report/recording.c user/common/outfile.c
 FUZZ_LIBS_recording := -lzstd -ljson-c
+# A recording of spinscope top read back and rendered (report, diff).
+FUZZ_SRCS_top_read := $(addprefix user/top/,top_read.c top_render.c top_render_json.c top_verdict.c) \
+	user/common/names.c user/common/errors.c $(wildcard advisor/*.c)
+FUZZ_LIBS_top_read := -ljson-c -lm
 # The recording read into the model and diffed (spinscope report, diff).
 FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording_check.c recording.c \
 	recording_diff.c advice.c advice_releases.c samples_report.c) user/common/outfile.c user/common/names.c \
@@ -57,7 +62,7 @@ FUZZ_SEEDS_calib_load := tests/fixtures/advice
 # The one sanitiser of names from a target (and from recordings).
 FUZZ_SRCS_names := user/common/names.c
 
-FUZZ_NAMES := names elf_symtab demangle runtime_detect perfmap proc_maps proc_status calib_load recording recording_read
+FUZZ_NAMES := names elf_symtab demangle runtime_detect perfmap proc_maps proc_status calib_load recording recording_read top_read
 FUZZ_BINS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_NAMES))
 
 $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_memfd.h $(USER_HDRS) mk/fuzz.mk

@@ -31,21 +31,9 @@
 #define TRACE_S "5"
 #define RUN_TIMEOUT_MS 60000
 
-static char workdir[64];
-
 static const char *wpath(const char *name)
 {
-	static char buf[4][256];
-	static int k;
-
-	if (!workdir[0]) {
-		snprintf(workdir, sizeof(workdir), "/tmp/ss-recording-XXXXXX");
-		if (!mkdtemp(workdir))
-			fail_msg("mkdtemp failed");
-	}
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), "%s/%s", workdir, name);
-	return buf[k];
+	return tt_scratch_path(name);
 }
 
 /* Traces workload NAME (hot_lock's arguments: 4 threads, shards) into
@@ -600,13 +588,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_report_folded_file_is_safe, tt_teardown),
 		cmocka_unit_test_teardown(test_full_stdout_said_once, tt_teardown),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[128];
-
-	if (workdir[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
-		if (system(cmd))
-			return 1;
-	}
-	return rc;
+	return cmocka_run_group_tests(tests, NULL, tt_scratch_remove);
 }

@@ -992,3 +992,35 @@ json_object *tt_run_report(const char *const argv[], int timeout_ms)
 	free(err);
 	return doc;
 }
+
+static char scratch_dir[64];
+
+const char *tt_scratch_path(const char *name)
+{
+	static char buf[4][256];
+	static int k;
+
+	if (!scratch_dir[0]) {
+		snprintf(scratch_dir, sizeof(scratch_dir), "/tmp/ss-scratch-XXXXXX");
+		if (!mkdtemp(scratch_dir))
+			fail_msg("mkdtemp failed");
+	}
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", scratch_dir, name);
+	return buf[k];
+}
+
+int tt_scratch_remove(void **state)
+{
+	char *out, *err;
+	int rc = 0;
+
+	(void)state;
+	if (scratch_dir[0]) {
+		rc = tt_run(TT_ARGS("/bin/rm", "-rf", scratch_dir), &out, &err, 30000);
+		free(out);
+		free(err);
+		scratch_dir[0] = 0;
+	}
+	return rc;
+}

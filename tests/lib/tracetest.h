@@ -110,6 +110,12 @@ json_object *tt_run_report(const char *const argv[], int timeout_ms);
 void tt_java_start(struct tl_proc *p, const char *const jargs[]);
 void tt_java_end(struct tl_proc *p);
 int tt_calibration_remove(void **state);
+
+/* NAME in a scratch folder of this test binary's own, made at the first
+ * call (the last 4 paths stay valid); tt_scratch_remove() removes it and
+ * all in it (a group teardown, or at the end of main). */
+const char *tt_scratch_path(const char *name);
+int tt_scratch_remove(void **state);
 /* The member at a dotted path ("totals.sched_yield"); fails if absent. */
 json_object *tt_get(json_object *o, const char *path);
 /* An unsigned integer member at a dotted path; fails if absent or not one. */

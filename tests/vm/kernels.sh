@@ -65,7 +65,8 @@ build_initrd() {
 	# What guest-init.sh runs (mk/kernels.mk's GUEST_BINS builds them).
 	for b in spinscope tests/integration/test_trace_counts tests/integration/test_trace_lifecycle \
 		 tests/integration/test_attach tests/integration/test_unwind_e2e \
-		 tests/integration/test_map_alloc tests/integration/test_false_sharing; do
+		 tests/integration/test_map_alloc tests/integration/test_false_sharing \
+		 tests/integration/test_top; do
 		[ -x "$build/$b" ] || die "$build/$b missing: run make test-kernels (it builds it)"
 		bins+=("$build/$b")
 	done

@@ -10,8 +10,11 @@
 #include <string.h>
 #include "commands.h"
 #include "options.h"
+#include "top/top_read.h"
+#include "top_report.h"
 #include "common/errors.h"
 #include "report/recording_diff.h"
+#include "report/recording_read.h"
 #include "report/report.h"
 
 static const char diff_usage[] = "usage: spinscope diff BEFORE AFTER [--json]\n";
@@ -194,12 +197,33 @@ static json_object *diff_json(const struct recording_diff *d, const struct ss_re
 	return root;
 }
 
+/* Both recordings parsed, and how many are top's: 0 or an exit code, said. */
+static int open_both(const char *const paths[2], json_object *docs[2], int *tops)
+{
+	char why[512];
+	int code;
+
+	docs[0] = docs[1] = NULL;
+	*tops = 0;
+	for (int i = 0; i < 2; i++) {
+		code = recording__open(paths[i], &docs[i], why, sizeof(why));
+		if (code) {
+			json_object_put(docs[0]);
+			return ss_error(code, "%s", why);
+		}
+		*tops += top_read__is_top(docs[i]);
+	}
+	return 0;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	bool json = false, help = false;
 	const struct ss_shared_dest shared = { .json = &json, .help = &help };
 	struct option longopts[SS_OPTIONS_EXTRA];
 	struct ss_recording rec[2];
+	json_object *docs[2];
+	int tops;
 	struct recording_diff d;
 	char why[512];
 	int c, code = 0;
@@ -229,9 +253,24 @@ int cmd_diff(int argc, char **argv)
 		return SS_EXIT_USAGE;
 	}
 	memset(rec, 0, sizeof(rec));
+	code = open_both((const char *const *)argv + optind, docs, &tops);
+	if (code)
+		return code;
+	/* Two recordings of spinscope top: process by process. */
+	if (tops == 2)
+		return top_diff_run((const char *const *)argv + optind, docs, json);
+	if (tops) {
+		json_object_put(docs[0]);
+		json_object_put(docs[1]);
+		return ss_error(SS_EXIT_USAGE, "diff: one recording is of spinscope top, the other of "
+			       "spinscope -p: compare two of a kind");
+	}
 	for (int i = 0; i < 2 && !code; i++)
-		if ((code = recording__read(argv[optind + i], &rec[i], why, sizeof(why))))
-			ss_error(code, "%s", why);
+		if ((code = recording__from_json(docs[i], &rec[i], why, sizeof(why)))) {
+			ss_error(code, "cannot read the recording %s: %s", argv[optind + i], why);
+			if (!i)
+				json_object_put(docs[1]);
+		}
 	if (!code && recording_diff__compute(&rec[0], &rec[1], &d))
 		code = ss_error(SS_EXIT_ERROR, "diff: out of memory");
 	if (!code) {

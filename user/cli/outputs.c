@@ -70,7 +70,7 @@ const struct ss_output_format ss_outputs[SS_NOUTPUTS] = {
 	[SS_OUT_RECORDING] = { "output", 'o', "the report",
 			       "also write the JSON report to FILE (zstd-compressed\n"
 			       "when FILE ends in .zst): the file to take away",
-			       TRACING, SS_STAGE_DOCUMENT, write_recording },
+			       TRACING | SS_CMD_TOP, SS_STAGE_DOCUMENT, write_recording },
 };
 
 bool outputs_any(const struct ss_output_paths *p, unsigned int kinds)

@@ -24,6 +24,8 @@
 #include "options.h"
 #include "outputs.h"
 #include "report_advise.h"
+#include "top/top_read.h"
+#include "top_report.h"
 #include "syms/build_id.h"
 
 static const char report_usage[] =
@@ -188,7 +190,8 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o;
 	struct ss_recording rec;
 	struct report_advice ra;
-	char why[512];
+	json_object *doc = NULL;
+	char why[512], inner[256];
 	int code = parse(argc, argv, &o);
 
 	if (code)
@@ -198,10 +201,16 @@ int cmd_report(int argc, char **argv)
 	code = outputs_check(&o.out);
 	if (code)
 		return code;
-	code = recording__read(o.path, &rec, why, sizeof(why));
+	code = recording__open(o.path, &doc, why, sizeof(why));
+	if (code)
+		return ss_error(code, "%s", why);
+	/* A recording of spinscope top: the host table, its page. */
+	if (top_read__is_top(doc))
+		return top_report_run(o.path, doc, o.json, o.brief, &o.out);
+	code = recording__from_json(doc, &rec, inner, sizeof(inner));
 	if (code) {
 		recording__free(&rec);
-		return ss_error(code, "%s", why);
+		return ss_error(code, "cannot read the recording %s: %s", o.path, inner);
 	}
 	if (o.symbols_dir) {
 		size_t n = rename_frames(&rec.stacks, o.symbols_dir) +

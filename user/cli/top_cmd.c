@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "options.h"
+#include "outputs.h"
 #include "commands.h"
 #include "common/errors.h"
 #include "top/top_live.h"
@@ -22,13 +24,19 @@
 #include "top_modes.h"
 
 #define TOP_MAX_PIDS 64
+/* -o without -d: one window, ended by Ctrl-C (a day at most). */
+#define TOP_RECORD_UNTIL_STOPPED_NS (86400ull * 1000000000ull)
 
 static const char top_usage[] =
-	"usage: spinscope top [-b] [-i SECONDS] [-d SECONDS] [-n N] [--json] [--sort KEY]\n"
-	"                     [--threads] [--sample] [-p PID]... [--metrics [ADDR:]PORT] [-v]\n";
+	"usage: spinscope top [-b] [-i SECONDS] [-d SECONDS] [-n N] [--json] [-o FILE] [--sort KEY]\n"
+	"                     [--threads] [--sample] [-p PID]... [--metrics [ADDR:]PORT [--top-n N]] [-v]\n";
 
 static void top_help(FILE *out)
 {
+	struct top_cmd_opts scratch;
+	const struct ss_shared_dest shared = { .json = &scratch.json, .help = &scratch.help,
+					       .out = &scratch.out };
+
 	fputs(top_usage, out);
 	fputs("\n"
 	      "Every process on the host, from the scheduler's tracepoints alone (no\n"
@@ -46,7 +54,6 @@ static void top_help(FILE *out)
 	      "                       Ctrl-C; --json: one interval); --json covers all of SEC\n"
 	      "  -n, --rows N         show the top N processes (default: all in batch, the\n"
 	      "                       screen in the view)\n"
-	      "      --json           one JSON document with a processes array on stdout\n"
 	      "      --sort KEY       order rows by KEY (default lock)\n"
 	      "      --threads        each process's threads too\n"
 	      "      --sample         sample every CPU (cpu-clock, 99 Hz) and count samples\n"
@@ -54,8 +61,17 @@ static void top_help(FILE *out)
 	      "  -p, --pid PID        only this process (repeat for more)\n"
 	      "      --metrics [ADDR:]PORT  run as an agent: serve OpenMetrics at /metrics\n"
 	      "                       until stopped (default address 127.0.0.1)\n"
+	      "      --top-n N        with --metrics: the processes labelled per ranking (by\n"
+	      "                       lock wait, spinning, run-queue delay; default 20, at\n"
+	      "                       most 1000); the rest are summed in other=\"true\"\n"
 	      "  -v, --verbose        show libbpf's messages\n"
-	      "  -h, --help           this text\n"
+	      , out);
+	/* --json and -o FILE as every command has them (options.c, outputs.c):
+	 * with -o, the whole of -d is one window, recorded for report, diff and
+	 * --html */
+	options_print_help(out, SS_CMD_TOP, &shared);
+	options_print_help_row(out);
+	fputs(
 	      "\n"
 	      "SIGINT, SIGTERM and SIGHUP stop it; nothing stays attached.\n"
 	      "\n", out);
@@ -83,6 +99,28 @@ static void catch_stop_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+static int recording_failed(void *arg, const char *what, const char *path, const char *why)
+{
+	(void)arg;
+	return ss_error(SS_EXIT_ERROR, "cannot write %s to %s: %s", what, path, why);
+}
+
+/* -o FILE: the window's document, every process (not only -n's rows). */
+static int save_recording(const struct top_cmd_opts *o, const struct top_snapshot *snap)
+{
+	struct top_render_opts all = { .sort = o->sort, .threads = o->threads };
+	struct ss_output_src src = { 0 };
+	int code;
+
+	if (top_render_doc(snap, &all, &src.doc))
+		return ss_error(SS_EXIT_RESOURCES, "out of memory making the recording");
+	code = outputs_write(&o->out, SS_STAGE_DOCUMENT, &src, recording_failed, NULL);
+	json_object_put(src.doc);
+	if (!code && !o->json)
+		ss_notice("recording saved to %s", o->out.path[SS_OUT_RECORDING]);
+	return code;
+}
+
 /* Batch: one block (or document) per interval until -d or a signal. */
 static int run_batch(struct top_live *live, const struct top_cmd_opts *o)
 {
@@ -100,10 +138,13 @@ static int run_batch(struct top_live *live, const struct top_cmd_opts *o)
 			break;
 		if ((o->json ? top_render_json : top_render_text)(stdout, &snap, &ro))
 			code = ss_error(SS_EXIT_RESOURCES, "out of memory rendering the refresh");
+		if (!code && o->out.path[SS_OUT_RECORDING])
+			code = save_recording(o, &snap);
 		if (fflush(stdout) == EOF)
 			code = ss_error(SS_EXIT_ERROR, "cannot write to stdout");
 		elapsed += o->interval_s;
-		if (o->json || (o->duration_s > 0 && elapsed >= o->duration_s - 1e-9))
+		if (o->json || o->out.path[SS_OUT_RECORDING] ||
+		    (o->duration_s > 0 && elapsed >= o->duration_s - 1e-9))
 			break;
 	} while (!code && !stop_requested);
 	return code;
@@ -122,12 +163,18 @@ int cmd_top(int argc, char **argv)
 			top_help(stdout);
 		return code;
 	}
-	code = top_cmd_check_privs();
+	code = top_cmd_check_privs() ?: outputs_check(&o.out);
 	if (code)
 		return code;
 	memset(&lo, 0, sizeof(lo));
-	/* --json prints one document: one interval, all of -d when given. */
-	lo.interval_ns = (uint64_t)((o.json && o.duration_s > 0 ? o.duration_s : o.interval_s) * 1e9);
+	/* --json prints one document and -o records one: one interval, all
+	 * of -d when given (-o alone: until stopped). */
+	if ((o.json || o.out.path[SS_OUT_RECORDING]) && o.duration_s > 0)
+		lo.interval_ns = (uint64_t)(o.duration_s * 1e9);
+	else if (o.out.path[SS_OUT_RECORDING])
+		lo.interval_ns = TOP_RECORD_UNTIL_STOPPED_NS;
+	else
+		lo.interval_ns = (uint64_t)(o.interval_s * 1e9);
 	lo.bpf.sampling = o.sample;
 	lo.bpf.verbose = o.verbose;
 	lo.collect.threads = o.threads;
@@ -139,7 +186,9 @@ int cmd_top(int argc, char **argv)
 		return code;
 	if (!o.json && !o.batch && !o.metrics && !isatty(STDOUT_FILENO))
 		o.batch = true;	/* no terminal: what top -b prints */
-	if (o.batch || o.json || o.metrics)	/* the view owns the terminal */
+	if (lo.interval_ns == TOP_RECORD_UNTIL_STOPPED_NS)
+		ss_notice("tracing every process on the host from its scheduler events until Ctrl-C");
+	else if (o.batch || o.json || o.metrics)	/* the view owns the terminal */
 		ss_notice("tracing every process on the host from its scheduler events; first refresh in %.1f s",
 			  (double)lo.interval_ns / 1e9);
 	if (o.metrics)

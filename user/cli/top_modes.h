@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "outputs.h"
 #include "top/top_live.h"
 #include "top/top_render.h"
 
@@ -24,6 +25,8 @@ struct top_cmd_opts {
 	int pids[TOP_CMD_MAX_PIDS];
 	size_t npids;
 	const char *metrics;		/* [ADDR:]PORT, NULL: not an agent */
+	unsigned int top_n;		/* --top-n: the agent's labelled processes; 0: its default */
+	struct ss_output_paths out;	/* -o FILE: the recording */
 };
 
 /* Parses argv (argv[0] is "top"): 0, or SS_EXIT_USAGE / SS_EXIT_TARGET

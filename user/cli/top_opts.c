@@ -6,27 +6,30 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "options.h"
+#include "outputs.h"
 #include "common/errors.h"
 #include "trace/privs.h"
 #include "top_modes.h"
 
-enum { OPT_JSON = 256, OPT_SORT, OPT_THREADS, OPT_SAMPLE, OPT_METRICS };
+enum { OPT_SORT = 256, OPT_THREADS, OPT_SAMPLE, OPT_METRICS, OPT_TOP_N };
 
+/* top's own options; options.c adds --json, --help and -o FILE. */
 static const struct option top_longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "rows", required_argument, NULL, 'n' },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "sample", no_argument, NULL, OPT_SAMPLE },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+	{ "top-n", required_argument, NULL, OPT_TOP_N },
 };
+
+#define NOWN (sizeof(top_longopts) / sizeof(top_longopts[0]))
 
 static int add_pid(struct top_cmd_opts *o, const char *arg)
 {
@@ -51,12 +54,15 @@ static int take(int c, const char *arg, struct top_cmd_opts *o)
 
 	switch (c) {
 	case 'b': o->batch = true; return 0;
-	case OPT_JSON: o->json = true; return 0;
 	case OPT_THREADS: o->threads = true; return 0;
 	case OPT_SAMPLE: o->sample = true; return 0;
 	case 'v': o->verbose++; return 0;
-	case 'h': o->help = true; return 0;
 	case OPT_METRICS: o->metrics = arg; return 0;
+	case OPT_TOP_N:
+		if (ss_parse_int(arg, 1, 1000, &n))
+			return ss_error(SS_EXIT_USAGE, "top: --top-n takes a number from 1 to 1000, not '%s'", arg);
+		o->top_n = (unsigned int)n;
+		return 0;
 	case 'p': return add_pid(o, arg);
 	case 'i':
 		if (ss_parse_double(arg, 0.1, 3600, &o->interval_s))
@@ -86,10 +92,14 @@ static int take(int c, const char *arg, struct top_cmd_opts *o)
 /* Combinations that cannot mean anything. */
 static int check(const struct top_cmd_opts *o)
 {
-	if (o->metrics && (o->batch || o->json || o->duration_s > 0))
-		return ss_error(SS_EXIT_USAGE, "top: --metrics runs until stopped: drop -b, --json and -d");
+	if (o->metrics && (o->batch || o->json || o->duration_s > 0 || o->out.path[SS_OUT_RECORDING]))
+		return ss_error(SS_EXIT_USAGE, "top: --metrics runs until stopped: drop -b, --json, -d and -o");
+	if (o->top_n && !o->metrics)
+		return ss_error(SS_EXIT_USAGE, "top: --top-n bounds the agent's series: add --metrics, or drop it");
 	if (o->duration_s > 0 && !o->batch && !o->json)
 		return ss_error(SS_EXIT_USAGE, "top: -d ends a batch run: add -b or --json");
+	if (o->out.path[SS_OUT_RECORDING] && !o->batch && !o->json)
+		return ss_error(SS_EXIT_USAGE, "top: -o records a batch run: add -b or --json");
 	if (o->batch && o->duration_s > 0 && o->interval_s > o->duration_s)
 		return ss_error(SS_EXIT_USAGE, "top: -i is longer than -d: no interval would be printed");
 	return 0;
@@ -104,16 +114,26 @@ static void fit_interval(struct top_cmd_opts *o, bool interval_given)
 
 int top_cmd_parse(int argc, char **argv, struct top_cmd_opts *o)
 {
+	const struct ss_shared_dest shared = { .json = &o->json, .help = &o->help, .out = &o->out };
+	struct option longopts[NOWN + SS_OPTIONS_EXTRA];
 	bool interval_given = false;
+	char err[256];
 	int c, code;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_s = 2;
 	o->sort = TOP_SORT_LOCK_WAIT;
+	options_table(longopts, top_longopts, NOWN, SS_CMD_TOP, &shared);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "bi:d:n:p:vh", top_longopts, NULL)) != -1) {
-		code = take(c, c == '?' ? argv[optind - 1] : optarg, o);
+	while ((c = getopt_long(argc, argv, ":bi:d:n:p:vho:", longopts, NULL)) != -1) {
+		if (options_take(c, optarg, &shared))
+			continue;
+		if (c == ':' || c == '?') {
+			options_bad(c, argv, "bi:d:n:p:vho:", err, sizeof(err));
+			return ss_error(SS_EXIT_USAGE, "top: %s: try 'spinscope top --help'", err);
+		}
+		code = take(c, optarg, o);
 		if (code)
 			return code;
 		interval_given |= c == 'i';
