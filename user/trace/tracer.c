@@ -368,8 +368,6 @@ static void set_settings(struct tracer *t, const struct tracer_opts *o)
 	t->skel->rodata->targ_tgid = o->pid;
 	t->skel->rodata->targ_tid = o->tid;
 	t->skel->rodata->targ_stack_interval_ns = o->stack_interval_ns;
-	/* bpf/trace.bpf.c says why only with kfuncs. */
-	t->skel->rodata->targ_fold_exited = t->features.kfuncs;
 }
 
 /* *fentry_refused: the fentry programs were chosen and did not load. */
@@ -1035,8 +1033,12 @@ static int read_exited(struct tracer *t, struct ss_profile *p)
 				sum.threads += vals[c].threads;
 				SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &sum, &vals[c]);
 			}
-		if (sum.threads && (g = profile_exited_group(p, next.comm, cap)))
-			g->x = sum;
+		/* Added, not set: keys that differ only after the name's NUL
+		 * (bpf/thread_exit.bpf.h) are one name. */
+		if (sum.threads && (g = profile_exited_group(p, next.comm, cap))) {
+			g->x.threads += sum.threads;
+			SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &g->x, &sum);
+		}
 		key = next;
 		prev = &key;
 	}
