@@ -23,6 +23,10 @@ struct {
 
 static const struct ss_exited ss_zero_exited;
 
+/* Threads folded so far: user space moves the exited threads' waiter and
+ * release entries out of their maps when it changes (exited_sites.c). */
+__u64 threads_folded = 0;
+
 /*
  * This CPU's record of the threads named as the current one; where the
  * names are all taken, the empty name's (made by user space before
@@ -75,6 +79,7 @@ static __always_inline bool ss_thread_fold(struct ss_thread *t, __u32 tid, __u64
 	 * an exiting task): it leaves the running count here. */
 	ss_conc_change(t, false, now);
 	x->threads++;
+	__sync_fetch_and_add(&threads_folded, 1);
 	SS_THREAD_COUNTERS(SS_FOLD_C, SS_FOLD_A)
 	/* A slot is freed by clearing its record (tid 0) before its owner:
 	 * in between, a thread_get() for another tid finds the owner still

@@ -24,6 +24,7 @@
 #include "common/names.h"
 #include "common/procfs.h"
 #include "model/counters.h"
+#include "exited_sites.h"
 #include "light.h"
 #include "map_read.h"
 #include "shared_progs.h"
@@ -46,6 +47,8 @@ struct tracer {
 	int verbose;
 	int pid, tid;
 	int proc_dir;		/* the target's /proc/PID (< 0: none; names stay BPF's) */
+	struct exited_sites moved;	/* exited threads' waiter and release entries */
+	__u64 folds_drained;	/* bss->threads_folded when they were last moved */
 };
 
 static const char *const default_tracefs[] = {
@@ -792,6 +795,14 @@ static int read_futexes(struct tracer *t, struct ss_profile *p)
 		wkey = wnext;
 		wprev = &wkey;
 	}
+	/* Exited threads' entries moved out of the map during the trace. */
+	for (size_t i = 0; i < t->moved.waiters.n; i++) {
+		int err = add_waiter(p, (struct ss_waiter_key *)t->moved.waiters.keys + i,
+				     (struct ss_waiter_val *)t->moved.waiters.vals + i, true);
+
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -901,7 +912,27 @@ static int read_releases(struct tracer *t, struct ss_profile *p)
 		key = next;
 		prev = &key;
 	}
+	for (size_t i = 0; i < t->moved.releases.n; i++) {
+		int err = add_release(p, (struct ss_release_key *)t->moved.releases.keys + i,
+				      (struct ss_release_val *)t->moved.releases.vals + i);
+
+		if (err)
+			return err;
+	}
 	return 0;
+}
+
+int tracer__drain_exited(struct tracer *t)
+{
+	__u64 folded = t->skel->bss->threads_folded;
+	long n;
+
+	if (folded == t->folds_drained)
+		return 0;
+	t->folds_drained = folded;
+	n = exited_sites_drain(&t->moved, bpf_map__fd(t->skel->maps.waiters),
+			       bpf_map__fd(t->skel->maps.release_sites), t->proc_dir);
+	return n < 0 ? (int)n : 0;
 }
 
 /*
@@ -1189,5 +1220,6 @@ void tracer__free(struct tracer *t)
 		close(t->proc_dir);
 	trace__destroy(t->skel);
 	unwind_maps__free(&t->unwind);
+	exited_sites_free(&t->moved);
 	free(t);
 }
