@@ -731,7 +731,8 @@ static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
 
 	if (!r)
 		return 0;	/* the address itself was not recorded (map full) */
-	if (!tid_seen(r->tids, r->waiters, k->tid)) {
+	/* tid 0: exited threads' entries, summed (add_exited_sites()). */
+	if (k->tid && !tid_seen(r->tids, r->waiters, k->tid)) {
 		__u32 *tids = realloc(r->tids, (r->waiters + 1) * sizeof(*tids));
 
 		if (!tids)
@@ -794,14 +795,6 @@ static int read_futexes(struct tracer *t, struct ss_profile *p)
 		}
 		wkey = wnext;
 		wprev = &wkey;
-	}
-	/* Exited threads' entries moved out of the map during the trace. */
-	for (size_t i = 0; i < t->moved.waiters.n; i++) {
-		int err = add_waiter(p, (struct ss_waiter_key *)t->moved.waiters.keys + i,
-				     (struct ss_waiter_val *)t->moved.waiters.vals + i, true);
-
-		if (err)
-			return err;
 	}
 	return 0;
 }
@@ -912,14 +905,66 @@ static int read_releases(struct tracer *t, struct ss_profile *p)
 		key = next;
 		prev = &key;
 	}
-	for (size_t i = 0; i < t->moved.releases.n; i++) {
-		int err = add_release(p, (struct ss_release_key *)t->moved.releases.keys + i,
-				      (struct ss_release_val *)t->moved.releases.vals + i);
-
-		if (err)
-			return err;
-	}
 	return 0;
+}
+
+/* The record of x's i-th waiter's word; *last caches the previous one
+ * (each drain's tids are sorted by word). */
+static struct ss_futex_rec *exited_waiter_rec(const struct exited_sites *x, size_t i,
+					      struct ss_profile *p, struct ss_futex_rec **last)
+{
+	if (!*last || (*last)->uaddr != x->tids[i].uaddr)
+		*last = futex_rec(p, x->tids[i].uaddr);
+	return *last;
+}
+
+/* The exited threads' waiter tids (exited_sites.h) into their words'
+ * lists, one allocation a word. */
+static int add_exited_waiters(const struct exited_sites *x, struct ss_profile *p)
+{
+	size_t *more = calloc(p->nfutexes ? p->nfutexes : 1, sizeof(*more));
+	struct ss_futex_rec *r = NULL;
+
+	if (!more)
+		return -ENOMEM;
+	for (size_t i = 0; i < x->ntids; i++)
+		if (exited_waiter_rec(x, i, p, &r))
+			more[r - p->futexes]++;
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		__u32 *tids;
+
+		if (!more[i])
+			continue;
+		tids = realloc(p->futexes[i].tids, (p->futexes[i].waiters + more[i]) * sizeof(*tids));
+		if (!tids) {
+			free(more);
+			return -ENOMEM;
+		}
+		p->futexes[i].tids = tids;
+	}
+	r = NULL;
+	for (size_t i = 0; i < x->ntids; i++)
+		if (exited_waiter_rec(x, i, p, &r))
+			r->tids[r->waiters++] = x->tids[i].tid;
+	free(more);
+	return 0;
+}
+
+/* The exited threads' entries moved out of the maps during the trace
+ * (exited_sites.h), after every per-thread merge: summed under tid 0,
+ * they join no live thread's share or release record. */
+static int add_exited_sites(struct tracer *t, struct ss_profile *p)
+{
+	const struct exited_sites *x = &t->moved;
+	int err = 0;
+
+	for (size_t i = 0; !err && i < x->waiters.n; i++)
+		err = add_waiter(p, (const struct ss_waiter_key *)x->waiters.keys + i,
+				 (const struct ss_waiter_val *)x->waiters.vals + i, false);
+	for (size_t i = 0; !err && i < x->releases.n; i++)
+		err = add_release(p, (const struct ss_release_key *)x->releases.keys + i,
+				  (const struct ss_release_val *)x->releases.vals + i);
+	return err ?: add_exited_waiters(x, p);
 }
 
 int tracer__drain_exited(struct tracer *t)
@@ -1112,6 +1157,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = err ?: add_pending_waits(p);
 	err = err ?: read_releases(t, p);
 	err = err ?: add_pending_releases(p);
+	err = err ?: add_exited_sites(t, p);
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
 	if (!err) {
