@@ -137,6 +137,8 @@ static void sort_mappings(struct map_set *set)
 {
 	size_t n = 0;
 
+	if (!set->n)	/* set->v NULL: qsort's is declared nonnull (UBSan) */
+		return;
 	qsort(set->v, set->n, sizeof(*set->v), mapping_cmp);
 	for (size_t i = 0; i < set->n; i++) {
 		if (n && set->v[i].start < set->v[n - 1].end) {
