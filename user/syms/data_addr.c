@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <capstone/capstone.h>
+#include "common/sort.h"
 #include "data_addr.h"
 #include "syms.h"
 
@@ -660,7 +661,7 @@ static void load_module(struct data_addr *da, struct module *mod, const struct m
 			mod->syms[mod->nsyms++] = (struct objsym){ s.st_value, s.st_size, strdup(name) };
 		}
 	}
-	qsort(mod->syms, mod->nsyms, sizeof(*mod->syms), cmp_objsym);
+	ss_sort(mod->syms, mod->nsyms, sizeof(*mod->syms), cmp_objsym);
 out:
 	elf_end(e);
 	close(fd);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include "common/sort.h"
 #include "debuginfo.h"
 #include "elf_cache.h"
 #include "elf_symtab.h"
@@ -137,9 +138,7 @@ static void sort_mappings(struct map_set *set)
 {
 	size_t n = 0;
 
-	if (!set->n)	/* set->v NULL: qsort's is declared nonnull (UBSan) */
-		return;
-	qsort(set->v, set->n, sizeof(*set->v), mapping_cmp);
+	ss_sort(set->v, set->n, sizeof(*set->v), mapping_cmp);
 	for (size_t i = 0; i < set->n; i++) {
 		if (n && set->v[i].start < set->v[n - 1].end) {
 			free(set->v[i].path);

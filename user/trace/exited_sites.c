@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
+#include "common/grow.h"
+#include "common/sort.h"
 #include "model/counters.h"
 #include "exited_sites.h"
 #include "trace.h"
@@ -57,16 +59,12 @@ static void *sum_of(struct moved_entries *m, const site_key *k, size_t vsz)
 		if (keys[i].uaddr == k->uaddr && keys[i].stack_id == k->stack_id)
 			return (char *)m->vals + i * vsz;
 	if (m->n == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 16;
-		void *nk = realloc(m->keys, cap * sizeof(site_key)), *nv;
+		size_t kcap = m->cap, vcap = m->cap;
 
-		if (!nk)
+		if (ss_grow(&m->keys, m->n, &kcap, sizeof(site_key), 16) ||
+		    ss_grow(&m->vals, m->n, &vcap, vsz, 16))
 			return NULL;
-		m->keys = nk;
-		if (!(nv = realloc(m->vals, cap * vsz)))
-			return NULL;
-		m->vals = nv;
-		m->cap = cap;
+		m->cap = kcap;
 	}
 	((site_key *)m->keys)[m->n] = (site_key){ .uaddr = k->uaddr, .stack_id = k->stack_id };
 	return memset((char *)m->vals + m->n++ * vsz, 0, vsz);
@@ -85,15 +83,8 @@ static int waiter_cmp(const void *a, const void *b)
  * from index first on (a thread waits on a word from several stacks). */
 static int note_waiter(struct exited_sites *x, __u64 uaddr, __u32 tid)
 {
-	if (x->ntids == x->tidcap) {
-		size_t cap = x->tidcap ? 2 * x->tidcap : 256;
-		struct exited_waiter *t = realloc(x->tids, cap * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		x->tids = t;
-		x->tidcap = cap;
-	}
+	if (ss_grow((void **)&x->tids, x->ntids, &x->tidcap, sizeof(*x->tids), 256))
+		return -ENOMEM;
 	x->tids[x->ntids++] = (struct exited_waiter){ .uaddr = uaddr, .tid = tid };
 	return 0;
 }
@@ -102,7 +93,7 @@ static void unique_waiters(struct exited_sites *x, size_t first)
 {
 	size_t n = first;
 
-	qsort(x->tids + first, x->ntids - first, sizeof(*x->tids), waiter_cmp);
+	ss_sort(x->tids + first, x->ntids - first, sizeof(*x->tids), waiter_cmp);
 	for (size_t i = first; i < x->ntids; i++)
 		if (i == first || waiter_cmp(&x->tids[i], &x->tids[n - 1]))
 			x->tids[n++] = x->tids[i];
@@ -129,15 +120,9 @@ static long drain_map(struct exited_sites *x, struct moved_entries *m, int fd, s
 		void *sum;
 
 		if (thread_gone(proc_dir, next.tid) && bpf_map_lookup_elem(fd, &next, val) == 0) {
-			if (ngone == cap) {
-				site_key *g = realloc(gone, (cap ? 2 * cap : 64) * sizeof(*g));
-
-				if (!g) {
-					err = -ENOMEM;
-					break;
-				}
-				gone = g;
-				cap = cap ? 2 * cap : 64;
+			if (ss_grow((void **)&gone, ngone, &cap, sizeof(*gone), 64)) {
+				err = -ENOMEM;
+				break;
 			}
 			if (!(sum = sum_of(m, &next, vsz)))
 				err = -ENOMEM;
