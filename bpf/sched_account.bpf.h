@@ -93,11 +93,21 @@ static __always_inline bool task_exiting(struct task_struct *task)
 static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struct *task)
 {
 	__u32 slot = tid % SS_THREAD_SLOTS, *owner;
-	struct ss_thread *t = bpf_map_lookup_elem(&thread_slots, &slot);
+	struct ss_thread *t = bpf_map_lookup_elem(&thread_slots, &slot), *h;
 
 	if (t && t->tid == tid)
 		return t;
-	if (t && !t->tid && !task_exiting(task)) {
+	/* The hash before a free slot: a thread placed there while its slot
+	 * was another's keeps that record when the other exits and frees the
+	 * slot (thread_exit.bpf.h). Taking the slot then made it a second
+	 * record, and the report showed the thread twice, its counts split
+	 * (issue 30 item 2). A new thread pays this lookup once. */
+	h = bpf_map_lookup_elem(&threads, &tid);
+	if (h)
+		return h->tid ? h : thread_made(h, tid, task);
+	if (task_exiting(task))
+		return NULL;
+	if (t && !t->tid) {
 		/* Free: take it, unless another CPU took it first (for this
 		 * tid too, when both make the same thread's record). No owner
 		 * at all (the owners map could not make the entry): the tid
@@ -112,11 +122,7 @@ static __always_inline struct ss_thread *thread_get(__u32 tid, struct task_struc
 		if (*owner == tid)
 			return thread_made(t, tid, task);
 	}
-	t = bpf_map_lookup_elem(&threads, &tid);
-	if (!t && task_exiting(task))
-		return NULL;
-	if (!t)
-		t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
+	t = bpf_map_lookup_or_try_init(&threads, &tid, &zero_thread);
 	if (!t) {
 		count_drop(SS_DROP_THREADS_FULL);
 		return NULL;

@@ -23,14 +23,26 @@ struct {
 
 static const struct ss_exited ss_zero_exited;
 
-/* This CPU's record of the threads named comm; where the names are all
- * taken, the empty name's (made by user space before attach), counted. */
-static __always_inline struct ss_exited *exited_group(const char *comm)
+/* Threads folded so far: user space moves the exited threads' waiter and
+ * release entries out of their maps when it changes (exited_sites.c). */
+__u64 threads_folded = 0;
+
+/*
+ * This CPU's record of the threads named as the current one; where the
+ * names are all taken, the empty name's (made by user space before
+ * attach), counted. The name is read straight into the zeroed key: 6.1's
+ * bpf_get_current_comm() is a strscpy() that leaves the bytes after the
+ * NUL as they were (5.10's strncpy and 6.12's strscpy_pad zero them), so a
+ * name read into an uninitialised buffer made a key with a stack-garbage
+ * tail, a new key per exit, which user space took for one name (the
+ * kernel matrix's 6.1 guests kept one thread's counts in four).
+ */
+static __always_inline struct ss_exited *exited_group(void)
 {
 	struct ss_exited_key k = {};
 	struct ss_exited *x;
 
-	__builtin_memcpy(k.comm, comm, sizeof(k.comm));
+	bpf_get_current_comm(k.comm, sizeof(k.comm));
 	x = bpf_map_lookup_or_try_init(&exited, &k, &ss_zero_exited);
 	if (x)
 		return x;
@@ -56,12 +68,10 @@ static __always_inline struct ss_exited *exited_group(const char *comm)
 static __always_inline bool ss_thread_fold(struct ss_thread *t, __u32 tid, __u64 now)
 {
 	__u32 slot = tid % SS_THREAD_SLOTS;
-	char comm[SS_COMM_LEN];
 	struct ss_thread *s;
 	struct ss_exited *x;
 
-	bpf_get_current_comm(comm, sizeof(comm));
-	x = exited_group(comm);
+	x = exited_group();
 	if (!x)
 		return false;
 	add_oncpu_since_in(t, now);
@@ -69,6 +79,7 @@ static __always_inline bool ss_thread_fold(struct ss_thread *t, __u32 tid, __u64
 	 * an exiting task): it leaves the running count here. */
 	ss_conc_change(t, false, now);
 	x->threads++;
+	__sync_fetch_and_add(&threads_folded, 1);
 	SS_THREAD_COUNTERS(SS_FOLD_C, SS_FOLD_A)
 	/* A slot is freed by clearing its record (tid 0) before its owner:
 	 * in between, a thread_get() for another tid finds the owner still

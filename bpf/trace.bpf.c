@@ -911,13 +911,6 @@ int BPF_PROG(sched_wakeup_new_raw, struct task_struct *p)
 	return 0;
 }
 
-/* Set by user space: fold exited threads by name (thread_exit.bpf.h).
- * Off for the object without kfuncs (kernels before 6.2): in the kernel
- * matrix's 5.10 and 6.1 guests the folds lost the counts of three threads
- * in four, for a cause not yet found; those kernels keep each exited
- * thread's record, as before the fold. */
-const volatile bool targ_fold_exited = true;
-
 SEC("raw_tp/sched_process_exit")
 int BPF_PROG(sched_process_exit, struct task_struct *p)
 {
@@ -938,7 +931,7 @@ int BPF_PROG(sched_process_exit, struct task_struct *p)
 	if (t->word_pending.waits)
 		ss_word_flush_waits(tid);
 	ss_word_flush_wakes(&t->word_pending);
-	if (targ_fold_exited && ss_thread_fold(t, tid, bpf_ktime_get_ns()))
+	if (ss_thread_fold(t, tid, bpf_ktime_get_ns()))
 		return 0;
 	/* No record of its name to be had: the thread keeps its own. */
 	t->flags |= SS_THREAD_EXITED;

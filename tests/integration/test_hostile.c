@@ -29,6 +29,9 @@
  *      is still answered, the slow one is closed by its deadline, the
  *      end-of-trace files are all written
  *   3  no address of the target's in the exposition
+ *      and so are the four newest findings' (wake-herd, barrier-imbalance,
+ *      blocking-under-lock, serialization), made by workloads whose every
+ *      thread is so named
  *   4  a process and a thread named "ab\ncd" are traced, -p and -t
  *   7  ulimit -n 12, 20, 40: exit 7 "out of file descriptors", never 6
  *   8  nobody with CAP_BPF and CAP_PERFMON: told what is missing (who may
@@ -623,37 +626,65 @@ static void run_clean(const char *const args[], const char *want)
 	free(err);
 }
 
+/* The files of a trace with every output, in the shared folder. */
+struct outputs {
+	char folded[160], pprof[160], html[160], metrics[160], rec[160];
+};
+
+static void outputs_name(struct outputs *o, const char *stem)
+{
+	snprintf(o->folded, sizeof(o->folded), "%s/%s.folded", shared_dir, stem);
+	snprintf(o->pprof, sizeof(o->pprof), "%s/%s.pb.gz", shared_dir, stem);
+	snprintf(o->html, sizeof(o->html), "%s/%s.html", shared_dir, stem);
+	snprintf(o->metrics, sizeof(o->metrics), "%s/%s.prom", shared_dir, stem);
+	snprintf(o->rec, sizeof(o->rec), "%s/%s.json", shared_dir, stem);
+}
+
+/* Starts spinscope on pid for duration (-d) with every output (o). */
+static void trace_every_output(struct tt_trace *t, int pid, const char *duration,
+			       const struct outputs *o)
+{
+	tt_trace_start(t, TT_ARGS("-p", tt_num(pid), "-d", duration, "--no-calibrate", "--event",
+				  "cpu-clock", "--folded", o->folded, "--pprof", o->pprof, "--html",
+				  o->html, "--metrics-file", o->metrics, "-o", o->rec));
+	/* the first stderr line names the process: clean before the trace */
+	assert_clean_bytes("the tracing line", t->tracing, strlen(t->tracing), EVIL_SHOWN);
+}
+
+/* Every byte the ended trace t printed and wrote clean, the name shown. */
+static void assert_outputs_clean(struct tt_trace *t, const struct outputs *o)
+{
+	if (t->rc)
+		fail_msg("exit %d; stderr: %zu bytes", t->rc, strlen(t->err));
+	assert_clean_bytes("stdout", t->out, strlen(t->out), EVIL_SHOWN);
+	assert_clean_bytes("stderr", t->err, strlen(t->err), NULL);
+	assert_clean_file(o->folded, NULL);
+	assert_clean_file(o->html, EVIL_SHOWN);
+	assert_clean_file(o->metrics, "comm=\"" EVIL_SHOWN "\"");
+	assert_clean_file(o->rec, EVIL_SHOWN);
+	assert_clean_pprof(o->pprof, EVIL_SHOWN);
+}
+
 static void test_hostile_names_in_every_output(void **state)
 {
-	const char *folded = in_shared("evil.folded"), *pprof = in_shared("evil.pb.gz");
-	const char *html = in_shared("evil.html"), *metrics = in_shared("evil.prom");
-	const char *rec = in_shared("evil.json"), *rfolded = in_shared("evil-r.folded");
-	const char *rhtml = in_shared("evil-r.html"), *rpprof = in_shared("evil-r.pb.gz");
+	const char *rfolded = in_shared("evil-r.folded"), *rhtml = in_shared("evil-r.html");
+	const char *rpprof = in_shared("evil-r.pb.gz"), *rec;
+	struct outputs o;
 	struct tt_workload w;
 	struct tt_trace t;
 	json_object *doc;
 	char done[64];
 
 	TL_REQUIRE_BPF();
+	outputs_name(&o, "evil");
+	rec = o.rec;
 	tt_workload_start(&w, "hostile_names", TT_ARGS(EVIL, EVIL, "50"));
-	tt_trace_start(&t, TT_ARGS("-p", tt_num(w.proc.pid), "-d", "0", "--no-calibrate", "--event",
-				   "cpu-clock", "--folded", folded, "--pprof", pprof, "--html", html,
-				   "--metrics-file", metrics, "-o", rec));
-	/* the first stderr line names the process: clean before the trace */
-	assert_clean_bytes("the tracing line", t.tracing, strlen(t.tracing), EVIL_SHOWN);
+	trace_every_output(&t, w.proc.pid, "0", &o);
 	tt_workload_go(&w);
 	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
 	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
-	if (t.rc)
-		fail_msg("exit %d; stderr: %zu bytes", t.rc, strlen(t.err));
-	assert_clean_bytes("stdout", t.out, strlen(t.out), EVIL_SHOWN);
-	assert_clean_bytes("stderr", t.err, strlen(t.err), NULL);
+	assert_outputs_clean(&t, &o);
 	tt_trace_free(&t);
-	assert_clean_file(folded, NULL);
-	assert_clean_file(html, EVIL_SHOWN);
-	assert_clean_file(metrics, "comm=\"" EVIL_SHOWN "\"");
-	assert_clean_file(rec, EVIL_SHOWN);
-	assert_clean_pprof(pprof, EVIL_SHOWN);
 	/* the recording: the names as cleaned, the counts as made */
 	assert_int_equal(recording__load(rec, &doc), 0);
 	assert_string_equal(json_object_get_string(tt_get(doc, "target.comm")), EVIL_SHOWN);
@@ -669,6 +700,81 @@ static void test_hostile_names_in_every_output(void **state)
 	run_clean(TT_ARGS("diff", rec, rec), EVIL_SHOWN);
 	run_clean(TT_ARGS("diff", rec, rec, "--json"), EVIL_SHOWN);
 	tt_workload_end(&w);
+}
+
+/* Every string in o (an object or array, walked whole) clean, as JSON
+ * holds it: a raw escape is written \\u001b in the file, and only the
+ * parsed strings show whether it went through. */
+static void assert_strings_clean(json_object *o, const char *what)
+{
+	if (json_object_is_type(o, json_type_string)) {
+		const char *v = json_object_get_string(o);
+
+		if (!ss_name_is_clean(v, strlen(v)))
+			fail_msg("%s: a string is not clean: %s", what, json_object_to_json_string(o));
+	} else if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			assert_strings_clean(json_object_array_get_idx(o, i), what);
+	} else if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, m) {
+			(void)k;
+			assert_strings_clean(m, what);
+		}
+	}
+}
+
+/*
+ * The four newest findings name threads and words in their titles and
+ * evidence: wake-herd (a broadcast to 8 consumers), barrier-imbalance
+ * (the slow thread by tid and name), blocking-under-lock (threads
+ * sleeping under a mutex) and serialization (Python threads on the GIL).
+ * Their workloads (test_wait_shapes.c's) run with every thread named
+ * EVIL (WL_COMM, workload.h): each finding comes, and every byte of every
+ * output and of its replay is clean, every string of the report too.
+ */
+static void test_hostile_names_in_newest_findings(void **state)
+{
+	static const struct {
+		const char *workload, *args[4], *finding;
+		bool names_thread;	/* its title or evidence names a thread */
+	} cases[] = {
+		{ "cond_herd", { "8", "30", NULL }, "wake-herd", true },
+		{ "barrier_skew", { "4", "4", "30", NULL }, "barrier-imbalance", true },
+		{ "io_under_lock", { "4", "sleep", "30", NULL }, "blocking-under-lock", false },
+		{ "gil_threads", { "4", "30", NULL }, "serialization", false },
+	};
+
+	TL_REQUIRE_BPF();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct outputs o;
+		struct tt_workload w;
+		struct tt_trace t;
+		json_object *doc, *f;
+
+		outputs_name(&o, cases[i].finding);
+		assert_int_equal(setenv("WL_COMM", EVIL, 1), 0);
+		tt_workload_start(&w, cases[i].workload, cases[i].args);
+		unsetenv("WL_COMM");
+		trace_every_output(&t, w.proc.pid, "3", &o);
+		tt_workload_go(&w);
+		tt_trace_end(&t, 0, WORK_TIMEOUT_MS);
+		tt_workload_end(&w);
+		assert_outputs_clean(&t, &o);
+		tt_trace_free(&t);
+		assert_int_equal(recording__load(o.rec, &doc), 0);
+		f = tt_finding(doc, cases[i].finding);
+		if (!f)
+			fail_msg("%s: no %s finding in %s", cases[i].workload, cases[i].finding,
+				 json_object_to_json_string(tt_get(doc, "advice")));
+		print_message("# %s: %s\n", cases[i].finding, json_object_get_string(tt_get(f, "title")));
+		assert_strings_clean(doc, o.rec);
+		if (cases[i].names_thread && !strstr(json_object_to_json_string(f), EVIL_SHOWN))
+			fail_msg("%s names no thread as %s: %s", cases[i].finding, EVIL_SHOWN,
+				 json_object_to_json_string(f));
+		json_object_put(doc);
+		run_clean(TT_ARGS("report", o.rec), EVIL_SHOWN);
+		run_clean(TT_ARGS("report", o.rec, "--json"), EVIL_SHOWN);
+	}
 }
 
 /* Sets every string member key of each object in array (or of o) to v. */
@@ -990,6 +1096,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tid_exit_ends_trace, tt_teardown),
 		cmocka_unit_test_teardown(test_perfmap_bind_mount_of_root_file_not_opened, tt_teardown),
 		cmocka_unit_test_teardown(test_hostile_names_in_every_output, tt_teardown),
+		cmocka_unit_test_teardown(test_hostile_names_in_newest_findings, tt_teardown),
 		cmocka_unit_test_teardown(test_crafted_recording_replayed_clean, tt_teardown),
 		cmocka_unit_test_teardown(test_newline_in_name_traced, tt_teardown),
 		cmocka_unit_test_teardown(test_metrics_neighbours_cannot_take_the_output, tt_teardown),

@@ -46,7 +46,9 @@ static void start_ready(struct tl_proc *p, char *const argv[])
 	char line[256];
 
 	assert_int_equal(tl_spawn(p, argv), 0);
+	tt_track(p->pid);
 	if (!tl_read_line(p, line, sizeof(line), READY_TIMEOUT_MS) || strncmp(line, "ready", 5)) {
+		tt_untrack(p->pid);
 		tl_kill(p, SIGKILL);
 		tl_wait(p);
 		fail_msg("%s did not start", argv[0]);
@@ -55,6 +57,7 @@ static void start_ready(struct tl_proc *p, char *const argv[])
 
 static void stop(struct tl_proc *p)
 {
+	tt_untrack(p->pid);
 	tl_kill(p, SIGKILL);
 	tl_wait(p);
 }

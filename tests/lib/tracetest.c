@@ -53,6 +53,16 @@ static void child_forget(pid_t pid)
 			children[i] = 0;
 }
 
+void tt_track(pid_t pid)
+{
+	child_add(pid);
+}
+
+void tt_untrack(pid_t pid)
+{
+	child_forget(pid);
+}
+
 int tt_teardown(void **state)
 {
 	for (int i = 0; i < TT_MAX_CHILDREN; i++)
@@ -964,6 +974,7 @@ void tt_java_start(struct tl_proc *p, const char *const jargs[])
 	}
 	argv[n] = NULL;
 	assert_int_equal(tl_spawn(p, (char *const *)argv), 0);
+	tt_track(p->pid);
 	if (!tl_read_line(p, line, sizeof(line), 60000) || strncmp(line, "ready", 5)) {
 		tt_java_end(p);
 		fail_msg("java %s printed no ready line", argv[n > 3 ? n - 3 : 1]);
@@ -972,6 +983,7 @@ void tt_java_start(struct tl_proc *p, const char *const jargs[])
 
 void tt_java_end(struct tl_proc *p)
 {
+	tt_untrack(p->pid);
 	tl_kill(p, SIGKILL);
 	tl_wait(p);
 	close(p->out_fd);

@@ -33,6 +33,11 @@ long long tt_now_ms(void);
 
 /* cmocka teardown: kills and reaps whatever the test started and left. */
 int tt_teardown(void **state);
+/* A child started otherwise (tl_spawn) that tt_teardown() must end if a
+ * failed assertion leaves it running, and its end: a JVM or a workload of
+ * "0" seconds outlived its failed test by twenty minutes under `make asan`. */
+void tt_track(pid_t pid);
+void tt_untrack(pid_t pid);
 
 /* ---- workloads (tests/workloads, see workload.h for the handshake) ------ */
 

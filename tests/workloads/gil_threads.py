@@ -10,6 +10,7 @@ runs about one CPU's worth however many CPUs are free (serialization on the
 GIL). As every workload (workload.h): prints "ready pid=N" and waits for
 go (SIGUSR1, or a line on stdin), then "done loops=N".
 """
+import ctypes
 import os
 import select
 import signal
@@ -33,6 +34,8 @@ def main():
         sys.exit("usage: gil_threads T SECONDS")
     t, seconds = int(sys.argv[1]), float(sys.argv[2])
     signal.alarm(120)  # never outlive a test that forgot it (workload.h)
+    if os.environ.get("WL_COMM"):  # a name for every thread (workload.h)
+        ctypes.CDLL(None).prctl(15, os.environ["WL_COMM"].encode(), 0, 0, 0)  # PR_SET_NAME
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
     print(f"ready pid={os.getpid()}", flush=True)
     while not signal.sigtimedwait({signal.SIGUSR1}, 0.05):

@@ -13,6 +13,10 @@
  *   slot_mates SLOTS N late    A and B are made after go (the tracer makes
  *                              their records as they run: A's first);
  *                              "done" gives their tids
+ *   slot_mates SLOTS N late-exit  as late, then, both done, A exits (the
+ *                              tracer frees its slot) and, once it is
+ *                              gone, B makes N calls more: B's record, in the hash, must
+ *                              stay its one record (issue 30 item 2)
  *
  * B is found by making threads until one's tid falls in A's slot: the
  * others return at once and are joined (a kernel hands out tids in turn,
@@ -26,7 +30,9 @@
 #define MAX_TRIES 200000
 
 static unsigned long slots, n_calls;
-static bool late;
+static bool late, a_exits;
+static int exit_pipe[2];	/* main -> A: B has made its calls, exit */
+static int again_pipe[2];	/* main -> B: A is gone, make N calls more */
 static int go_pipe[2];		/* main -> A and B: one byte each to start */
 static int done_pipe[2];	/* A and B -> main: one byte each when done */
 static int look_pipe[2];	/* a candidate -> main: 'B' or 'x', its verdict */
@@ -51,8 +57,31 @@ static void mate(void)
 		wl_read_all(go_pipe[0], &c, 1);
 	calls(n_calls);
 	wl_write_all(done_pipe[1], &c, 1);
+	if (a_exits && wl_gettid() == a_tid) {
+		wl_read_all(exit_pipe[0], &c, 1);
+		return;
+	}
+	if (a_exits) {
+		wl_read_all(again_pipe[0], &c, 1);
+		calls(n_calls);
+		wl_write_all(done_pipe[1], &c, 1);
+	}
 	for (;;)
 		pause();
+}
+
+/* Until tid is no thread of this process: past its exit, and past the
+ * tracer's sched_process_exit program (which runs before the kernel
+ * unhashes the task; a join returns earlier, at the clearing of its tid). */
+static void wait_gone(pid_t tid)
+{
+	for (int i = 0; syscall(SYS_tgkill, getpid(), tid, 0) == 0; i++) {
+		if (i == WL_MAX_SECONDS * 1000)
+			wl_fail("thread %d still there after %d s", (int)tid, WL_MAX_SECONDS);
+		wl_sleep_ms(1);
+	}
+	if (errno != ESRCH)
+		wl_fail("tgkill %d: %s", (int)tid, strerror(errno));
 }
 
 static bool in_main_slot(pid_t tid)
@@ -108,20 +137,28 @@ int main(int argc, char **argv)
 	char buf[2] = { 0, 0 };
 
 	wl_init();
-	if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "late")))
-		wl_fail("usage: slot_mates SLOTS N [late]");
+	if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "late") && strcmp(argv[3], "late-exit")))
+		wl_fail("usage: slot_mates SLOTS N [late|late-exit]");
 	slots = wl_arg(argv[1], "SLOTS");
 	n_calls = wl_arg(argv[2], "N");
 	late = argc == 4;
+	a_exits = late && !strcmp(argv[3], "late-exit");
 	if (!slots)
 		wl_fail("SLOTS: at least 1");
-	if (pipe(go_pipe) || pipe(done_pipe) || pipe(look_pipe))
+	if (pipe(go_pipe) || pipe(done_pipe) || pipe(look_pipe) || pipe(exit_pipe) ||
+	    pipe(again_pipe))
 		wl_fail("pipe: %s", strerror(errno));
 	if (late) {
-		wl_ready("slots=%lu n=%lu late", slots, n_calls);
+		wl_ready("slots=%lu n=%lu %s", slots, n_calls, argv[3]);
 		if (!start_mates())
 			wl_fail("no tid in A's slot after %d threads", MAX_TRIES);
 		wl_read_all(done_pipe[0], buf, 2);
+		if (a_exits) {
+			wl_write_all(exit_pipe[1], buf, 1);
+			wait_gone(a_tid);
+			wl_write_all(again_pipe[1], buf, 1);
+			wl_read_all(done_pipe[0], buf, 1);
+		}
 		printf("done a=%d b=%d\n", (int)a_tid, (int)__atomic_load_n(&b_tid, __ATOMIC_ACQUIRE));
 		fflush(stdout);
 	} else {

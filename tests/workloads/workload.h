@@ -146,12 +146,17 @@ static inline void wl_thread_start(void *(*fn)(void *))
 
 /*
  * Call first in main(), before any thread exists: every thread then inherits
- * the blocked go signal, so that only wl_ready() ever receives it.
+ * the blocked go signal, so that only wl_ready() ever receives it, and the
+ * name WL_COMM gives, where set (a hostile one: tests/integration/
+ * test_hostile.c), which the kernel hands every thread the process makes.
  */
 static inline void wl_init(void)
 {
+	const char *comm = getenv("WL_COMM");
 	sigset_t go;
 
+	if (comm)
+		prctl(PR_SET_NAME, comm);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	alarm(WL_MAX_SECONDS);
 	setvbuf(stdout, NULL, _IOLBF, 0);

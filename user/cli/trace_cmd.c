@@ -340,6 +340,9 @@ static int trace_loop(const struct ss_opts *o, struct tracer *t, struct run_stat
 			syms__refresh(syms);
 		samples__update_cpus(smp);
 		samples__drain(smp);
+		/* Out of memory: the entries stay in the maps, which may
+		 * fill (counted), as before there was a drain. */
+		tracer__drain_exited(t);
 		now = tracer_now_ns();
 		trace_exports__tick(ex, t, syms, now);
 		if (end_ns && now >= end_ns)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
+#include "common/sort.h"
 #include "profile.h"
 
 const char *const ss_drop_names[SS_DROPS] = {
@@ -132,15 +133,6 @@ static void add_thread(struct ss_totals *s, const struct ss_thread *t)
 	SS_COUNTERS_ADD(SS_THREAD_COUNTERS, s, t);
 }
 
-/* qsort wants a valid base even for no elements (C11 7.22.5), and empty
- * arrays here are NULL: a futex only woken has no waiter stacks, an
- * interval diff has no futexes. */
-static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}
-
 /* Exited groups in the threads' order: most futex wait time plus yields. */
 static int exited_cmp(const void *a, const void *b)
 {
@@ -155,22 +147,22 @@ static int exited_cmp(const void *a, const void *b)
 void profile_finish(struct ss_profile *p)
 {
 	memset(&p->totals, 0, sizeof(p->totals));
-	sort(p->threads, p->nthreads, sizeof(*p->threads), profile_thread_cmp);
+	ss_sort(p->threads, p->nthreads, sizeof(*p->threads), profile_thread_cmp);
 	for (size_t i = 0; i < p->nthreads; i++)
 		add_thread(&p->totals, &p->threads[i]);
-	sort(p->exited, p->nexited, sizeof(*p->exited), exited_cmp);
+	ss_sort(p->exited, p->nexited, sizeof(*p->exited), exited_cmp);
 	for (size_t i = 0; i < p->nexited; i++) {
 		p->totals.threads += p->exited[i].x.threads;
 		SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &p->totals, &p->exited[i].x);
 	}
-	sort(p->futexes, p->nfutexes, sizeof(*p->futexes), futex_cmp);
+	ss_sort(p->futexes, p->nfutexes, sizeof(*p->futexes), futex_cmp);
 	for (size_t i = 0; i < p->nfutexes; i++) {
-		sort(p->futexes[i].stacks, p->futexes[i].nstacks, sizeof(struct ss_waiter_stack),
+		ss_sort(p->futexes[i].stacks, p->futexes[i].nstacks, sizeof(struct ss_waiter_stack),
 		     stack_cmp);
-		sort(p->futexes[i].shares, p->futexes[i].nshares, sizeof(struct ss_waiter_share),
+		ss_sort(p->futexes[i].shares, p->futexes[i].nshares, sizeof(struct ss_waiter_share),
 		     share_cmp);
 	}
-	sort(p->yields, p->nyields, sizeof(*p->yields), yield_cmp);
+	ss_sort(p->yields, p->nyields, sizeof(*p->yields), yield_cmp);
 }
 
 static const struct ss_thread *find_tid(const struct ss_profile *p, __u32 tid)

@@ -2,6 +2,7 @@
 /* Release sites and holders of a futex word (see releases.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include "common/sort.h"
 #include "counters.h"
 #include "releases.h"
 
@@ -101,7 +102,7 @@ long releases_sites(const struct ss_futex_rec *r, struct ss_release_site **out)
 			s[i].threads++;
 	}
 	if (n > 1)
-		qsort(s, n, sizeof(*s), site_cmp);
+		ss_sort(s, n, sizeof(*s), site_cmp);
 	*out = s;
 	return (long)n;
 }
@@ -150,7 +151,7 @@ long releases_holders(const struct ss_futex_rec *r, struct ss_holder **out)
 		h[i].held_contended_ns += rec->v.held_contended_ns;
 	}
 	if (n > 1)
-		qsort(h, n, sizeof(*h), holder_cmp);
+		ss_sort(h, n, sizeof(*h), holder_cmp);
 	*out = h;
 	return (long)n;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/sort.h"
 #include "advice.h"
 #include "advisor/runtime.h"
 #include "syms/data_addr.h"
@@ -70,7 +71,7 @@ static long decode_all(struct data_addr *da, const struct samples_result *sr, st
 			r[n++] = (struct raw){ .a = a[j], .tid = sr->regs[i].tid, .samples = 1 };
 	}
 	if (n)
-		qsort(r, n, sizeof(*r), cmp_key);
+		ss_sort(r, n, sizeof(*r), cmp_key);
 	for (size_t i = 0; i < n; i++) {
 		if (m && !cmp_key(&r[m - 1], &r[i]))
 			r[m - 1].samples++;
@@ -134,7 +135,7 @@ int advice__add_data(struct advice_input *in, int pid, const struct samples_resu
 		data_addr__free(da);
 		return (int)n;
 	}
-	qsort(r, (size_t)n, sizeof(*r), cmp_weight);
+	ss_sort(r, (size_t)n, sizeof(*r), cmp_weight);
 	if (n > MAX_KEPT)
 		n = MAX_KEPT;
 	in->data = calloc((size_t)n + 1, sizeof(*in->data));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/sort.h"
 #include "common/grow.h"
 #include "advice.h"
 #include "recording_diff.h"
@@ -252,7 +253,7 @@ static size_t group_spread(const struct ss_recording *rec, const char *group, co
 		diff__group_name(rec->prof.threads[i].comm, name, sizeof(name));
 		tids[i] = (struct tid_group){ .tid = rec->prof.threads[i].tid, .in = !strcmp(name, group) };
 	}
-	qsort(tids, rec->prof.nthreads, sizeof(*tids), tid_cmp);
+	ss_sort(tids, rec->prof.nthreads, sizeof(*tids), tid_cmp);
 	for (size_t i = 0; i < len && i < SS_RECORDING_MAX_ITEMS; i++) {
 		json_object *iv = json_object_array_get_idx(rec->intervals, i);
 		double dur = json_object_get_double(member(iv, "duration_ns")) / 1e9, x;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/sort.h"
 #include "advisor/runtime.h"
 #include "common/errors.h"
 #include "common/names.h"
@@ -210,7 +211,7 @@ static int add_at_once(struct ss_futex_rec *r)
 	for (size_t k = 0; k < r->nstacks; k++)
 		ix[k] = (struct stack_index){ .stack_id = r->stacks[k].stack_id, .at = k };
 	if (r->nstacks > 1)
-		qsort(ix, r->nstacks, sizeof(*ix), index_cmp);
+		ss_sort(ix, r->nstacks, sizeof(*ix), index_cmp);
 	for (size_t k = 0; k < r->nshares; k++) {
 		struct stack_index key = { .stack_id = r->shares[k].stack_id };
 		const struct stack_index *hit = r->nstacks ?
@@ -854,7 +855,7 @@ int recording__index_names(struct ss_recording *rec)
 	index_stacks(rec, &rec->stacks);
 	index_stacks(rec, &rec->sample_stacks);
 	if (rec->naddrs > 1)
-		qsort(rec->addrs, rec->naddrs, sizeof(*rec->addrs), addr_cmp);
+		ss_sort(rec->addrs, rec->naddrs, sizeof(*rec->addrs), addr_cmp);
 	return 0;
 }
 

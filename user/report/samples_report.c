@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/sort.h"
 #include "samples_report.h"
 #include "advisor/runtime.h"
 
@@ -47,14 +48,14 @@ long samples__rank_leaves(const struct samples_result *r, struct samples_leaf **
 		if (r->stacks[i].depth)
 			v[n++] = (struct samples_leaf){ r->stacks[i].ips[0], r->stacks[i].count };
 	/* Merge equal addresses, then order by count. */
-	qsort(v, n, sizeof(*v), cmp_leaf_ip);
+	ss_sort(v, n, sizeof(*v), cmp_leaf_ip);
 	for (size_t i = 0; i < n; i++) {
 		if (m && v[m - 1].ip == v[i].ip)
 			v[m - 1].count += v[i].count;
 		else
 			v[m++] = v[i];
 	}
-	qsort(v, m, sizeof(*v), cmp_leaf);
+	ss_sort(v, m, sizeof(*v), cmp_leaf);
 	*out = v;
 	return (long)m;
 }
@@ -187,7 +188,7 @@ static long top_rows(const struct samples_result *r, samples_symbolize_fn symbol
 		}
 		v[j].count += st->count;
 	}
-	qsort(v, (size_t)n, sizeof(*v), cmp_top);
+	ss_sort(v, (size_t)n, sizeof(*v), cmp_top);
 	*out = v;
 	return n;
 }
@@ -447,7 +448,7 @@ int samples__write_folded(const struct samples_result *r, FILE *f, samples_symbo
 		v[n].count = r->stacks[n].count;
 	}
 	/* Different addresses in the same functions fold to the same line. */
-	qsort(v, n, sizeof(*v), cmp_folded);
+	ss_sort(v, n, sizeof(*v), cmp_folded);
 	for (size_t i = 0; i < n; i++) {
 		if (m && !strcmp(v[m - 1].text, v[i].text)) {
 			v[m - 1].count += v[i].count;

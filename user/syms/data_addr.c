@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <capstone/capstone.h>
+#include "common/sort.h"
 #include "data_addr.h"
 #include "data_fields.h"
 #include "syms.h"
@@ -786,7 +787,7 @@ static void load_module(struct data_addr *da, struct module *mod, const struct m
 			mod->syms[mod->nsyms++] = (struct objsym){ s.st_value, s.st_size, strdup(name) };
 		}
 	}
-	qsort(mod->syms, mod->nsyms, sizeof(*mod->syms), cmp_objsym);
+	ss_sort(mod->syms, mod->nsyms, sizeof(*mod->syms), cmp_objsym);
 out:
 	elf_end(e);
 	close(fd);

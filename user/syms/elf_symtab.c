@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/sort.h"
 #include "demangle.h"
 #include "elf_symtab.h"
 #include "strpool.h"
@@ -294,7 +295,7 @@ static ssize_t read_symbols(struct elf_symtab *st, Elf *e, Elf_Scn *scn, const G
 		};
 	}
 	if (nraw)
-		qsort(raw, nraw, sizeof(*raw), raw_cmp);
+		ss_sort(raw, nraw, sizeof(*raw), raw_cmp);
 	out = malloc((nraw ? nraw : 1) * sizeof(*out));
 	out_end = malloc((nraw ? nraw : 1) * sizeof(*out_end));
 	if (!out || !out_end)
@@ -547,7 +548,7 @@ static int read_imports(Elf *e, uint16_t machine, Elf_Scn *dynsym, Elf_Scn *cons
 			return err;
 	}
 	if (im->n)
-		qsort(im->v, im->n, sizeof(*im->v), got_cmp);
+		ss_sort(im->v, im->n, sizeof(*im->v), got_cmp);
 	return 0;
 }
 
@@ -685,7 +686,7 @@ static int read_plt(struct elf_symtab *st, Elf *e, Elf_Scn *const *plts, size_t 
 		}
 	}
 	if (st->nplt)
-		qsort(st->plt, st->nplt, sizeof(*st->plt), plt_cmp);
+		ss_sort(st->plt, st->nplt, sizeof(*st->plt), plt_cmp);
 	strpool__shrink(&pool);
 	st->plt_strs = pool.buf;
 	st->plt_strs_len = pool.len;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/sort.h"
 #include "perfmap.h"
 #include "proc_root.h"
 #include "strpool.h"
@@ -232,7 +233,7 @@ struct perfmap *perfmap__load(int fd, int *err)
 		return NULL;
 	}
 	if (pm->n)
-		qsort(pm->v, pm->n, sizeof(*pm->v), entry_cmp);
+		ss_sort(pm->v, pm->n, sizeof(*pm->v), entry_cmp);
 	strpool__shrink(&pm->names);
 	return pm;
 }

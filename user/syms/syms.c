@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include "build_id.h"
+#include "common/sort.h"
 #include "debuginfo.h"
 #include "elf_cache.h"
 #include "elf_symtab.h"
@@ -139,7 +140,7 @@ static void sort_mappings(struct map_set *set)
 {
 	size_t n = 0;
 
-	qsort(set->v, set->n, sizeof(*set->v), mapping_cmp);
+	ss_sort(set->v, set->n, sizeof(*set->v), mapping_cmp);
 	for (size_t i = 0; i < set->n; i++) {
 		if (n && set->v[i].start < set->v[n - 1].end) {
 			free(set->v[i].path);

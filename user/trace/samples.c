@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "common/sort.h"
 #include "common/cpulist.h"
 #include "map_read.h"
 #include "perf_events.h"
@@ -612,7 +613,7 @@ static int read_stacks(struct samples *s, struct samples_result *r)
 		err = -ENOMEM;
 		goto out;
 	}
-	qsort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack_id);
+	ss_sort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack_id);
 	for (size_t i = 0; i < r->nr_stacks; i++) {
 		__u32 d;
 
@@ -648,7 +649,7 @@ static int read_stacks(struct samples *s, struct samples_result *r)
 		r->stacks[i].depth = depth[i];
 		r->stacks[i].ips = depth[i] ? r->ip_pool + start[i] : NULL;
 	}
-	qsort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack_count);
+	ss_sort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack_count);
 out:
 	free(start);
 	free(depth);
@@ -720,7 +721,7 @@ static int read_threads(struct samples *s, struct samples_result *r)
 		}
 	}
 	if (r->nr_threads > 1)
-		qsort(r->threads, r->nr_threads, sizeof(*r->threads), cmp_thread);
+		ss_sort(r->threads, r->nr_threads, sizeof(*r->threads), cmp_thread);
 	return err == -ENOENT ? 0 : err;
 }
 

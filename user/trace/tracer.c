@@ -24,6 +24,7 @@
 #include "common/names.h"
 #include "common/procfs.h"
 #include "model/counters.h"
+#include "exited_sites.h"
 #include "light.h"
 #include "map_read.h"
 #include "shared_progs.h"
@@ -46,6 +47,8 @@ struct tracer {
 	int verbose;
 	int pid, tid;
 	int proc_dir;		/* the target's /proc/PID (< 0: none; names stay BPF's) */
+	struct exited_sites moved;	/* exited threads' waiter and release entries */
+	__u64 folds_drained;	/* bss->threads_folded when they were last moved */
 };
 
 static const char *const default_tracefs[] = {
@@ -368,8 +371,6 @@ static void set_settings(struct tracer *t, const struct tracer_opts *o)
 	t->skel->rodata->targ_tgid = o->pid;
 	t->skel->rodata->targ_tid = o->tid;
 	t->skel->rodata->targ_stack_interval_ns = o->stack_interval_ns;
-	/* bpf/trace.bpf.c says why only with kfuncs. */
-	t->skel->rodata->targ_fold_exited = t->features.kfuncs;
 }
 
 /* *fentry_refused: the fentry programs were chosen and did not load. */
@@ -730,7 +731,8 @@ static int add_waiter(struct ss_profile *p, const struct ss_waiter_key *k,
 
 	if (!r)
 		return 0;	/* the address itself was not recorded (map full) */
-	if (!tid_seen(r->tids, r->waiters, k->tid)) {
+	/* tid 0: exited threads' entries, summed (add_exited_sites()). */
+	if (k->tid && !tid_seen(r->tids, r->waiters, k->tid)) {
 		__u32 *tids = realloc(r->tids, (r->waiters + 1) * sizeof(*tids));
 
 		if (!tids)
@@ -906,6 +908,78 @@ static int read_releases(struct tracer *t, struct ss_profile *p)
 	return 0;
 }
 
+/* The record of x's i-th waiter's word; *last caches the previous one
+ * (each drain's tids are sorted by word). */
+static struct ss_futex_rec *exited_waiter_rec(const struct exited_sites *x, size_t i,
+					      struct ss_profile *p, struct ss_futex_rec **last)
+{
+	if (!*last || (*last)->uaddr != x->tids[i].uaddr)
+		*last = futex_rec(p, x->tids[i].uaddr);
+	return *last;
+}
+
+/* The exited threads' waiter tids (exited_sites.h) into their words'
+ * lists, one allocation a word. */
+static int add_exited_waiters(const struct exited_sites *x, struct ss_profile *p)
+{
+	size_t *more = calloc(p->nfutexes ? p->nfutexes : 1, sizeof(*more));
+	struct ss_futex_rec *r = NULL;
+
+	if (!more)
+		return -ENOMEM;
+	for (size_t i = 0; i < x->ntids; i++)
+		if (exited_waiter_rec(x, i, p, &r))
+			more[r - p->futexes]++;
+	for (size_t i = 0; i < p->nfutexes; i++) {
+		__u32 *tids;
+
+		if (!more[i])
+			continue;
+		tids = realloc(p->futexes[i].tids, (p->futexes[i].waiters + more[i]) * sizeof(*tids));
+		if (!tids) {
+			free(more);
+			return -ENOMEM;
+		}
+		p->futexes[i].tids = tids;
+	}
+	r = NULL;
+	for (size_t i = 0; i < x->ntids; i++)
+		if (exited_waiter_rec(x, i, p, &r))
+			r->tids[r->waiters++] = x->tids[i].tid;
+	free(more);
+	return 0;
+}
+
+/* The exited threads' entries moved out of the maps during the trace
+ * (exited_sites.h), after every per-thread merge: summed under tid 0,
+ * they join no live thread's share or release record. */
+static int add_exited_sites(struct tracer *t, struct ss_profile *p)
+{
+	const struct exited_sites *x = &t->moved;
+	int err = 0;
+
+	for (size_t i = 0; !err && i < x->waiters.n; i++)
+		err = add_waiter(p, (const struct ss_waiter_key *)x->waiters.keys + i,
+				 (const struct ss_waiter_val *)x->waiters.vals + i, false);
+	for (size_t i = 0; !err && i < x->releases.n; i++)
+		err = add_release(p, (const struct ss_release_key *)x->releases.keys + i,
+				  (const struct ss_release_val *)x->releases.vals + i);
+	return err ?: add_exited_waiters(x, p);
+}
+
+int tracer__drain_exited(struct tracer *t)
+{
+	__u64 folded = t->skel->bss->threads_folded;
+	long n;
+
+	if (folded == t->folds_drained)
+		return 0;
+	t->folds_drained = folded;
+	n = exited_sites_drain(&t->moved, bpf_map__fd(t->skel->maps.waiters),
+			       bpf_map__fd(t->skel->maps.release_sites), t->proc_dir);
+	return n < 0 ? (int)n : 0;
+}
+
 /*
  * Each thread's release counts since its last wake stack are still pending
  * in its record (the BPF side adds them to the site when it takes the next
@@ -1035,8 +1109,12 @@ static int read_exited(struct tracer *t, struct ss_profile *p)
 				sum.threads += vals[c].threads;
 				SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &sum, &vals[c]);
 			}
-		if (sum.threads && (g = profile_exited_group(p, next.comm, cap)))
-			g->x = sum;
+		/* Added, not set: keys that differ only after the name's NUL
+		 * (bpf/thread_exit.bpf.h) are one name. */
+		if (sum.threads && (g = profile_exited_group(p, next.comm, cap))) {
+			g->x.threads += sum.threads;
+			SS_COUNTERS_ADD(SS_THREAD_COUNTERS, &g->x, &sum);
+		}
 		key = next;
 		prev = &key;
 	}
@@ -1079,6 +1157,7 @@ int tracer__read(struct tracer *t, struct ss_profile *p)
 	err = err ?: add_pending_waits(p);
 	err = err ?: read_releases(t, p);
 	err = err ?: add_pending_releases(p);
+	err = err ?: add_exited_sites(t, p);
 	err = err ?: read_yields(t, p);
 	err = err ?: read_drops(t, p);
 	if (!err) {
@@ -1187,5 +1266,6 @@ void tracer__free(struct tracer *t)
 		close(t->proc_dir);
 	trace__destroy(t->skel);
 	unwind_maps__free(&t->unwind);
+	exited_sites_free(&t->moved);
 	free(t);
 }

@@ -75,6 +75,11 @@ int tracer_attach_error(const char *prog, const char *section, int err, int verb
 void tracer__stop(struct tracer *t);
 /* Copies the maps into p (which the caller frees with profile_free). */
 int tracer__read(struct tracer *t, struct ss_profile *p);
+/* Moves the waiter and release entries of the target's threads that have
+ * exited since the last call out of their maps (user/trace/exited_sites.h),
+ * so that a thread-per-request server does not fill them; tracer__read()
+ * adds them back. Cheap when no thread exited. 0 or a negative errno. */
+int tracer__drain_exited(struct tracer *t);
 /* User stack of a stack id: fills ips (innermost first), returns depth. */
 int tracer__stack(struct tracer *t, __s32 stack_id, __u64 *ips, int max);
 void tracer__features(const struct tracer *t, struct tracer_features *f);

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/sort.h"
 #include "calib_host_kern.h"
 #include "calib_util.h"
 
@@ -131,7 +132,7 @@ int calib_hc__futex_handoff(int cpu_a, int cpu_b, bool same_cpu, int rounds,
 		if (!n) {
 			err = -EAGAIN;
 		} else {
-			qsort(all, (size_t)n, sizeof(double), cmp_double);
+			ss_sort(all, (size_t)n, sizeof(double), cmp_double);
 			out->median_ns = all[n / 2];
 			out->p90_ns = all[(n * 9) / 10];
 		}

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/sort.h"
 #include "calib_stat.h"
 #include "calib_util.h"
 
@@ -103,7 +104,7 @@ int calib_distance__split(const double *ns, int n, struct calib_mode modes[2], d
 		free(v);
 		return 0;
 	}
-	qsort(v, (size_t)m, sizeof(*v), cmp_double);
+	ss_sort(v, (size_t)m, sizeof(*v), cmp_double);
 	/* The 10th and 90th percentiles, so that a few disturbed readings
 	 * (a vCPU descheduled mid-reading) neither make a state nor hide one. */
 	lo = v[(m - 1) / 10];
@@ -136,7 +137,7 @@ int calib_modes__find(const double *samples, int n, struct calib_mode *modes)
 	if (!s)
 		return 0;
 	memcpy(s, samples, sizeof(*s) * (size_t)n);
-	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	ss_sort(s, (size_t)n, sizeof(*s), cmp_double);
 	min_n = (int)ceil(CALIB_MODE_MIN_SHARE * n);
 	if (min_n < 2)
 		min_n = 2;

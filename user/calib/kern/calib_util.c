@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "common/sort.h"
 #include "calib_stat.h"
 #include "calib_util.h"
 #include "common/cpulist.h"
@@ -77,7 +78,7 @@ static double median_abs_dev(double *s, int n, double median)
 {
 	for (int i = 0; i < n; i++)
 		s[i] = fabs(s[i] - median);
-	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	ss_sort(s, (size_t)n, sizeof(*s), cmp_double);
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
@@ -97,7 +98,7 @@ void calib_stats__compute(struct calib_stats *st, const double *samples, int n)
 		return;
 	}
 	memcpy(s, samples, sizeof(*s) * (size_t)n);
-	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	ss_sort(s, (size_t)n, sizeof(*s), cmp_double);
 	st->n = n;
 	st->min = s[0];
 	st->max = s[n - 1];

@@ -12,6 +12,7 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
+#include "common/sort.h"
 #include "calib_hints.h"
 #include "calib_util.h"
 #include "fingerprint.h"
@@ -236,7 +237,7 @@ static void read_vulns(const char *root, struct ss_fingerprint *fp)
 	}
 	closedir(d);
 	/* readdir order is the filesystem's: sort so equal hosts print alike. */
-	qsort(fp->vulns, (size_t)fp->nvulns, sizeof(fp->vulns[0]), cmp_vuln);
+	ss_sort(fp->vulns, (size_t)fp->nvulns, sizeof(fp->vulns[0]), cmp_vuln);
 }
 
 /* The live host's cpuid: the hypervisor bit and the hypervisor's name
