@@ -288,17 +288,19 @@ static size_t own_vdso_size(void)
  */
 static struct elf_file *kernel_vdso(const void *image, size_t size)
 {
-	char hex[2 * 64 + 1], dir[PATH_MAX];
-	const char *const where[] = { "%s/lib/modules/%s/vdso", "/lib/modules/%2$s/vdso", "%s" };
+	char hex[2 * 64 + 1], dir[3][PATH_MAX];
 	struct utsname u;
 	int fd = -1, err;
 
 	if (build_id__read_mem(image, size, hex, sizeof(hex)) || uname(&u))
 		return NULL;
-	for (size_t i = 0; fd < 0 && i < sizeof(where) / sizeof(where[0]); i++) {
-		snprintf(dir, sizeof(dir), where[i], debug_root(), u.release);
-		fd = build_id__open_in(dir, hex);
-	}
+	/* each path made whole: a format that skips an argument ("%2$s"
+	 * alone) aborts under _FORTIFY_SOURCE, as Debian builds it */
+	snprintf(dir[0], sizeof(dir[0]), "%s/lib/modules/%s/vdso", debug_root(), u.release);
+	snprintf(dir[1], sizeof(dir[1]), "/lib/modules/%s/vdso", u.release);
+	snprintf(dir[2], sizeof(dir[2]), "%s", debug_root());
+	for (size_t i = 0; fd < 0 && i < 3; i++)
+		fd = build_id__open_in(dir[i], hex);
 	if (fd < 0)
 		return NULL;
 	/* the cache owns fd from here; frames still say [vdso] */
