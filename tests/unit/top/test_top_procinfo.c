@@ -78,6 +78,7 @@ static void test_cgroup_v1(void **state)
 
 static void test_hostile_bytes(void **state)
 {
+	static const char with_nul[] = "0::/system.slice/x\0y.service\n";
 	char c[TOP_CONTAINER_LEN], u[TOP_UNIT_LEN];
 	char big[4096];
 
@@ -87,7 +88,7 @@ static void test_hostile_bytes(void **state)
 	/* an id with an escape inside is no id, and is cleaned */
 	expect("0::/docker/\x1b[2J" "2a9c0d1e7b5a6c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e\n", "", "");
 	/* a NUL inside the text (len says more): parsing stops at nothing */
-	top_cgroup_names("0::/system.slice/x\0y.service\n", 31, c, sizeof(c), u, sizeof(u));
+	top_cgroup_names(with_nul, sizeof(with_nul) - 1, c, sizeof(c), u, sizeof(u));
 	assert_true(ss_name_is_clean(u, sizeof(u)));
 	/* a very long unit: cut to fit, still clean and terminated */
 	memset(big, 'a', sizeof(big));

@@ -300,7 +300,7 @@ static void test_no_terminal_is_a_usage_error(void **state)
 static void test_closed_terminal_during_a_report(void **state)
 {
 	struct fx *fx = *state;
-	char mark[160];
+	char mark[160], started[200];
 	time_t t0;
 
 	if (fx) {
@@ -311,6 +311,11 @@ static void test_closed_terminal_during_a_report(void **state)
 	fx = start_view(state, "100", "30");
 	keys(fx, "Enter");
 	wait_screen(fx, -1, "tracing PID 100 for 30 s");
+	snprintf(started, sizeof(started), "%s.started", mark);
+	for (int i = 0; i < 300 && access(started, F_OK); i++)
+		usleep(100000);
+	assert_int_equal(access(started, F_OK), 0);
+	unlink(started);
 	t0 = time(NULL);
 	assert_int_equal(tmux(fx, NULL, "kill-session", "-t", "v", NULL), 0);
 	assert_int_equal(wait_rc(fx), 0);
@@ -360,6 +365,16 @@ static int fake_report(int argc, char **argv)
 	const char *mark = getenv("FAKE_REPORT_MARK");
 
 	signal(SIGINT, on_report_sigint);
+	/* ready for SIGINT: the test hangs up only after this (a child slow
+	 * to start, as under ASan, would die of the default action first) */
+	if (mark) {
+		char started[200];
+		FILE *m;
+
+		snprintf(started, sizeof(started), "%s.started", mark);
+		if ((m = fopen(started, "w")))
+			fclose(m);
+	}
 	for (unsigned int i = 0; i < secs * 10 && !report_interrupted; i++)
 		usleep(100000);
 	if (report_interrupted && mark) {
