@@ -15,7 +15,8 @@ ARM64_LIB_PKGS := libbpf-dev libbpf1 libelf-dev libelf1 zlib1g-dev zlib1g libibe
 	libzstd-dev libzstd1 libjson-c-dev libjson-c5 libnuma-dev libnuma1 \
 	libcmocka-dev libcmocka0 libprotobuf-c-dev libprotobuf-c1 \
 	libmicrohttpd-dev libmicrohttpd12 libssl-dev libssl3 $(ARM64_GNUTLS_PKGS) \
-	libdw-dev libdw1 liblzma5 libbz2-1.0 libcapstone-dev libcapstone4
+	libdw-dev libdw1 liblzma5 libbz2-1.0 libcapstone-dev libcapstone4 \
+	libncurses-dev libncursesw6 libncurses6 libtinfo6
 # Where mk/debfetch.sh keeps its private apt state and downloads.
 DEBFETCH_DIR ?= $(OUTPUT)/apt
 
