@@ -236,8 +236,11 @@ static int copy_samples(struct advice_input *in, int pid, const struct samples_r
 	snprintf(ap->samples.reason, sizeof(ap->samples.reason), "%s", sr->reason);
 	snprintf(ap->samples.event, sizeof(ap->samples.event), "%s", sr->event ? sr->event : "");
 	ap->samples.total = sr->total;
-	if (n <= 0)
+	if (n <= 0) {
+		/* No row: the empty table top_rows() made (LeakSanitizer). */
+		samples__top_free(top, 0);
 		return n < 0 ? -ENOMEM : 0;
+	}
 	in->samples = calloc(n, sizeof(*in->samples));
 	if (!in->samples) {
 		samples__top_free(top, n);
