@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/sort.h"
 #include "common/errors.h"
 #include "top/top_html.h"
 #include "top/top_read.h"
@@ -234,7 +235,7 @@ int top_diff_run(const char *const paths[2], json_object *docs[2], bool json)
 		for (size_t i = 0; i < rec[w].snap.nprocs; i++)
 			add_proc(v, &n, &rec[w].snap.procs[i], w, (double)rec[w].snap.interval_ns / 1e9);
 	if (!code) {
-		qsort(v, n, sizeof(*v), by_change);
+		ss_sort(v, n, sizeof(*v), by_change);
 		if (json)
 			print_diff_json(v, n, paths);
 		else

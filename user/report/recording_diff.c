@@ -221,7 +221,7 @@ static double group_value(json_object *rows, const struct tid_group *tids, size_
 		    json_object_array_length(row) <= (size_t)col)
 			continue;
 		key.tid = (__u32)json_object_get_int64(json_object_array_get_idx(row, 0));
-		hit = bsearch(&key, tids, n, sizeof(*tids), tid_cmp);
+		hit = n ? bsearch(&key, tids, n, sizeof(*tids), tid_cmp) : NULL;
 		if (hit && hit->in)
 			v += json_object_get_double(json_object_array_get_idx(row, (size_t)col));
 	}

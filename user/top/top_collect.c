@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
+#include "common/sort.h"
 #include "common/errors.h"
 #include "common/grow.h"
 #include "top.h"
@@ -210,7 +211,7 @@ static int read_threads(struct top_collector *c, uint64_t now)
 	if (err)
 		return err;
 	recs = c->cur.recs;
-	qsort(recs, c->cur.n, sizeof(struct thread_rec), cmp_thread);
+	ss_sort(recs, c->cur.n, sizeof(struct thread_rec), cmp_thread);
 	for (size_t i = 0; i < c->cur.n; i++)
 		if (!k || recs[k - 1].tid != recs[i].tid)
 			recs[k++] = recs[i];

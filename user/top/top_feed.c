@@ -47,8 +47,10 @@ static int copy_snapshot(struct snap_copy *c, const struct top_snapshot *s)
 		*p = s->procs[i];
 		p->words = NULL;
 		p->nwords = 0;
-		if (!p->threads)
+		if (!p->threads || !p->nthreads_detail) {
+			p->threads = NULL;	/* memcpy to a NULL array, even of 0 bytes, is UB */
 			continue;
+		}
 		memcpy(&c->threads[t], p->threads, p->nthreads_detail * sizeof(*c->threads));
 		p->threads = &c->threads[t];
 		t += p->nthreads_detail;

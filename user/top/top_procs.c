@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/sort.h"
 #include "common/grow.h"
 #include "common/procfs.h"
 #include "top_collect_priv.h"
@@ -194,7 +195,7 @@ int top_procs_build(struct top_collector *c, struct top_snapshot *snap)
 	c->nthreads = 0;
 	if (top_reserve((void **)&c->threads, &c->threads_cap, c->ndeltas, sizeof(*c->threads)))
 		return -ENOMEM;
-	qsort(c->deltas, c->ndeltas, sizeof(*c->deltas), cmp_delta);
+	ss_sort(c->deltas, c->ndeltas, sizeof(*c->deltas), cmp_delta);
 	while (i < c->ndeltas) {
 		size_t end = i, first_thread = c->nthreads;
 		bool any = false;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "advisor/advisor.h"
+#include "common/sort.h"
 #include "common/grow.h"
 #include "common/names.h"
 #include "report/metrics_text.h"
@@ -137,7 +138,7 @@ static void group_procs(struct top_series_set *s, const struct top_snapshot *sna
 
 	for (size_t i = 0; i < snap->nprocs; i++)
 		s->order[i] = &snap->procs[i];
-	qsort(s->order, snap->nprocs, sizeof(*s->order), cmp_procs);
+	ss_sort(s->order, snap->nprocs, sizeof(*s->order), cmp_procs);
 	for (size_t i = 0; i < snap->nprocs; i++) {
 		if (!n || cmp_procs(&s->order[i], &s->groups[n - 1].first))
 			s->groups[n++] = (struct top_group){ .first = s->order[i] };
@@ -145,7 +146,7 @@ static void group_procs(struct top_series_set *s, const struct top_snapshot *sna
 	}
 	s->ngroups = n;
 	for (size_t r = 0; r < sizeof(rankings) / sizeof(rankings[0]); r++) {
-		qsort(s->groups, n, sizeof(*s->groups), rankings[r].cmp);
+		ss_sort(s->groups, n, sizeof(*s->groups), rankings[r].cmp);
 		for (size_t i = 0; i < n && i < s->top_n; i++) {
 			const struct top_group *g = &s->groups[i];
 
@@ -251,10 +252,10 @@ int top_series_update(struct top_series_set *s, const struct top_snapshot *snap)
 	for (size_t i = 0; i < s->ngroups; i++)
 		if (s->groups[i].chosen)
 			label_chosen(s, &s->groups[i]);
-	qsort(s->v, s->n, sizeof(*s->v), cmp_series);
+	ss_sort(s->v, s->n, sizeof(*s->v), cmp_series);
 	for (size_t i = 0; i < s->ngroups; i++) {
-		struct top_series *t = bsearch(&s->groups[i], s->v, s->n, sizeof(*s->v),
-					       cmp_group_series);
+		struct top_series *t = s->n ? bsearch(&s->groups[i], s->v, s->n, sizeof(*s->v),
+						      cmp_group_series) : NULL;
 
 		add_group(t ? t : &s->other, &s->groups[i]);
 	}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include "advisor/advisor.h"
 #include "advisor/metrics.h"
+#include "common/sort.h"
 #include "common/names.h"
 #include "top_verdict.h"
 
@@ -198,7 +199,7 @@ int top_verdict_apply(struct top_proc *p, const struct top_verdict_input *in, st
 		return -EINVAL;
 	cut = *in;
 	if (cut.nwords > TOP_MAX_VERDICT_WORDS) {
-		qsort(in->words, in->nwords, sizeof(*in->words), by_wait_desc);
+		ss_sort(in->words, in->nwords, sizeof(*in->words), by_wait_desc);
 		cut.nwords = TOP_MAX_VERDICT_WORDS;
 	}
 	if (cut.nthreads > TOP_MAX_VERDICT_THREADS)

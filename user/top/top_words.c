@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "common/sort.h"
 #include "common/grow.h"
 #include "top.h"
 #include "top_words.h"
@@ -141,7 +142,7 @@ int top_words_refresh(struct top_words *w, int fd, const struct top_wait_credit 
 			       offsetof(struct word_rec, c), NULL, NULL, &w->cur);
 	if (err)
 		return err;
-	qsort(w->cur.recs, w->cur.n, sizeof(struct word_rec), cmp_rec);
+	ss_sort(w->cur.recs, w->cur.n, sizeof(struct word_rec), cmp_rec);
 	err = diff_words(w, fd);
 	if (err)
 		return err;
