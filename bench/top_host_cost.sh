@@ -16,7 +16,13 @@
 # bystander and beside the ping-pong, and its peak RSS; the load average
 # before and after.
 #
-#   bench/top_host_cost.sh [-r ROUNDS] [-w SECONDS] [-i INTERVAL]
+# -f FLOOR adds a third run per round: FLOOR is a spinscope built with
+# the scheduler programs returning at once (`make OUTPUT=build/floor
+# BPF_CFLAGS=-DSS_TOP_DISPATCH_ONLY=1 spinscope`), so its ratio is what
+# the tracepoints' dispatch alone costs the bystander on this host: the
+# floor under top's own work.
+#
+#   bench/top_host_cost.sh [-r ROUNDS] [-w SECONDS] [-i INTERVAL] [-f FLOOR]
 #
 # Environment: SPINSCOPE (default build/spinscope), LOOP (default
 # build/bench/getppid_loop), PINGPONG (default build/bench/pipe_pingpong).
@@ -26,18 +32,20 @@ set -u
 ROUNDS=7
 WINDOW=2
 INTERVAL=2
+FLOOR=
 SPINSCOPE=${SPINSCOPE:-build/spinscope}
 LOOP=${LOOP:-build/bench/getppid_loop}
 PINGPONG=${PINGPONG:-build/bench/pipe_pingpong}
-while getopts "r:w:i:h" opt; do
+while getopts "r:w:i:f:h" opt; do
 	case $opt in
 	r) ROUNDS=$OPTARG ;;
 	w) WINDOW=$OPTARG ;;
 	i) INTERVAL=$OPTARG ;;
-	*) sed -n '19,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	f) FLOOR=$OPTARG ;;
+	*) sed -n '25,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
-for b in "$SPINSCOPE" "$LOOP" "$PINGPONG"; do
+for b in "$SPINSCOPE" "$LOOP" "$PINGPONG" ${FLOOR:+"$FLOOR"}; do
 	[ -x "$b" ] || { echo "top_host_cost.sh: build first (make bench-top)" >&2; exit 1; }
 done
 
@@ -49,9 +57,10 @@ trap cleanup EXIT
 # CPU ticks (utime + stime) of pid $1.
 ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 
+# start_top BINARY: BINARY's top watches the host, its output to /dev/null.
 start_top() {
 	: > "$TMP/err"
-	"$SPINSCOPE" top -b -i "$INTERVAL" > /dev/null 2> "$TMP/err" &
+	"$1" top -b -i "$INTERVAL" > /dev/null 2> "$TMP/err" &
 	TOP=$!
 	for _ in $(seq 300); do
 		grep -q "tracing" "$TMP/err" && break
@@ -72,15 +81,22 @@ stop_top() {
 	kill -INT "$TOP"; wait "$TOP" 2>/dev/null; TOP=
 }
 
-# run BYSTANDER MODE: the bystander's rate alone or while top watches.
+# run BYSTANDER MODE: the bystander's rate alone, while top watches, or
+# while the dispatch-only build (floor) does.
 run() {
-	[ "$2" = top ] && start_top
+	case $2 in
+	top) start_top "$SPINSCOPE" ;;
+	floor) start_top "$FLOOR" ;;
+	esac
 	case $1 in
 	getppid) rate=$("$LOOP" "$WINDOW" | sed 's/calls_per_s=//') ;;
 	pipe) line=$("$PINGPONG" "$WINDOW"); rate=$(echo "$line" | sed 's/round_trips_per_s=\([0-9]*\).*/\1/')
 	      echo "$line" | sed 's/.*switches_per_s=//' >> "$TMP/switches" ;;
 	esac
-	[ "$2" = top ] && stop_top "$TMP/selfcpu.$1"
+	case $2 in
+	top) stop_top "$TMP/selfcpu.$1" ;;
+	floor) stop_top /dev/null ;;
+	esac
 	echo "$rate" > "$TMP/rate.$1.$2"
 }
 
@@ -91,11 +107,27 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 r=0
 while [ "$r" -lt "$ROUNDS" ]; do
 	for b in getppid pipe; do
-		if [ $((r % 2)) -eq 0 ]; then run $b alone; run $b top; else run $b top; run $b alone; fi
+		# The order rotates each round, so no mode always runs first.
+		modes="alone top${FLOOR:+ floor}"
+		set -- $modes
+		n=$#
+		i=0
+		while [ "$i" -lt "$n" ]; do
+			set -- $modes
+			shift $(((r + i) % n))
+			run $b "$1"
+			i=$((i + 1))
+		done
 		a=$(cat "$TMP/rate.$b.alone") t=$(cat "$TMP/rate.$b.top")
 		echo "$a" >> "$TMP/alone.$b"
 		awk -v a="$a" -v t="$t" 'BEGIN { print t / a }' >> "$TMP/ratio.$b"
-		echo "round $r: $b alone $a, with top $t" >&2
+		if [ -n "$FLOOR" ]; then
+			f=$(cat "$TMP/rate.$b.floor")
+			awk -v a="$a" -v f="$f" 'BEGIN { print f / a }' >> "$TMP/floor.$b"
+			echo "round $r: $b alone $a, with top $t, with the dispatch-only build $f" >&2
+		else
+			echo "round $r: $b alone $a, with top $t" >&2
+		fi
 	done
 	r=$((r + 1))
 done
@@ -105,5 +137,12 @@ echo "| bystander | alone (per CPU-second, median) | with top / alone, median | 
 echo "|---|---|---|---|---|"
 echo "| getppid loop | $(median < "$TMP/alone.getppid") calls | $(median < "$TMP/ratio.getppid") | $(range < "$TMP/ratio.getppid") | $ROUNDS |"
 echo "| pipe ping-pong | $(median < "$TMP/alone.pipe") round trips | $(median < "$TMP/ratio.pipe") | $(range < "$TMP/ratio.pipe") | $ROUNDS |"
+if [ -n "$FLOOR" ]; then
+	echo
+	echo "| bystander | dispatch-only build / alone, median | range |"
+	echo "|---|---|---|"
+	echo "| getppid loop | $(median < "$TMP/floor.getppid") | $(range < "$TMP/floor.getppid") |"
+	echo "| pipe ping-pong | $(median < "$TMP/floor.pipe") | $(range < "$TMP/floor.pipe") |"
+fi
 echo
 echo "spinscope top -i $INTERVAL's own CPU (share of one CPU), median (range): beside the getppid loop $(median < "$TMP/selfcpu.getppid") ($(range < "$TMP/selfcpu.getppid")), beside the ping-pong $(median < "$TMP/selfcpu.pipe") ($(range < "$TMP/selfcpu.pipe")) at a median $(median < "$TMP/switches") switches/s of the ping-pong; peak RSS $(sort -n "$TMP/rss" | tail -1) KiB"

@@ -37,6 +37,14 @@
  * estimate, woken exact. */
 #define TOP_WAKE_CALL_NS 2000
 
+/* Benchmarks only: -DSS_TOP_DISPATCH_ONLY=1 builds the scheduler
+ * programs to return at once, so bench/top_host_cost.sh -f measures what
+ * the tracepoints' dispatch alone costs a bystander: the floor under any
+ * work these programs could do per switch. */
+#ifndef SS_TOP_DISPATCH_ONLY
+#define SS_TOP_DISPATCH_ONLY 0
+#endif
+
 /* Sampling on: the cpu-clock program is attached. */
 const volatile bool targ_sampling = false;
 
@@ -266,8 +274,11 @@ static __always_inline void top_switch(bool preempt, struct task_struct *prev, s
 	__u32 prev_tid = btf ? prev->pid : BPF_CORE_READ(prev, pid);
 	__u32 next_tid = btf ? next->pid : BPF_CORE_READ(next, pid);
 	struct top_thread_rec *r;
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now;
 
+	if (SS_TOP_DISPATCH_ONLY)
+		return;
+	now = bpf_ktime_get_ns();
 	/* tid 0: a CPU's idle task, not a thread of any process. */
 	if (prev_tid) {
 		r = rec_get(prev, prev_tid, btf ? prev->tgid : BPF_CORE_READ(prev, tgid), btf);
@@ -350,8 +361,11 @@ static __always_inline void top_waking(struct task_struct *p, bool btf)
 {
 	__u32 tid = btf ? p->pid : BPF_CORE_READ(p, pid);
 	struct top_thread_rec *pr = NULL;
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now;
 
+	if (SS_TOP_DISPATCH_ONLY)
+		return;
+	now = bpf_ktime_get_ns();
 	if (tid) {
 		pr = rec_get(p, tid, btf ? p->tgid : BPF_CORE_READ(p, tgid), btf);
 		if (pr)
