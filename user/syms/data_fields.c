@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/sort.h"
 #include "data_fields.h"
 
 /* Types nest a few levels in practice; a hostile file cannot make the
@@ -16,9 +17,20 @@
 /* CUs and top-level DIEs looked at per variable: bounded for huge files. */
 #define MAX_DIES (1u << 20)
 
+/* A top-level variable with a fixed address: its DIE's offset. */
+struct placed_var {
+	uint64_t addr;
+	Dwarf_Off die;
+};
+
 struct data_fields {
 	int fd;
 	Dwarf *dw;		/* NULL: no debug information */
+	/* Every top-level variable by address, made at the first lookup: one
+	 * walk of the CUs, not one per sampled line. */
+	struct placed_var *vars;
+	size_t nvars;
+	bool indexed;
 };
 
 struct data_fields *data_fields__new(const char *path)
@@ -40,42 +52,78 @@ void data_fields__free(struct data_fields *df)
 		dwarf_end(df->dw);
 	if (df->fd >= 0)
 		close(df->fd);
+	free(df->vars);
 	free(df);
 }
 
-/* Whether die is a variable placed at addr (DW_OP_addr addr). */
-static bool placed_at(Dwarf_Die *die, uint64_t addr)
+/* The address die's variable is placed at (DW_OP_addr), if it is one. */
+static bool placed_addr(Dwarf_Die *die, uint64_t *addr)
 {
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
 	size_t n;
 
-	return dwarf_tag(die) == DW_TAG_variable && dwarf_attr(die, DW_AT_location, &a) &&
-	       dwarf_getlocation(&a, &ops, &n) == 0 && n == 1 && ops[0].atom == DW_OP_addr &&
-	       ops[0].number == addr;
+	if (dwarf_tag(die) != DW_TAG_variable || !dwarf_attr(die, DW_AT_location, &a) ||
+	    dwarf_getlocation(&a, &ops, &n) != 0 || n != 1 || ops[0].atom != DW_OP_addr)
+		return false;
+	*addr = ops[0].number;
+	return true;
 }
 
-/* The top-level variable at addr, its type into type. */
-static bool find_variable(Dwarf *dw, uint64_t addr, Dwarf_Die *type)
+static int cmp_var(const void *a, const void *b)
+{
+	const struct placed_var *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* df->vars: every top-level variable placed at an address, sorted. A
+ * failed allocation leaves the index short, never wrong. */
+static void index_variables(struct data_fields *df)
 {
 	Dwarf_Off off = 0, next;
-	size_t hsize;
+	size_t hsize, cap = 0;
 	unsigned int seen = 0;
 
-	while (seen < MAX_DIES && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+	df->indexed = true;
+	while (seen < MAX_DIES && dwarf_nextcu(df->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, die;
-		Dwarf_Attribute a;
+		uint64_t addr;
 
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &die) == 0)
+		if (dwarf_offdie(df->dw, off + hsize, &cu) && dwarf_child(&cu, &die) == 0)
 			do {
-				/* a C++ static member's type is on its declaration */
-				if (placed_at(&die, addr) &&
-				    dwarf_attr_integrate(&die, DW_AT_type, &a) && dwarf_formref_die(&a, type))
-					return true;
+				if (!placed_addr(&die, &addr))
+					continue;
+				if (df->nvars == cap) {
+					size_t ncap = cap ? 2 * cap : 64;
+					struct placed_var *v = realloc(df->vars, ncap * sizeof(*v));
+
+					if (!v)
+						goto sort;
+					df->vars = v;
+					cap = ncap;
+				}
+				df->vars[df->nvars++] = (struct placed_var){ addr, dwarf_dieoffset(&die) };
 			} while (++seen < MAX_DIES && dwarf_siblingof(&die, &die) == 0);
 		off = next;
 	}
-	return false;
+sort:
+	ss_sort(df->vars, df->nvars, sizeof(*df->vars), cmp_var);
+}
+
+/* The top-level variable at addr, its type into type. */
+static bool find_variable(struct data_fields *df, uint64_t addr, Dwarf_Die *type)
+{
+	struct placed_var key = { .addr = addr }, *v;
+	Dwarf_Attribute a;
+	Dwarf_Die die;
+
+	if (!df->indexed)
+		index_variables(df);
+	v = df->nvars ? bsearch(&key, df->vars, df->nvars, sizeof(*v), cmp_var) : NULL;
+	/* a C++ static member's type is on its declaration */
+	return v && dwarf_offdie(df->dw, v->die, &die) && dwarf_attr_integrate(&die, DW_AT_type, &a) &&
+	       dwarf_formref_die(&a, type);
 }
 
 static bool append(char *buf, size_t len, const char *fmt, const char *name, uint64_t index)
@@ -122,7 +170,7 @@ bool data_fields__path(struct data_fields *df, uint64_t var_addr, uint64_t offse
 	Dwarf_Die type;
 	bool any = false;
 
-	if (!df || !df->dw || !len || !find_variable(df->dw, var_addr, &type))
+	if (!df || !df->dw || !len || !find_variable(df, var_addr, &type))
 		return false;
 	buf[0] = 0;
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
