@@ -164,7 +164,7 @@ static void recommend(const struct adv_ctx *ctx, struct adv_finding *f)
 	}
 	/* C++'s locks are glibc's, whose knobs above apply: its own words for
 	 * the code besides. */
-	if (lw.kind[0] && rt == ADV_RT_CXX)
+	if (lw.kind[0] && lw.runtime == ADV_RT_CXX)
 		adv_finding__recommend(f, "%s", lw.fix);
 	adv_critical_section_recommend(hl->fx, f);
 	if (!hot_word(hl) && be->side != ADV_SIDE_UNKNOWN)

@@ -426,6 +426,28 @@ static const char *generic_fix(enum adv_runtime rt)
 	}
 }
 
+/* A C++ name: demangled, it has a scope or a parameter list. */
+static bool cxx_name(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len && s[i]; i++)
+		if (s[i] == '(' || (s[i] == ':' && i + 1 < len && s[i + 1] == ':'))
+			return true;
+	return false;
+}
+
+static bool frames_name_cxx(const char *frames)
+{
+	for (const char *p = frames; p && *p;) {
+		const char *sep = strstr(p, " <- ");
+		size_t len = sep ? (size_t)(sep - p) : strlen(p);
+
+		if (cxx_name(p, len))
+			return true;
+		p = sep ? sep + 4 : NULL;
+	}
+	return false;
+}
+
 void adv_runtime_word_lock(enum adv_runtime rt, const char *runtime_frames,
 			   const char *user, struct adv_lock_words *out)
 {
@@ -433,10 +455,18 @@ void adv_runtime_word_lock(enum adv_runtime rt, const char *runtime_frames,
 
 	if ((unsigned)rt > ADV_RT_JVM)
 		rt = ADV_RT_UNKNOWN;
-	k = kind_of_frames(rt, runtime_frames);
 	memset(out, 0, sizeof(*out));
 	if (user && *user)
 		user_function(rt, user, out->function, sizeof(out->function));
+	/* A process that maps libstdc++ (a C++ library it links, or the
+	 * sanitizers' runtime) may still take this lock from C: where the
+	 * function that takes it and every frame below are C names, the lock
+	 * is a pthread one, not a std::mutex. */
+	if (rt == ADV_RT_CXX && out->function[0] && !cxx_name(out->function, sizeof(out->function)) &&
+	    !frames_name_cxx(runtime_frames))
+		rt = ADV_RT_C;
+	k = kind_of_frames(rt, runtime_frames);
+	out->runtime = rt;
 	out->fix = k ? k->fix : generic_fix(rt);
 	out->note = k ? k->note : "";
 	out->runtime_internal = k && k->internal;

@@ -74,6 +74,9 @@ struct adv_lock_words {
 	/* A sentence the finding must carry besides, or "": the Go
 	 * runtime's own futexes, a Python function name not read, ... */
 	const char *note;
+	/* The runtime these words are in: the target's, but C where a C++
+	 * process takes the lock from C code (adv_runtime_word_lock). */
+	enum adv_runtime runtime;
 	/* The word is the runtime's own, not a lock of the program: Go's
 	 * scheduler parking idle threads (runtime.futexsleep). Findings
 	 * then say so and do not call it the program's contention. */

@@ -98,6 +98,17 @@ static void test_cxx_std_mutex(void **state)
 	adv_runtime_word_lock(ADV_RT_CXX, "__lll_lock_wait <- __pthread_mutex_cond_lock <- pthread_cond_wait <- std::condition_variable::wait(std::unique_lock<std::mutex>&)",
 			      "consume() in app (via x in libc)", &w);
 	assert_string_equal(w.kind, "the std::mutex of a std::condition_variable");
+	/* a C function of a process that maps libstdc++ (a C++ library it
+	 * links, or ASan's runtime) takes a pthread mutex, not a std::mutex */
+	adv_runtime_word_lock(ADV_RT_CXX, "__lll_lock_wait <- pthread_mutex_lock",
+			      "demo_locked_update in spinscope (via pthread_mutex_lock in libc)", &w);
+	assert_string_equal(w.lock, "a pthread mutex in demo_locked_update");
+	assert_int_equal(w.runtime, ADV_RT_C);
+	assert_null(strstr(w.fix, "std::"));
+	adv_runtime_word_lock(ADV_RT_CXX, "__lll_lock_wait <- pthread_mutex_lock",
+			      "Queue::push in app (via pthread_mutex_lock in libc)", &w);
+	assert_string_equal(w.lock, "std::mutex in Queue::push");
+	assert_int_equal(w.runtime, ADV_RT_CXX);
 	/* the same frames in C */
 	adv_runtime_word_lock(ADV_RT_C, "__lll_lock_wait <- pthread_mutex_lock", "worker in app (via pthread_mutex_lock in libc)", &w);
 	assert_string_equal(w.lock, "a pthread mutex in worker");
