@@ -97,7 +97,7 @@ DEPFLAGS = -MMD -MP -MF $@.d -MT $@
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: spinscope all deps test unit integration demo asan asan-unit clean workloads check-deps test-loaded
+.PHONY: spinscope all deps test unit integration demo asan asan-unit asan-inputs clean workloads check-deps test-loaded
 
 all: check-deps spinscope
 
@@ -200,6 +200,16 @@ asan:
 # on this 2-CPU host at load 8 to 18, with its timing tests the slowest).
 asan-unit:
 	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 unit
+
+# The integration tests that feed spinscope what a hostile target, a
+# neighbour or a broken file would (names with control bytes, recordings
+# of wrong types and sizes, bad arguments), under the sanitizers too:
+# about 3 minutes, so .ci/run affords them where it cannot afford `make
+# asan` (docs/RELIABILITY.md).
+ASAN_INPUT_TESTS := test_hostile test_recording_e2e test_top_recording test_trace_errors
+asan-inputs:
+	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 integration \
+		INTEG_BINS="$(addprefix build-asan/tests/integration/,$(ASAN_INPUT_TESTS))"
 
 clean:
 	$(Q)rm -rf build build-asan spinscope
