@@ -210,6 +210,7 @@ static __always_inline void top_switch_out(struct task_struct *prev, struct top_
 		r->c.oncpu_ns += now - start_ns;	/* running since the attach */
 	r->flags |= TOP_THREAD_SEEN;
 	r->in_ns = 0;
+	r->out_ns = now;
 	/* The kernel's own rule (nvcsw vs nivcsw in __schedule), as
 	 * sched_account.bpf.h: a yield leaves the task runnable. */
 	if (preempt || state == TASK_RUNNING) {

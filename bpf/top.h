@@ -88,6 +88,7 @@ struct top_thread_rec {
 	__u64 start_time;		/* task_struct::start_time: a reused tid is another thread */
 	struct top_counts c;
 	__u64 in_ns;			/* on a CPU since (bpf_ktime_get_ns); 0: off */
+	__u64 out_ns;			/* its last switch out */
 	__u64 runq_since_ns;		/* runnable since; 0: not waiting for a CPU */
 	__u64 wait_start_ns;		/* blocked in a futex wait since; 0: not */
 	__u64 wait_uaddr;

@@ -54,7 +54,13 @@ struct top_collector *top_collect__new(struct top_bpf *bpf, const struct top_col
 static void in_progress(const struct top_thread_rec *r, uint64_t now, struct thread_credit *ip)
 {
 	ip->oncpu = r->in_ns && now > r->in_ns ? now - r->in_ns : 0;
-	ip->runq = r->runq_since_ns && now > r->runq_since_ns ? now - r->runq_since_ns : 0;
+	/* A wait for a CPU goes on only off a CPU, and only where the wake-up
+	 * (or preemption) that began it came at or after the last switch
+	 * out: a wake-up of a task still running (itself, or one on its way
+	 * to sleep) leaves runq_since behind, which the next wake-up or
+	 * switch in replaces; crediting it would count the time asleep. */
+	ip->runq = !r->in_ns && r->runq_since_ns && r->runq_since_ns >= r->out_ns && now > r->runq_since_ns ?
+		   now - r->runq_since_ns : 0;
 	ip->wait = r->wait_start_ns && now > r->wait_start_ns ? now - r->wait_start_ns : 0;
 	ip->wait_uaddr = r->wait_uaddr;
 }
