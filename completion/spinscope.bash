@@ -6,7 +6,7 @@
 
 _spinscope_trace_opts='-p --pid -t --tid -d --duration -i --interval --json --brief
 	-o --output -v --verbose --light --attach= --btf --event --folded
-	--pprof --metrics --metrics-file --html --calibration --no-calibrate
+	--pprof --metrics --metrics-token-file --metrics-file --html --calibration --no-calibrate
 	--no-jvm-map --no-data-addresses
 	--stack-interval --max-threads --max-futexes --max-stacks -h --help
 	-V --version'
@@ -18,7 +18,8 @@ _spinscope_report_opts='--json --brief --folded --html --pprof --calibration
 	--symbols -h --help'
 _spinscope_diff_opts='--json -h --help'
 _spinscope_top_opts='-b --batch -i --interval -d --duration -n --rows --json --sort
-	--threads --sample -p --pid --metrics --top-n -o --output -v --verbose -h --help'
+	--threads --sample -p --pid --metrics --top-n --metrics-token-file -o --output -v --verbose
+	-h --help'
 _spinscope_top_sort_keys='lock event yields spin cpu runq wakes pid'
 _spinscope_events='cache-misses cache-references instructions cycles
 	cpu-clock task-clock page-faults'
@@ -105,7 +106,7 @@ _spinscope()
 		local head=${cur%"${cur##*,}"}
 		COMPREPLY=($(compgen -P "$head" -W "$_spinscope_families" -- "${cur##*,}"))
 		return ;;
-	-o | --output | --folded | --pprof | --html | --metrics-file | \
+	-o | --output | --folded | --pprof | --html | --metrics-file | --metrics-token-file | \
 	--calibration | --btf | --compare)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;

@@ -24,9 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "tracetest.h"
+#include "report/metrics_http.h"
 #include "top/top_agent.h"
 #include "top/top_series.h"
 #include "top_fake.h"
@@ -39,6 +41,7 @@
 struct agent {
 	struct tl_proc proc;
 	char addr[64];
+	const char *token_file;		/* --metrics-token-file; NULL: none */
 	bool real;
 	const char *locky, *idle;	/* comm of the lock-heavy and of the idle process */
 	struct tt_workload hot, pool;
@@ -46,11 +49,14 @@ struct agent {
 
 static char self[4096];
 
-static void agent_start(struct agent *a, int port)
+/* The agent (this binary's fake, or spinscope top with
+ * SPINSCOPE_TOP_AGENT=real) on port; token_file: what scrapes must send. */
+static void agent_start(struct agent *a, int port, const char *token_file)
 {
 	char topn[16];
 
 	memset(a, 0, sizeof(*a));
+	a->token_file = token_file;
 	a->real = getenv("SPINSCOPE_TOP_AGENT") && !strcmp(getenv("SPINSCOPE_TOP_AGENT"), "real");
 	snprintf(a->addr, sizeof(a->addr), "127.0.0.1:%d", port);
 	snprintf(topn, sizeof(topn), "%d", TOP_N);
@@ -63,10 +69,11 @@ static void agent_start(struct agent *a, int port)
 		tt_workload_go(&a->hot);
 		tt_workload_go(&a->pool);
 		assert_int_equal(tl_spawn(&a->proc, (char *const[]){ (char *)tl_path("spinscope"), "top",
-				"--metrics", a->addr, "--top-n", topn, NULL }), 0);
+				"--metrics", a->addr, "--top-n", topn,
+				token_file ? "--metrics-token-file" : NULL, (char *)token_file, NULL }), 0);
 	} else {
 		assert_int_equal(tl_spawn(&a->proc, (char *const[]){ self, "--fake-agent", a->addr, topn,
-									NULL }), 0);
+									(char *)token_file, NULL }), 0);
 	}
 }
 
@@ -85,11 +92,17 @@ static int agent_stop(struct agent *a, int sig)
 	return rc;
 }
 
-static char *http_get(const char *url)
+/* url's body, or NULL where the request failed or got an error status;
+ * auth: an Authorization header's value to send, or NULL. */
+static char *http_get_auth(const char *url, const char *auth)
 {
-	char *out = NULL, *err = NULL;
-	int rc = tt_run(TT_ARGS("/usr/bin/curl", "-sf", "--max-time", "5", url), &out, &err,
-			TOOL_TIMEOUT_MS);
+	char *out = NULL, *err = NULL, header[512];
+	int rc;
+
+	snprintf(header, sizeof(header), "Authorization: %s", auth ? auth : "");
+	rc = auth ? tt_run(TT_ARGS("/usr/bin/curl", "-sf", "--max-time", "5", "-H", header, url), &out, &err,
+			   TOOL_TIMEOUT_MS)
+		  : tt_run(TT_ARGS("/usr/bin/curl", "-sf", "--max-time", "5", url), &out, &err, TOOL_TIMEOUT_MS);
 
 	free(err);
 	if (rc) {
@@ -97,6 +110,11 @@ static char *http_get(const char *url)
 		return NULL;
 	}
 	return out;
+}
+
+static char *http_get(const char *url)
+{
+	return http_get_auth(url, NULL);
 }
 
 /* The value of the first line starting with prefix, or -1. */
@@ -162,7 +180,7 @@ static void test_scrapes_are_valid_bounded_and_monotonic(void **state)
 	char *t1, *t2;
 	double r1, v1, v2;
 
-	agent_start(&a, tt_free_port());
+	agent_start(&a, tt_free_port(), NULL);
 	t1 = scrape_after(&a, 2);
 	r1 = value_of(t1, "spinscope_top_refreshes_total ");
 	t2 = scrape_after(&a, r1 + 2);
@@ -193,7 +211,7 @@ static void test_taken_port_is_one_line_and_exit_2(void **state)
 	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	assert_int_equal(listen(fd, 1), 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
-	agent_start(&a, ntohs(sa.sin_port));
+	agent_start(&a, ntohs(sa.sin_port), NULL);
 	rc = tl_wait(&a.proc);
 	err = tl_read_all(a.proc.err_fd);
 	close(a.proc.out_fd);
@@ -207,6 +225,83 @@ static void test_taken_port_is_one_line_and_exit_2(void **state)
 	if (!strstr(err, "cannot serve metrics on") || strchr(err, '\n') != err + strlen(err) - 1)
 		fail_msg("expected one line naming the address, got: %s", err);
 	free(err);
+}
+
+/* ---- the token --------------------------------------------------------- */
+
+#define TOKEN "tok-3f9a2c71e5"
+
+/* A token file, mode 0600, its path into path (64 bytes). */
+static void write_token(char *path)
+{
+	int fd;
+
+	snprintf(path, 64, "/tmp/ss-top-token-XXXXXX");
+	fd = mkstemp(path);	/* 0600 */
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, TOKEN "\n", sizeof(TOKEN)), (ssize_t)sizeof(TOKEN));
+	close(fd);
+}
+
+/* --metrics-token-file: a scrape without the token, or with another, gets
+ * 401 and no series; with it, the page. */
+static void test_token_guards_the_page(void **state)
+{
+	char token[64], url[128];
+	struct agent a;
+	char *text, *none, *wrong;
+
+	write_token(token);
+	agent_start(&a, tt_free_port(), token);
+	snprintf(url, sizeof(url), "http://%s/metrics", a.addr);
+	for (int tries = 0; tries < 600; tries++) {	/* up to 60 s: a loaded host */
+		text = http_get_auth(url, "Bearer " TOKEN);
+		if (text && strstr(text, "spinscope_top_refreshes_total"))
+			break;
+		free(text);
+		text = NULL;
+		usleep(100000);
+	}
+	none = http_get(url);
+	wrong = http_get_auth(url, "Bearer tok-3f9a2c71e6");
+	assert_int_equal(agent_stop(&a, SIGTERM), 0);
+	unlink(token);
+	if (!text)
+		fail_msg("no page with the token within 60 s");
+	assert_null(none);	/* curl -f: an error status */
+	assert_null(wrong);
+	free(text);
+}
+
+/* A token file others can read, or one given without --metrics: one line,
+ * exit 2, before anything is attached. */
+static void test_token_file_errors(void **state)
+{
+	char token[64], *out, *err;
+	int rc;
+
+	write_token(token);
+	assert_int_equal(chmod(token, 0644), 0);
+	rc = tt_run(TT_ARGS(tl_path("spinscope"), "top", "--metrics", "127.0.0.1:1", "--metrics-token-file", token),
+		    &out, &err, TOOL_TIMEOUT_MS);
+	assert_int_equal(rc, 2);
+	if (!strstr(err, "chmod 600") || strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("expected one line asking for chmod 600, got: %s", err);
+	free(out);
+	free(err);
+	rc = tt_run(TT_ARGS(tl_path("spinscope"), "top", "-b", "--metrics-token-file", token), &out, &err,
+		    TOOL_TIMEOUT_MS);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(err, "add --metrics"));
+	free(out);
+	free(err);
+	rc = tt_run(TT_ARGS(tl_path("spinscope"), "-p", "1", "--metrics-token-file", token), &out, &err,
+		    TOOL_TIMEOUT_MS);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(err, "add --metrics"));
+	free(out);
+	free(err);
+	unlink(token);
 }
 
 /* ---- a real Prometheus ------------------------------------------------ */
@@ -233,7 +328,7 @@ static void write_rules(const char *path)
 	free(err);
 }
 
-static void prom_start(struct prom *p, const char *target)
+static void prom_start(struct prom *p, const char *target, const char *token_file)
 {
 	char cfg[256], rules[256], storage[300], config[300], listen[64];
 	int port = tt_free_port();
@@ -247,8 +342,10 @@ static void prom_start(struct prom *p, const char *target)
 	assert_non_null(f = fopen(cfg, "w"));
 	fprintf(f, "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n"
 		   "rule_files:\n  - %s\n"
-		   "scrape_configs:\n  - job_name: spinscope-top\n    static_configs:\n"
-		   "      - targets: ['%s']\n", rules, target);
+		   "scrape_configs:\n  - job_name: spinscope-top\n"
+		   "    authorization:\n      credentials_file: %s\n"
+		   "    static_configs:\n"
+		   "      - targets: ['%s']\n", rules, token_file, target);
 	fclose(f);
 	snprintf(config, sizeof(config), "--config.file=%s", cfg);
 	snprintf(storage, sizeof(storage), "--storage.tsdb.path=%s/tsdb", p->dir);
@@ -339,6 +436,7 @@ static void assert_only_expected(json_object *list, struct agent *a)
 
 static void test_prometheus_fires_the_lock_wait_alert(void **state)
 {
+	char token[64];
 	struct agent a;
 	struct prom p;
 	json_object *list = NULL;
@@ -349,8 +447,11 @@ static void test_prometheus_fires_the_lock_wait_alert(void **state)
 		print_message("skip: /usr/bin/prometheus is not installed (apt-get install prometheus)\n");
 		skip();
 	}
-	agent_start(&a, tt_free_port());
-	prom_start(&p, a.addr);
+	/* The agent asks for a token, which Prometheus sends from its file:
+	 * no alert fires unless it scrapes with it. */
+	write_token(token);
+	agent_start(&a, tt_free_port(), token);
+	prom_start(&p, a.addr, token);
 	while (time(NULL) < until && !all) {
 		json_object_put(list);
 		list = alerts(&p);
@@ -375,15 +476,24 @@ static void test_prometheus_fires_the_lock_wait_alert(void **state)
 		fail_msg("the expected alerts did not fire within %d s", WAIT_S);
 	assert_only_expected(list, &a);
 	json_object_put(list);
+	unlink(token);
 }
 
 /* This binary as the agent, fed canned refreshes every 500 ms. */
-static int fake_agent(const char *addr, const char *topn)
+static int fake_agent(const char *addr, const char *topn, const char *token_file)
 {
 	struct top_agent_opts o = { .listen = addr, .top_n = (unsigned int)strtoul(topn, NULL, 10) };
+	char token[METRICS_HTTP_TOKEN_MAX], why[512];
 	struct top_fake f;
 	int rc;
 
+	if (token_file) {
+		if (metrics_http__read_token(token_file, token, why, sizeof(why))) {
+			fprintf(stderr, "%s\n", why);
+			return 2;
+		}
+		o.token = token;
+	}
 	if (top_fake_init(&f, 500, 40))
 		return 7;
 	rc = top_agent_run(top_fake_refresh, &f, &o);
@@ -396,12 +506,14 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_scrapes_are_valid_bounded_and_monotonic, tt_teardown),
 		cmocka_unit_test_teardown(test_taken_port_is_one_line_and_exit_2, tt_teardown),
+		cmocka_unit_test_teardown(test_token_guards_the_page, tt_teardown),
+		cmocka_unit_test_teardown(test_token_file_errors, tt_teardown),
 		cmocka_unit_test_teardown(test_prometheus_fires_the_lock_wait_alert, tt_teardown),
 	};
 	ssize_t n;
 
-	if (argc == 4 && !strcmp(argv[1], "--fake-agent"))
-		return fake_agent(argv[2], argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--fake-agent"))
+		return fake_agent(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		return 1;

@@ -29,6 +29,7 @@ enum {
 	OPT_STACK_INTERVAL,
 	OPT_NO_CALIBRATE,
 	OPT_METRICS,
+	OPT_METRICS_TOKEN_FILE,
 	OPT_LIGHT,
 	OPT_ATTACH,
 	OPT_NO_JVM_MAP,
@@ -54,6 +55,7 @@ static const struct option base_opts[] = {
 	{ "stack-interval", required_argument, NULL, OPT_STACK_INTERVAL },
 	{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "metrics-token-file", required_argument, NULL, OPT_METRICS_TOKEN_FILE },
 	{ "light", no_argument, NULL, OPT_LIGHT },
 	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "no-jvm-map", no_argument, NULL, OPT_NO_JVM_MAP },
@@ -207,6 +209,7 @@ int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opt
 		case OPT_NO_JVM_MAP: o->no_jvm_map = true; break;
 		case OPT_NO_DATA_ADDRESSES: o->no_data_addresses = true; break;
 		case OPT_METRICS: o->metrics_addr = optarg; break;
+		case OPT_METRICS_TOKEN_FILE: o->metrics_token_file = optarg; break;
 		case OPT_LIGHT: o->light = true; break;
 		case OPT_ATTACH:
 			if (tracer_attach_parse(optarg, &o->attach))
@@ -230,6 +233,8 @@ int ss_opts_parse_cmd(int argc, char **argv, enum ss_opts_cmd cmd, struct ss_opt
 		return options_usage_error(err, errlen, "no target: give the process to trace with -p PID");
 	if (o->interval_s > 0 && o->duration_s > 0 && o->interval_s > o->duration_s)
 		return options_usage_error(err, errlen, "-i is longer than -d: no interval would be printed");
+	if (o->metrics_token_file && !o->metrics_addr)
+		return options_usage_error(err, errlen, "--metrics-token-file guards --metrics: add --metrics, or drop it");
 	return 0;
 }
 
@@ -273,6 +278,9 @@ void ss_print_help(FILE *out)
 	      "                       that show false sharing without a PMU)\n"
 	      "      --metrics [ADDR:]PORT  serve Prometheus metrics at /metrics while\n"
 	      "                       tracing (default address 127.0.0.1)\n"
+	      "      --metrics-token-file FILE  with --metrics: serve only scrapes that send\n"
+	      "                       'Authorization: Bearer TOKEN', TOKEN the first line\n"
+	      "                       of FILE (mode 0600)\n"
 	      "      --no-calibrate   when this host has no stored calibration, do not\n"
 	      "                       measure what the advice needs after the trace\n"
 	      "      --no-jvm-map     do not ask a JVM (JDK 17+) for its perf map after the\n"

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "outputs.h"
+#include "report/metrics_http.h"
 #include "trace/attach.h"
 
 struct ss_opts {
@@ -27,6 +28,9 @@ struct ss_opts {
 	 * --metrics-file. */
 	struct ss_output_paths out;
 	const char *metrics_addr;	/* --metrics [ADDR:]PORT */
+	const char *metrics_token_file;	/* --metrics-token-file FILE */
+	/* read from it (trace_opts_settle): what a scrape must send; "": none */
+	char metrics_token[METRICS_HTTP_TOKEN_MAX];
 	bool no_calibrate;		/* never measure the host after the trace */
 	bool no_jvm_map;		/* --no-jvm-map: never ask a JVM for its perf map */
 	/* --no-data-addresses: no user registers with cpu-clock/task-clock

@@ -29,7 +29,8 @@
 
 static const char top_usage[] =
 	"usage: spinscope top [-b] [-i SECONDS] [-d SECONDS] [-n N] [--json] [-o FILE] [--sort KEY]\n"
-	"                     [--threads] [--sample] [-p PID]... [--metrics [ADDR:]PORT [--top-n N]] [-v]\n";
+	"                     [--threads] [--sample] [-p PID]... [--metrics [ADDR:]PORT [--top-n N]\n"
+	"                     [--metrics-token-file FILE]] [-v]\n";
 
 static void top_help(FILE *out)
 {
@@ -64,6 +65,9 @@ static void top_help(FILE *out)
 	      "      --top-n N        with --metrics: the processes labelled per ranking (by\n"
 	      "                       lock wait, spinning, run-queue delay; default 20, at\n"
 	      "                       most 1000); the rest are summed in other=\"true\"\n"
+	      "      --metrics-token-file FILE  with --metrics: serve only scrapes that send\n"
+	      "                       'Authorization: Bearer TOKEN', TOKEN the first line\n"
+	      "                       of FILE (mode 0600)\n"
 	      "  -v, --verbose        show libbpf's messages\n"
 	      , out);
 	/* --json and -o FILE as every command has them (options.c, outputs.c):

@@ -34,7 +34,7 @@ int top_cmd_run_view(struct top_live *live, const struct top_cmd_opts *o, volati
 
 int top_cmd_run_agent(struct top_live *live, const struct top_cmd_opts *o, volatile int *stop)
 {
-	struct top_agent_opts ao = { .listen = o->metrics, .top_n = o->top_n };
+	struct top_agent_opts ao = { .listen = o->metrics, .top_n = o->top_n, .token = o->token };
 
 	(void)stop;
 	return top_agent_run(top_live_refresh, live, &ao);

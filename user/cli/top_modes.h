@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "outputs.h"
+#include "report/metrics_http.h"
 #include "top/top_live.h"
 #include "top/top_render.h"
 
@@ -26,6 +27,8 @@ struct top_cmd_opts {
 	size_t npids;
 	const char *metrics;		/* [ADDR:]PORT, NULL: not an agent */
 	unsigned int top_n;		/* --top-n: the agent's labelled processes; 0: its default */
+	const char *token_file;		/* --metrics-token-file FILE */
+	char token[METRICS_HTTP_TOKEN_MAX];	/* read from it; "": none */
 	struct ss_output_paths out;	/* -o FILE: the recording */
 };
 

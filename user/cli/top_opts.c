@@ -12,7 +12,7 @@
 #include "trace/privs.h"
 #include "top_modes.h"
 
-enum { OPT_SORT = 256, OPT_THREADS, OPT_SAMPLE, OPT_METRICS, OPT_TOP_N };
+enum { OPT_SORT = 256, OPT_THREADS, OPT_SAMPLE, OPT_METRICS, OPT_TOP_N, OPT_METRICS_TOKEN_FILE };
 
 /* top's own options; options.c adds --json, --help and -o FILE. */
 static const struct option top_longopts[] = {
@@ -27,6 +27,7 @@ static const struct option top_longopts[] = {
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "top-n", required_argument, NULL, OPT_TOP_N },
+	{ "metrics-token-file", required_argument, NULL, OPT_METRICS_TOKEN_FILE },
 };
 
 #define NOWN (sizeof(top_longopts) / sizeof(top_longopts[0]))
@@ -58,6 +59,7 @@ static int take(int c, const char *arg, struct top_cmd_opts *o)
 	case OPT_SAMPLE: o->sample = true; return 0;
 	case 'v': o->verbose++; return 0;
 	case OPT_METRICS: o->metrics = arg; return 0;
+	case OPT_METRICS_TOKEN_FILE: o->token_file = arg; return 0;
 	case OPT_TOP_N:
 		if (ss_parse_int(arg, 1, 1000, &n))
 			return ss_error(SS_EXIT_USAGE, "top: --top-n takes a number from 1 to 1000, not '%s'", arg);
@@ -89,13 +91,21 @@ static int take(int c, const char *arg, struct top_cmd_opts *o)
 	}
 }
 
-/* Combinations that cannot mean anything. */
-static int check(const struct top_cmd_opts *o)
+/* Combinations that cannot mean anything; the token read. */
+static int check(struct top_cmd_opts *o)
 {
+	char why[512];
+
 	if (o->metrics && (o->batch || o->json || o->duration_s > 0 || o->out.path[SS_OUT_RECORDING]))
 		return ss_error(SS_EXIT_USAGE, "top: --metrics runs until stopped: drop -b, --json, -d and -o");
 	if (o->top_n && !o->metrics)
 		return ss_error(SS_EXIT_USAGE, "top: --top-n bounds the agent's series: add --metrics, or drop it");
+	if (o->metrics && metrics_http__probe(o->metrics, why, sizeof(why)))
+		return ss_error(SS_EXIT_USAGE, "top: %s", why);
+	if (o->token_file && !o->metrics)
+		return ss_error(SS_EXIT_USAGE, "top: --metrics-token-file guards the agent: add --metrics, or drop it");
+	if (o->token_file && metrics_http__read_token(o->token_file, o->token, why, sizeof(why)))
+		return ss_error(SS_EXIT_USAGE, "top: %s", why);
 	if (o->duration_s > 0 && !o->batch && !o->json)
 		return ss_error(SS_EXIT_USAGE, "top: -d ends a batch run: add -b or --json");
 	if (o->out.path[SS_OUT_RECORDING] && !o->batch && !o->json)

@@ -995,9 +995,10 @@ int trace_run(const struct ss_opts *o)
 	return code;
 }
 
-int trace_opts_settle(const struct ss_opts *o, void (*help)(FILE *out))
+int trace_opts_settle(struct ss_opts *o, void (*help)(FILE *out))
 {
 	const struct perf_event_spec *spec;
+	char why[512];
 
 	if (o->help) {
 		help(stdout);
@@ -1008,6 +1009,13 @@ int trace_opts_settle(const struct ss_opts *o, void (*help)(FILE *out))
 		return -1;
 	}
 	ss_set_json_errors(o->json);
+	/* Before anything is attached: a taken port, a token file that
+	 * cannot serve, each one line. */
+	if (o->metrics_addr && metrics_http__probe(o->metrics_addr, why, sizeof(why)))
+		return ss_error(SS_EXIT_USAGE, "%s", why);
+	if (o->metrics_token_file &&
+	    metrics_http__read_token(o->metrics_token_file, o->metrics_token, why, sizeof(why)))
+		return ss_error(SS_EXIT_USAGE, "%s", why);
 	return o->event ? perf_event__parse_arg(o->event, &spec) : 0;
 }
 

@@ -12,6 +12,6 @@ int trace_run(const struct ss_opts *o);
  * tracing: --help (help() prints it), --version, the --event check.
  * Returns -1 when the command is done (help or version printed, exit 0),
  * an exit code on a bad event, else 0. */
-int trace_opts_settle(const struct ss_opts *o, void (*help)(FILE *out));
+int trace_opts_settle(struct ss_opts *o, void (*help)(FILE *out));
 
 #endif

@@ -29,7 +29,7 @@ int trace_exports__open(struct trace_exports *ex, const struct ss_opts *o, const
 		return 0;
 	if (metrics_http__parse_addr(o->metrics_addr, addr, sizeof(addr), &port, why, sizeof(why)))
 		return ss_error(SS_EXIT_USAGE, "%s", why);
-	ex->http = metrics_http__start(addr, port, why, sizeof(why));
+	ex->http = metrics_http__start(addr, port, o->metrics_token, why, sizeof(why));
 	return ex->http ? 0 : ss_error(SS_EXIT_USAGE, "%s", why);
 }
 

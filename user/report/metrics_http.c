@@ -2,6 +2,7 @@
 /* /metrics over HTTP with libmicrohttpd (see metrics_http.h). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <microhttpd.h>
 #include "metrics_http.h"
 
@@ -28,6 +31,7 @@ struct metrics_http {
 	pthread_t thread;	/* runs the server: every callback is on it */
 	atomic_bool stop;
 	pthread_mutex_t lock;
+	char token[METRICS_HTTP_TOKEN_MAX];	/* "": no token asked */
 	char *text;
 	size_t len;
 	/* Only the server's thread touches these. */
@@ -54,6 +58,40 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, cons
 	return ret;
 }
 
+/* The request's "Authorization: Bearer TOKEN" names h's token; compared
+ * in time that does not depend on where the two differ. */
+static bool authorized(const struct metrics_http *h, struct MHD_Connection *c)
+{
+	const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	size_t n = strlen(h->token);
+	unsigned char diff = 0;
+
+	if (!h->token[0])
+		return true;
+	if (!auth || strncmp(auth, "Bearer ", 7) || strlen(auth + 7) != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		diff |= (unsigned char)(auth[7 + i] ^ h->token[i]);
+	return diff == 0;
+}
+
+static enum MHD_Result unauthorized(struct MHD_Connection *c)
+{
+	static const char body[] = "spinscope: this /metrics needs its token: Authorization: Bearer TOKEN\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body,
+								 MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+	ret = MHD_queue_response(c, MHD_HTTP_UNAUTHORIZED, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_len, void **req)
@@ -64,6 +102,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "", 0, "text/plain");
+	if (!authorized(h, c))
+		return unauthorized(c);
 	if (strcmp(url, "/metrics"))
 		return reply(c, MHD_HTTP_NOT_FOUND, not_found, sizeof(not_found) - 1, "text/plain");
 	pthread_mutex_lock(&h->lock);
@@ -97,6 +137,30 @@ int metrics_http__parse_addr(const char *arg, char *addr, size_t addrlen, unsign
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int metrics_http__probe(const char *arg, char *why, size_t whylen)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	char addr[64];
+	unsigned int port;
+	int fd, one = 1, err = 0;
+
+	if (metrics_http__parse_addr(arg, addr, sizeof(addr), &port, why, whylen))
+		return -EINVAL;
+	sa.sin_port = htons((uint16_t)port);
+	inet_pton(AF_INET, addr, &sa.sin_addr);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* as libmicrohttpd binds: SO_REUSEADDR, which a listener still blocks */
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		snprintf(why, whylen, "cannot serve metrics on %s:%u: %s (choose another --metrics address)",
+			 addr, port, strerror(err));
+	return err ? -err : 0;
 }
 
 static uint64_t mono_ns(void)
@@ -170,8 +234,51 @@ static void *serve(void *arg)
 	return NULL;
 }
 
-struct metrics_http *metrics_http__start(const char *addr, unsigned int port, char *why,
-					 size_t whylen)
+int metrics_http__read_token(const char *path, char token[METRICS_HTTP_TOKEN_MAX], char *why,
+			     size_t whylen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot read the metrics token file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_mode & 077)) {
+		snprintf(why, whylen, "the metrics token file %s must be a regular file only its owner can read (chmod 600 it): the token is a secret",
+			 path);
+		close(fd);
+		return -1;
+	}
+	n = read(fd, token, METRICS_HTTP_TOKEN_MAX);
+	close(fd);
+	if (n < 0) {
+		snprintf(why, whylen, "cannot read the metrics token file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	token[n < METRICS_HTTP_TOKEN_MAX ? n : METRICS_HTTP_TOKEN_MAX - 1] = 0;
+	token[strcspn(token, "\r\n")] = 0;
+	if (n >= METRICS_HTTP_TOKEN_MAX && strlen(token) == METRICS_HTTP_TOKEN_MAX - 1) {
+		snprintf(why, whylen, "the token in %s is longer than %d bytes: use a shorter one",
+			 path, METRICS_HTTP_TOKEN_MAX - 1);
+		return -1;
+	}
+	for (const char *t = token; *t; t++)
+		if ((unsigned char)*t <= ' ' || (unsigned char)*t > '~') {
+			snprintf(why, whylen, "the token in %s has a space or an unprintable byte: use printable ASCII",
+				 path);
+			return -1;
+		}
+	if (!token[0]) {
+		snprintf(why, whylen, "the metrics token file %s is empty: write the token on its first line", path);
+		return -1;
+	}
+	return 0;
+}
+
+struct metrics_http *metrics_http__start(const char *addr, unsigned int port, const char *token,
+					 char *why, size_t whylen)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	struct metrics_http *h = calloc(1, sizeof(*h));
@@ -183,6 +290,7 @@ struct metrics_http *metrics_http__start(const char *addr, unsigned int port, ch
 		return NULL;
 	}
 	inet_pton(AF_INET, addr, &sa.sin_addr);
+	snprintf(h->token, sizeof(h->token), "%s", token ? token : "");
 	pthread_mutex_init(&h->lock, NULL);
 	errno = 0;
 	/* MHD's limit is one over ours: the newest is taken, the oldest let go. */
@@ -232,6 +340,7 @@ void metrics_http__stop(struct metrics_http *h)
 	pthread_join(h->thread, NULL);
 	MHD_stop_daemon(h->d);
 	pthread_mutex_destroy(&h->lock);
+	explicit_bzero(h->token, sizeof(h->token));
 	free(h->text);
 	free(h);
 }

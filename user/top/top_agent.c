@@ -81,7 +81,7 @@ int top_agent_run(top_refresh_fn refresh, void *ctx, const struct top_agent_opts
 				top_n, TOP_SERIES_MAX_N);
 	if (metrics_http__parse_addr(o->listen, addr, sizeof(addr), &port, why, sizeof(why)))
 		return ss_error(SS_EXIT_USAGE, "%s", why);
-	h = metrics_http__start(addr, port, why, sizeof(why));
+	h = metrics_http__start(addr, port, o->token, why, sizeof(why));
 	if (!h)
 		return ss_error(SS_EXIT_USAGE, "%s", why);
 	ss_notice("top: serving http://%s:%u/metrics, the top %u by lock wait and by spinning labelled",

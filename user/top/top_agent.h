@@ -16,6 +16,7 @@
 struct top_agent_opts {
 	const char *listen;		/* "[ADDR:]PORT"; IPv4, no address: 127.0.0.1 */
 	unsigned int top_n;		/* --top-n; 0: TOP_SERIES_DEFAULT_N */
+	const char *token;		/* what a scrape must send; NULL or "": none */
 };
 
 int top_agent_run(top_refresh_fn refresh, void *ctx, const struct top_agent_opts *o);
