@@ -194,6 +194,7 @@ static void agree(const char *workload, const char *const args[], const struct a
 	pdoc = tt_parse_report(p.out);
 	tdoc = tt_parse_report(t.out);
 	tp = must_proc(tdoc, w.proc.pid, workload);
+	assert_int_equal(tt_u64(tt_get(tdoc, "host"), "drops"), 0);
 	for (size_t i = 0; i < n; i++) {
 		double a = (double)tt_u64(tp, fields[i].top);
 		double b = (double)tt_u64(tt_get(pdoc, "totals"), fields[i].p);
@@ -361,19 +362,21 @@ static void test_top_signals_detach(void **state)
 /*
  * The kernel matrix's check (tests/vm/guest-init.sh, top_kernel): where
  * the kernel has bpf_task_pt_regs (5.15+), top counts a workload's blocked
- * futex waits and the waiters its wakes woke exactly (200 woken, 5 timed
- * out, 1 interrupted: 206 blocked; 1 wait that returns at once and 1 wake
- * of nobody are never seen); before, one line and exit 5.
+ * futex waits and the waiters its wakes woke exactly as -p does over the
+ * same window; before, one line and exit 5. Against -p, not against the
+ * workload's 206 calls: a wake that lands after a waiter is queued but
+ * before it sleeps ends its wait without a block, which under TCG
+ * happened to 2 of 200 (top 204, the calls 206).
  */
 static void test_top_counts_or_exit_5(void **state)
 {
+	static const struct agree_field futex[] = {
+		{ "futex_waits_all", "futex_blocked", true },
+		{ "woken", "futex_woken", true },
+	};
 	bool has = libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_pt_regs, NULL) > 0 &&
 		   libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_get_current_task_btf,
 					   NULL) > 0;
-	struct tt_workload w;
-	struct tt_trace t;
-	json_object *doc, *p;
-	char done[256];
 
 	TL_REQUIRE_BPF();
 	print_message("mechanism: top %s\n", has ? "traces (bpf_task_pt_regs)" : "exits 5 (no bpf_task_pt_regs)");
@@ -381,23 +384,7 @@ static void test_top_counts_or_exit_5(void **state)
 		expect_error(TT_ARGS(tl_path("spinscope"), "top", "-b", "-d", "1"), 5, "5.15", NULL);
 		return;
 	}
-	tt_workload_start(&w, "futex_wait", TT_ARGS("200", "5", "5", "1", "1", "1"));
-	wait_all_asleep(w.proc.pid);
-	tt_trace_start(&t, TT_ARGS("top", "--json", "-d", "600", "-p", tt_num(w.proc.pid)));
-	tt_workload_go(&w);
-	tt_workload_wait_line(&w, "done", done, sizeof(done), WORK_TIMEOUT_MS);
-	wait_all_asleep(w.proc.pid);
-	tt_trace_end(&t, SIGINT, END_TIMEOUT_MS);
-	if (t.rc)
-		fail_msg("top exited %d: %s", t.rc, t.err);
-	doc = tt_parse_report(t.out);
-	p = must_proc(doc, w.proc.pid, "futex_wait");
-	assert_int_equal(tt_u64(p, "futex_waits_all"), 206);
-	assert_int_equal(tt_u64(p, "woken"), 200);
-	assert_int_equal(tt_u64(tt_get(doc, "host"), "drops"), 0);
-	json_object_put(doc);
-	tt_trace_free(&t);
-	tt_workload_end(&w);
+	agree("futex_wait", TT_ARGS("200", "5", "5", "1", "1", "1"), futex, sizeof(futex) / sizeof(futex[0]));
 }
 
 int main(void)
