@@ -33,4 +33,34 @@ static __always_inline __u32 task_state_of(struct task_struct *t, bool btf)
 	return btf ? get_task_state_btf(t) : get_task_state(t);
 }
 
+/*
+ * The state __schedule() put prev to sleep in. Since kernel commit
+ * c6e7bd7afaeb ("sched/core: Optimize ttwu() spinning on p->on_cpu", 5.8)
+ * a waker on another CPU may set TASK_WAKING in prev's __state before
+ * sched_switch runs (a task woken just after it was taken off the run
+ * queue): read there, a futex wait that slept and was woken at once looked
+ * like no sleep of interest (arm64 6.1 under TCG: 205 of 206 waits seen).
+ * Commit fa2c3254d7cf ("sched/tracing: Don't re-read p->state when emitting
+ * sched_switch event", 5.18) passes the state acted on as the tracepoint's
+ * fourth argument; user space sets targ_switch_state where the kernel's
+ * btf_trace_sched_switch has it (trace_object.h), and the verifier drops
+ * the read of ctx[3] elsewhere (a constant of a frozen map). Before 5.18
+ * a TASK_WAKING prev did go to sleep, how is lost: taken as interruptible,
+ * the sleep of every wait call these programs look for.
+ */
+const volatile bool targ_switch_state = false;
+
+#define SS_TASK_INTERRUPTIBLE 0x0001
+#define SS_TASK_WAKING 0x0200
+
+static __always_inline __u32 switch_prev_state(unsigned long long *ctx, struct task_struct *prev, bool btf)
+{
+	__u32 state;
+
+	if (targ_switch_state)
+		return (__u32)ctx[3];
+	state = task_state_of(prev, btf);
+	return state == SS_TASK_WAKING ? SS_TASK_INTERRUPTIBLE : state;
+}
+
 #endif

@@ -179,7 +179,7 @@ static __always_inline void light_switch(void *ctx, bool preempt, struct task_st
 		return;
 	now = bpf_ktime_get_ns();
 	if (prev_is) {
-		state = task_state_of(prev, btf);
+		state = switch_prev_state(ctx, prev, btf);
 		t = switch_out(prev, prev_tid, preempt, state, now);
 		if (t)
 			light_switch_out(ctx, preempt, state, btf ? prev : bpf_get_current_task_btf(), t,

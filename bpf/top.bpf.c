@@ -269,8 +269,8 @@ static __always_inline void top_switch_in(struct top_thread_rec *r, __u32 tid, _
 	}
 }
 
-static __always_inline void top_switch(bool preempt, struct task_struct *prev, struct task_struct *next,
-				       bool btf)
+static __always_inline void top_switch(unsigned long long *ctx, bool preempt, struct task_struct *prev,
+				       struct task_struct *next, bool btf)
 {
 	__u32 prev_tid = btf ? prev->pid : BPF_CORE_READ(prev, pid);
 	__u32 next_tid = btf ? next->pid : BPF_CORE_READ(next, pid);
@@ -284,7 +284,7 @@ static __always_inline void top_switch(bool preempt, struct task_struct *prev, s
 	if (prev_tid) {
 		r = rec_get(prev, prev_tid, btf ? prev->tgid : BPF_CORE_READ(prev, tgid), btf);
 		if (r)
-			top_switch_out(prev, r, prev_tid, preempt, task_state_of(prev, btf), now, btf);
+			top_switch_out(prev, r, prev_tid, preempt, switch_prev_state(ctx, prev, btf), now, btf);
 	}
 	if (next_tid) {
 		r = rec_get(next, next_tid, btf ? next->tgid : BPF_CORE_READ(next, tgid), btf);
@@ -296,14 +296,14 @@ static __always_inline void top_switch(bool preempt, struct task_struct *prev, s
 SEC("tp_btf/sched_switch")
 int BPF_PROG(top_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	top_switch(preempt, prev, next, true);
+	top_switch(ctx, preempt, prev, next, true);
 	return 0;
 }
 
 SEC("raw_tp/sched_switch")
 int BPF_PROG(top_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	top_switch(preempt, prev, next, false);
+	top_switch(ctx, preempt, prev, next, false);
 	return 0;
 }
 

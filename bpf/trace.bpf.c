@@ -844,8 +844,8 @@ static __always_inline void on_wakeup(struct task_struct *p, __u32 tid, bool is_
 }
 
 /* btf: a constant, true in the tp_btf program (prev is BTF-typed). */
-static __always_inline void on_switch(bool preempt, struct task_struct *prev, __u32 prev_tgid,
-				      __u32 prev_tid, struct task_struct *next, __u32 next_tgid,
+static __always_inline void on_switch(unsigned long long *ctx, bool preempt, struct task_struct *prev,
+				      __u32 prev_tgid, __u32 prev_tid, struct task_struct *next, __u32 next_tgid,
 				      __u32 next_tid, bool btf)
 {
 	bool prev_is = is_target(prev_tgid, prev_tid), next_is = is_target(next_tgid, next_tid);
@@ -855,7 +855,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, __
 		return;
 	now = bpf_ktime_get_ns();
 	if (prev_is)
-		switch_out(prev, prev_tid, preempt, task_state_of(prev, btf), now);
+		switch_out(prev, prev_tid, preempt, switch_prev_state(ctx, prev, btf), now);
 	if (next_is)
 		switch_in(next, next_tid, now);
 }
@@ -863,14 +863,14 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, __
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(preempt, prev, prev->tgid, prev->pid, next, next->tgid, next->pid, true);
+	on_switch(ctx, preempt, prev, prev->tgid, prev->pid, next, next->tgid, next->pid, true);
 	return 0;
 }
 
 SEC("raw_tp/sched_switch")
 int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(preempt, prev, BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid), next,
+	on_switch(ctx, preempt, prev, BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid), next,
 		  BPF_CORE_READ(next, tgid), BPF_CORE_READ(next, pid), false);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "common/errors.h"
 #include "trace/map_read.h"
 #include "trace/perf_events.h"
+#include "trace/kfeatures.h"
 #include "trace/trace_object.h"
 #include "top.h"
 #include "top_bpf.h"
@@ -46,8 +47,9 @@ static int check_kernel(char *why, size_t whylen)
 }
 
 /* tp_btf where the running kernel has its own BTF (plain loads of the
- * task's fields), else raw_tp; the kfunc build where it has the kfunc. */
-static void configure(struct top_bpf *t, bool btf)
+ * task's fields), else raw_tp; the kfunc build where it has the kfunc;
+ * prev's state from sched_switch's argument where it has one. */
+static void configure(struct top_bpf *t, bool btf, bool switch_state)
 {
 	struct top *s = t->skel;
 
@@ -56,13 +58,14 @@ static void configure(struct top_bpf *t, bool btf)
 	bpf_program__set_autoload(btf ? s->progs.top_wakeup_new_raw : s->progs.top_wakeup_new_btf, false);
 	bpf_program__set_autoload(s->progs.top_sample, t->sampling);
 	s->rodata->targ_sampling = t->sampling;
+	s->rodata->targ_switch_state = switch_state;
 }
 
 struct top_bpf *top_bpf__open(const struct top_bpf_opts *o, int *code, char *why, size_t whylen)
 {
 	struct top_bpf *t = calloc(1, sizeof(*t));
 	struct btf *kernel;
-	bool kfuncs, btf;
+	bool kfuncs, btf, switch_state;
 	int err;
 
 	*code = SS_EXIT_RESOURCES;
@@ -78,6 +81,7 @@ struct top_bpf *top_bpf__open(const struct top_bpf_opts *o, int *code, char *why
 		goto fail;
 	kernel = btf__load_vmlinux_btf();
 	kfuncs = trace_object_kfuncs(kernel);
+	switch_state = kernel_switch_passes_state(kernel);
 	btf = kernel != NULL;
 	btf__free(kernel);
 	t->skel = top_object_open(NULL, kfuncs);
@@ -86,7 +90,7 @@ struct top_bpf *top_bpf__open(const struct top_bpf_opts *o, int *code, char *why
 		snprintf(why, whylen, "cannot open the top BPF object: %s", strerror(errno));
 		goto fail;
 	}
-	configure(t, btf);
+	configure(t, btf, switch_state);
 	err = top__load(t->skel);
 	if (err) {
 		*code = -err == EPERM ? SS_EXIT_PERM : SS_EXIT_BPF;

@@ -143,6 +143,21 @@ void kernel_features_probe(struct kernel_features *f, const struct btf *kernel_b
 	f->bpf_cmpxchg = probe_cmpxchg();
 }
 
+/* The typedef is a pointer to a function prototype: the hidden __data
+ * first, then the tracepoint's own (preempt, prev, next, prev_state). */
+bool kernel_switch_passes_state(const struct btf *kernel_btf)
+{
+	int id = kernel_btf ? btf__find_by_name_kind(kernel_btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF)
+			    : -1;
+	const struct btf_type *t = id > 0 ? btf__type_by_id(kernel_btf, id) : NULL;
+
+	if (t)
+		t = btf__type_by_id(kernel_btf, t->type);
+	if (t && btf_is_ptr(t))
+		t = btf__type_by_id(kernel_btf, t->type);
+	return t && btf_is_func_proto(t) && btf_vlen(t) >= 5;
+}
+
 /* include/linux/errno.h: kernel-internal, never in libc's table. */
 #define KERNEL_ENOTSUPP 524
 

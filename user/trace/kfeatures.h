@@ -32,6 +32,11 @@ struct btf;
 void kernel_features_probe(struct kernel_features *f, const struct btf *kernel_btf,
 			   const char *const *roots);
 
+/* Whether the kernel's sched_switch tracepoint passes prev's state as its
+ * fourth argument (5.18+; bpf/core_fixes.bpf.h, targ_switch_state), read
+ * from kernel_btf's btf_trace_sched_switch; false where it is NULL. */
+bool kernel_switch_passes_state(const struct btf *kernel_btf);
+
 /*
  * strerror() for a probe's errno, naming the kernel-internal ones a probe
  * gets back that libc has no text for: 524 (ENOTSUPP), what arm64 6.1

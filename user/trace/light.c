@@ -107,6 +107,7 @@ struct light_tracer *light_tracer__open(struct bpf_object *maps_from, const stru
 	s->rodata->targ_tgid = o->pid;
 	s->rodata->targ_tid = o->tid;
 	s->rodata->targ_stack_interval_ns = o->stack_interval_ns;
+	s->rodata->targ_switch_state = o->switch_state;
 	bpf_program__set_autoload(o->sched_btf ? s->progs.light_switch_raw : s->progs.light_switch_btf, false);
 	bpf_program__set_autoload(o->sched_btf ? s->progs.light_waking_raw : s->progs.light_waking_btf, false);
 	*code = share_maps(l, maps_from, why, whylen);

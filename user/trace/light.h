@@ -30,6 +30,7 @@ struct light_opts {
 	bool sched_btf;			/* tp_btf, else raw_tp */
 	const char *btf_custom_path;	/* NULL: the kernel's own BTF */
 	bool kfuncs;			/* the build with kfuncs (trace_object.h) */
+	bool switch_state;		/* sched_switch passes prev's state */
 };
 
 /* Opens and loads light.bpf.c on maps_from's maps (same names). NULL on

@@ -277,6 +277,7 @@ static int check_btf(struct tracer *t, const struct tracer_opts *o, const char *
 	}
 	kernel_features_probe(&t->features.kernel, kernel, roots);
 	t->features.kfuncs = trace_object_kfuncs(kernel);
+	t->features.switch_state = kernel_switch_passes_state(kernel);
 	if (o->verbose) {
 		char line[512];
 
@@ -329,6 +330,7 @@ static struct light_tracer *open_light(struct tracer *t, const struct tracer_opt
 		.pid = o->pid, .tid = o->tid, .stack_interval_ns = o->stack_interval_ns,
 		.sched_btf = t->features.sched_btf, .btf_custom_path = o->btf_custom_path,
 		.kfuncs = t->features.kfuncs,
+		.switch_state = t->features.switch_state,
 	};
 
 	t->features.light = true;
@@ -371,6 +373,7 @@ static void set_settings(struct tracer *t, const struct tracer_opts *o)
 	t->skel->rodata->targ_tgid = o->pid;
 	t->skel->rodata->targ_tid = o->tid;
 	t->skel->rodata->targ_stack_interval_ns = o->stack_interval_ns;
+	t->skel->rodata->targ_switch_state = t->features.switch_state;
 }
 
 /* *fentry_refused: the fentry programs were chosen and did not load. */

@@ -53,6 +53,7 @@ struct tracer_features {
 				 * (BPF_F_NO_PREALLOC: 6.1, not PREEMPT_RT) */
 	bool kfuncs;		/* the kfunc build of trace.bpf.c (6.2+ with
 				 * its own BTF: user/trace/trace_object.h) */
+	bool switch_state;	/* sched_switch passes prev's state (5.18+) */
 	struct kernel_features kernel;	/* probed at open */
 };
 

@@ -3,7 +3,8 @@
  * kfeatures.c without root: the oldest-kernel check (one line, exit 5,
  * never a verifier dump on a 5.4 host), and how probe results are shown
  * by -v and recorded in the JSON report. The probes themselves run in
- * tests/integration/test_kernel_compat.c.
+ * tests/integration/test_kernel_compat.c. Whether sched_switch passes
+ * prev's state is read from BTF built here in each kernel's shape.
  */
 #include "testlib.h"
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include "common/errors.h"
 #include "trace/kfeatures.h"
 #include "report/report.h"
+#include <bpf/btf.h>
 
 static void test_old_kernels_refused(void **state)
 {
@@ -68,12 +70,50 @@ static void test_describe_and_json(void **state)
 	json_object_put(o);
 }
 
+/* A BTF holding btf_trace_sched_switch as the kernel defines it: a pointer
+ * to void (void *, bool, struct task_struct *, struct task_struct *[,
+ * unsigned int prev_state]). */
+static struct btf *sched_switch_btf(bool prev_state)
+{
+	struct btf *b = btf__new_empty();
+	int uint_id = btf__add_int(b, "unsigned int", 4, 0);
+	int boolean = btf__add_int(b, "_Bool", 1, BTF_INT_BOOL);
+	int task = btf__add_fwd(b, "task_struct", BTF_FWD_STRUCT);
+	int task_ptr = btf__add_ptr(b, task);
+	int void_ptr = btf__add_ptr(b, 0);
+	int proto = btf__add_func_proto(b, 0);
+
+	assert_true(uint_id > 0 && boolean > 0 && task_ptr > 0 && void_ptr > 0 && proto > 0);
+	assert_int_equal(btf__add_func_param(b, "__data", void_ptr), 0);
+	assert_int_equal(btf__add_func_param(b, "preempt", boolean), 0);
+	assert_int_equal(btf__add_func_param(b, "prev", task_ptr), 0);
+	assert_int_equal(btf__add_func_param(b, "next", task_ptr), 0);
+	if (prev_state)
+		assert_int_equal(btf__add_func_param(b, "prev_state", uint_id), 0);
+	assert_true(btf__add_typedef(b, "btf_trace_sched_switch", btf__add_ptr(b, proto)) > 0);
+	return b;
+}
+
+static void test_switch_state_from_btf(void **state)
+{
+	struct btf *k518 = sched_switch_btf(true), *k510 = sched_switch_btf(false), *none = btf__new_empty();
+
+	assert_true(kernel_switch_passes_state(k518));
+	assert_false(kernel_switch_passes_state(k510));
+	assert_false(kernel_switch_passes_state(none));	/* no such typedef */
+	assert_false(kernel_switch_passes_state(NULL));
+	btf__free(k518);
+	btf__free(k510);
+	btf__free(none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_old_kernels_refused),
 		cmocka_unit_test(test_supported_kernels_pass),
 		cmocka_unit_test(test_describe_and_json),
+		cmocka_unit_test(test_switch_state_from_btf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
