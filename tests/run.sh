@@ -19,8 +19,10 @@ export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN
 export ASAN_OPTIONS="${ASAN_OPTIONS:-fast_unwind_on_malloc=0}"
 for bin in "$@"; do
 	name=${bin#"${OUTPUT:-build}"/tests/}
+	start=$SECONDS
 	out=$("$bin" 2>&1)
 	rc=$?
+	took=$((SECONDS - start))
 	out=$(sed '/^\[==========\] [0-9]* test(s) run\./q' <<<"$out" |
 	      sed -e 's/^\[  FAILED  \] /not ok - /' -e 's/^\[  SKIPPED \] /not ok - # SKIP /')
 	# cmocka's "[ OK ]" lines; the tests/layout scripts print TAP "ok N".
@@ -33,7 +35,8 @@ for bin in "$@"; do
 # $name exited with status $rc"
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	printf '%-40s %3d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
+	# Its time, so that a slow binary (CI's budget, `make asan`) is seen.
+	printf '%-40s %3d passed %3d failed %3d skipped %5ds\n' "$name" "$p" "$f" "$s" "$took"
 	if [ "$f" -ne 0 ] || [ "$s" -ne 0 ]; then
 		grep -E '^(not ok|# |ERROR:|\[  ERROR   \]|\[   LINE   \])' <<<"$out" | sed 's/^/    /'
 	fi
