@@ -202,5 +202,7 @@ int cmd_top(int argc, char **argv)
 	else
 		code = top_cmd_run_view(live, &o, &stop_requested);
 	top_live__close(live);
+	/* The agent's server wiped its copy at its stop; this is the other. */
+	explicit_bzero(o.token, sizeof(o.token));
 	return code;
 }

@@ -100,11 +100,9 @@ static int check(struct top_cmd_opts *o)
 		return ss_error(SS_EXIT_USAGE, "top: --metrics runs until stopped: drop -b, --json, -d and -o");
 	if (o->top_n && !o->metrics)
 		return ss_error(SS_EXIT_USAGE, "top: --top-n bounds the agent's series: add --metrics, or drop it");
-	if (o->metrics && metrics_http__probe(o->metrics, why, sizeof(why)))
-		return ss_error(SS_EXIT_USAGE, "top: %s", why);
 	if (o->token_file && !o->metrics)
 		return ss_error(SS_EXIT_USAGE, "top: --metrics-token-file guards the agent: add --metrics, or drop it");
-	if (o->token_file && metrics_http__read_token(o->token_file, o->token, why, sizeof(why)))
+	if (metrics_http__check(o->metrics, o->token_file, o->token, why, sizeof(why)))
 		return ss_error(SS_EXIT_USAGE, "top: %s", why);
 	if (o->duration_s > 0 && !o->batch && !o->json)
 		return ss_error(SS_EXIT_USAGE, "top: -d ends a batch run: add -b or --json");

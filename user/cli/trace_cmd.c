@@ -1011,10 +1011,7 @@ int trace_opts_settle(struct ss_opts *o, void (*help)(FILE *out))
 	ss_set_json_errors(o->json);
 	/* Before anything is attached: a taken port, a token file that
 	 * cannot serve, each one line. */
-	if (o->metrics_addr && metrics_http__probe(o->metrics_addr, why, sizeof(why)))
-		return ss_error(SS_EXIT_USAGE, "%s", why);
-	if (o->metrics_token_file &&
-	    metrics_http__read_token(o->metrics_token_file, o->metrics_token, why, sizeof(why)))
+	if (metrics_http__check(o->metrics_addr, o->metrics_token_file, o->metrics_token, why, sizeof(why)))
 		return ss_error(SS_EXIT_USAGE, "%s", why);
 	return o->event ? perf_event__parse_arg(o->event, &spec) : 0;
 }
@@ -1032,7 +1029,9 @@ int cmd_trace(int argc, char **argv)
 		return code;
 	}
 	code = trace_opts_settle(&o, ss_print_help);
-	if (code)
-		return code < 0 ? 0 : code;
-	return trace_run(&o);
+	if (!code)
+		code = trace_run(&o);
+	/* The server wiped its copy at its stop; this is the other. */
+	explicit_bzero(o.metrics_token, sizeof(o.metrics_token));
+	return code < 0 ? 0 : code;
 }

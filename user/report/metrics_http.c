@@ -277,6 +277,15 @@ int metrics_http__read_token(const char *path, char token[METRICS_HTTP_TOKEN_MAX
 	return 0;
 }
 
+int metrics_http__check(const char *arg, const char *token_file, char token[METRICS_HTTP_TOKEN_MAX],
+			char *why, size_t whylen)
+{
+	token[0] = 0;
+	if (arg && metrics_http__probe(arg, why, whylen))
+		return -1;
+	return token_file ? metrics_http__read_token(token_file, token, why, whylen) : 0;
+}
+
 struct metrics_http *metrics_http__start(const char *addr, unsigned int port, const char *token,
 					 char *why, size_t whylen)
 {

@@ -41,6 +41,11 @@ int metrics_http__probe(const char *arg, char *why, size_t whylen);
  * its owner may read (a secret). 0, or -1 with a reason in why. */
 int metrics_http__read_token(const char *path, char token[METRICS_HTTP_TOKEN_MAX], char *why,
 			     size_t whylen);
+/* What both commands check before they attach: arg's port can be bound
+ * (where arg), then the token read from token_file (where given; token
+ * "" otherwise). 0, or nonzero with a reason in why. */
+int metrics_http__check(const char *arg, const char *token_file, char token[METRICS_HTTP_TOKEN_MAX],
+			char *why, size_t whylen);
 /* Listens on addr:port (libmicrohttpd says nothing itself); token: what
  * a scrape must send, NULL or "" for none. NULL with a reason in why (the
  * address in use, ...). */
