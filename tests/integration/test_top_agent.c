@@ -231,7 +231,10 @@ static void test_taken_port_is_one_line_and_exit_2(void **state)
 
 #define TOKEN "tok-3f9a2c71e5"
 
-/* A token file, mode 0600, its path into path (64 bytes). */
+/* The test's token file: removed by token_teardown however the test ends. */
+static char token_path[64];
+
+/* A token file, mode 0600, its path into path (64 bytes) and token_path. */
 static void write_token(char *path)
 {
 	int fd;
@@ -239,8 +242,17 @@ static void write_token(char *path)
 	snprintf(path, 64, "/tmp/ss-top-token-XXXXXX");
 	fd = mkstemp(path);	/* 0600 */
 	assert_true(fd >= 0);
+	snprintf(token_path, sizeof(token_path), "%s", path);
 	assert_int_equal(write(fd, TOKEN "\n", sizeof(TOKEN)), (ssize_t)sizeof(TOKEN));
 	close(fd);
+}
+
+static int token_teardown(void **state)
+{
+	if (token_path[0])
+		unlink(token_path);
+	token_path[0] = 0;
+	return tt_teardown(state);
 }
 
 /* --metrics-token-file: a scrape without the token, or with another, gets
@@ -265,7 +277,6 @@ static void test_token_guards_the_page(void **state)
 	none = http_get(url);
 	wrong = http_get_auth(url, "Bearer tok-3f9a2c71e6");
 	assert_int_equal(agent_stop(&a, SIGTERM), 0);
-	unlink(token);
 	if (!text)
 		fail_msg("no page with the token within 60 s");
 	assert_null(none);	/* curl -f: an error status */
@@ -301,7 +312,6 @@ static void test_token_file_errors(void **state)
 	assert_non_null(strstr(err, "add --metrics"));
 	free(out);
 	free(err);
-	unlink(token);
 }
 
 /* ---- a real Prometheus ------------------------------------------------ */
@@ -476,7 +486,6 @@ static void test_prometheus_fires_the_lock_wait_alert(void **state)
 		fail_msg("the expected alerts did not fire within %d s", WAIT_S);
 	assert_only_expected(list, &a);
 	json_object_put(list);
-	unlink(token);
 }
 
 /* This binary as the agent, fed canned refreshes every 500 ms. */
@@ -506,9 +515,9 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_scrapes_are_valid_bounded_and_monotonic, tt_teardown),
 		cmocka_unit_test_teardown(test_taken_port_is_one_line_and_exit_2, tt_teardown),
-		cmocka_unit_test_teardown(test_token_guards_the_page, tt_teardown),
-		cmocka_unit_test_teardown(test_token_file_errors, tt_teardown),
-		cmocka_unit_test_teardown(test_prometheus_fires_the_lock_wait_alert, tt_teardown),
+		cmocka_unit_test_teardown(test_token_guards_the_page, token_teardown),
+		cmocka_unit_test_teardown(test_token_file_errors, token_teardown),
+		cmocka_unit_test_teardown(test_prometheus_fires_the_lock_wait_alert, token_teardown),
 	};
 	ssize_t n;
 
