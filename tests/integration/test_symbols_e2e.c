@@ -21,6 +21,10 @@
 
 #define WORK_TIMEOUT_MS 20000
 #define END_TIMEOUT_MS 15000
+/* The demo's budget, as test_advice_e2e's: a child's CPU time counts its
+ * reaped children, and the demo's threads spin on every CPU from before
+ * attach to the end. Under `make asan` on a loaded host 30 s ran out. */
+#define DEMO_TIMEOUT_MS 60000
 
 /* The index of the first frame of stack (an object with "frames") that is
  * one of fns in module, or -1. */
@@ -329,7 +333,7 @@ static void test_folded_names_four_kinds(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	args[0] = tl_path("spinscope");
-	rc = tt_run(args, &out, &err, 30000);
+	rc = tt_run(args, &out, &err, DEMO_TIMEOUT_MS);
 	if (rc)
 		fail_msg("spinscope demo exited with %d: %s", rc, err);
 	json_object_put(tt_parse_report(out));
