@@ -123,6 +123,21 @@ static void check_thread(struct check *c, json_object *t, const char *path, void
 	check_counters(c, t, path, thread_rules, NTHREAD_RULES, sum);
 }
 
+/* A group of threads that exited during the trace (exited_json): its
+ * counters are in the totals as a thread's are. */
+static void check_exited(struct check *c, json_object *g, const char *path, void *sum)
+{
+	char p[96];
+
+	snprintf(p, sizeof(p), "%s.comm", path);
+	of_type(c, member(g, "comm"), p, json_type_string, "expected a string");
+	snprintf(p, sizeof(p), "%s.threads", path);
+	int_in(c, member(g, "threads"), p, 0, INT64_MAX, false, NULL);
+	snprintf(p, sizeof(p), "%s.runq_hist_log2_ns", path);
+	check_count_array(c, member(g, "runq_hist_log2_ns"), p);
+	check_counters(c, g, path, thread_rules, NTHREAD_RULES, sum);
+}
+
 static void check_futex(struct check *c, json_object *f, const char *path, void *unused)
 {
 	(void)unused;
@@ -150,7 +165,7 @@ static void each_object(struct check *c, json_object *doc, const char *name,
 	}
 }
 
-/* "totals" as the threads' sums (or largest). */
+/* "totals" as the threads' sums (or largest), the exited ones' included. */
 static void check_totals(struct check *c, json_object *tot, const uint64_t *sum)
 {
 	char p[96], what[160];
@@ -187,7 +202,8 @@ int recording__check(json_object *doc, char *why, size_t whylen)
 	}
 	int_in(&c, member(doc, "duration_ns"), "duration_ns", 0, INT64_MAX, false, NULL);
 	each_object(&c, doc, "threads", check_thread, sum);
-	if (member(doc, "threads") && !c.failed)
+	each_object(&c, doc, "exited_threads", check_exited, sum);
+	if ((member(doc, "threads") || member(doc, "exited_threads")) && !c.failed)
 		check_totals(&c, member(doc, "totals"), sum);
 	each_object(&c, doc, "futexes", check_futex, NULL);
 	return c.failed ? SS_EXIT_USAGE : 0;

@@ -520,6 +520,12 @@ static void test_hostile_types(void **state)
 		  "\"totals\":{\"sched_yield\":8}}", "totals.sched_yield: 8, but the threads' sum is 7" },
 		{ T "\"threads\":[{\"tid\":5,\"runq_ns_max\":3},{\"tid\":6,\"runq_ns_max\":4}],"
 		  "\"totals\":{\"runq_ns_max\":7}}", "totals.runq_ns_max: 7, but the threads' largest is 4" },
+		{ T "\"threads\":[{\"tid\":5,\"sched_yield\":3}],\"exited_threads\":[{\"comm\":\"w\","
+		  "\"threads\":2,\"sched_yield\":4}],\"totals\":{\"sched_yield\":8}}",
+		  "totals.sched_yield: 8, but the threads' sum is 7" },
+		{ T "\"exited_threads\":[{\"comm\":\"w\",\"futex_wait\":-1}]}",
+		  "exited_threads[0].futex_wait: -1 is out of range" },
+		{ T "\"exited_threads\":[{\"comm\":7}]}", "exited_threads[0].comm: expected a string" },
 		{ T "\"futexes\":[{\"waits\":\"many\"}]}", "futexes[0].waits: expected an integer" },
 		{ T "\"duration_ns\":-3}", "duration_ns: -3 is out of range" },
 	};
@@ -534,6 +540,24 @@ static void test_hostile_types(void **state)
 			fail_msg("doc %zu: '%s', expected '%s'", i, why, docs[i][1]);
 		recording__free(&rec);
 	}
+}
+
+/* Threads that exited during the trace are in the totals: a recording
+ * whose live threads waited on nothing and whose exited ones waited (a
+ * benchmark's workers that finished while traced) reads, totals whole. */
+static void test_exited_threads_in_totals(void **state)
+{
+	static const char doc[] = "{\"schema\":1,\"target\":{\"pid\":7,\"comm\":\"a\"},"
+				  "\"threads\":[{\"tid\":7,\"futex_wait\":0}],"
+				  "\"exited_threads\":[{\"comm\":\"worker\",\"threads\":4,\"futex_wait\":229309}],"
+				  "\"totals\":{\"futex_wait\":229309}}";
+	struct ss_recording rec;
+	char why[256] = "";
+
+	if (read_text(doc, &rec, why, sizeof(why)))
+		fail_msg("refused: %s", why);
+	assert_int_equal(rec.prof.totals.futex_wait, 229309);
+	recording__free(&rec);
 }
 
 /* Members the report is not made of may be any type: read as empty. */
@@ -736,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files_refused),
 		cmocka_unit_test(test_hostile_types),
 		cmocka_unit_test(test_hostile_types_elsewhere),
+		cmocka_unit_test(test_exited_threads_in_totals),
 		cmocka_unit_test(test_diff_names),
 		cmocka_unit_test(test_diff_noise_and_findings),
 		cmocka_unit_test(test_diff_thread_groups_own_noise),
