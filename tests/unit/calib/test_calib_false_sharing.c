@@ -56,19 +56,42 @@ static bool first_cpus(struct calib_ctx *ctx, int n)
 	return true;
 }
 
+/* Whether every row of r read the distance: none does where even the
+ * pilot's 16 round trips would not fit their time box, as when another
+ * process holds one of the two CPUs through the pilot (calib_distance.c). */
+static bool rows_read_distance(json_object *r)
+{
+	json_object *rows;
+
+	assert_true(json_object_object_get_ex(r, "rows", &rows));
+	assert_true(json_object_array_length(rows) >= 2);
+	for (size_t i = 0; i < json_object_array_length(rows); i++)
+		if (!json_object_object_get_ex(json_object_array_get_idx(rows, i), "cpu_distance", NULL))
+			return false;
+	return true;
+}
+
 static void test_two_cpus_record_their_distance(void **state)
 {
 	volatile sig_atomic_t stop = 0;
 	struct calib_ctx ctx = { .quick = true, .stop = &stop };
-	json_object *r = json_object_new_object(), *rows;
+	json_object *r = NULL, *rows;
 	const char *headline;
 	bool changed;
 
 	if (!first_cpus(&ctx, 2))
 		skip();
-	assert_int_equal(calib_false_sharing.run(&ctx, r), 0);
+	/* A busy host can hold a CPU through a pilot (one run in three under
+	 * ASan beside one CPU burner): up to three runs for one that read. */
+	for (int run = 0; run < 3; run++) {
+		json_object_put(r);
+		r = json_object_new_object();
+		assert_int_equal(calib_false_sharing.run(&ctx, r), 0);
+		if (rows_read_distance(r))
+			break;
+		print_message("# run %d: the pilot could not read the CPUs' distance\n", run + 1);
+	}
 	assert_true(json_object_object_get_ex(r, "rows", &rows));
-	assert_true(json_object_array_length(rows) >= 2);
 	for (size_t i = 0; i < json_object_array_length(rows); i++)
 		check_row_distance(json_object_array_get_idx(rows, i));
 	/* The headline row's distance, for the repeatability script. */
