@@ -195,15 +195,15 @@ demo: check-deps spinscope
 asan:
 	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 test
 
-# The unit tests alone under the sanitizers: a few minutes, for a quick
-# look (.ci/run runs the whole `make asan`, about 25 minutes quiet).
+# The unit tests alone under the sanitizers: a few minutes, run by
+# .ci/run (the whole `make asan` takes about 25 minutes quiet: see .ci/run).
 asan-unit:
 	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 unit
 
 # The integration tests that feed spinscope what a hostile target, a
 # neighbour or a broken file would (names with control bytes, recordings
 # of wrong types and sizes, bad arguments), under the sanitizers too:
-# about 4 minutes, for a quick look (docs/RELIABILITY.md).
+# about 4 minutes, run by .ci/run (docs/RELIABILITY.md).
 ASAN_INPUT_TESTS := test_hostile test_recording_e2e test_top_recording test_trace_errors
 asan-inputs:
 	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 integration \
