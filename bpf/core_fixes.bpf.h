@@ -43,7 +43,7 @@ static __always_inline __u32 task_state_of(struct task_struct *t, bool btf)
  * Commit fa2c3254d7cf ("sched/tracing: Don't re-read p->state when emitting
  * sched_switch event", 5.18) passes the state acted on as the tracepoint's
  * fourth argument; user space sets targ_switch_state where the kernel's
- * btf_trace_sched_switch has it (trace_object.h), and the verifier drops
+ * btf_trace_sched_switch has it (user/trace/kfeatures.h), and the verifier drops
  * the read of ctx[3] elsewhere (a constant of a frozen map). Before 5.18
  * a TASK_WAKING prev did go to sleep, how is lost: taken as interruptible,
  * the sleep of every wait call these programs look for.

@@ -110,17 +110,26 @@ static void check_counters(struct check *c, json_object *o, const char *path, co
 	}
 }
 
+/* What a thread and a group of exited threads both hold: a comm, the
+ * run-queue histogram and the thread counters, summed into sum. */
+static void check_thread_counts(struct check *c, json_object *o, const char *path, uint64_t *sum)
+{
+	char p[96];
+
+	snprintf(p, sizeof(p), "%s.comm", path);
+	of_type(c, member(o, "comm"), p, json_type_string, "expected a string");
+	snprintf(p, sizeof(p), "%s.runq_hist_log2_ns", path);
+	check_count_array(c, member(o, "runq_hist_log2_ns"), p);
+	check_counters(c, o, path, thread_rules, NTHREAD_RULES, sum);
+}
+
 static void check_thread(struct check *c, json_object *t, const char *path, void *sum)
 {
 	char p[96];
 
 	snprintf(p, sizeof(p), "%s.tid", path);
 	int_in(c, member(t, "tid"), p, 1, PID_MAX_LIMIT, true, NULL);
-	snprintf(p, sizeof(p), "%s.comm", path);
-	of_type(c, member(t, "comm"), p, json_type_string, "expected a string");
-	snprintf(p, sizeof(p), "%s.runq_hist_log2_ns", path);
-	check_count_array(c, member(t, "runq_hist_log2_ns"), p);
-	check_counters(c, t, path, thread_rules, NTHREAD_RULES, sum);
+	check_thread_counts(c, t, path, sum);
 }
 
 /* A group of threads that exited during the trace (exited_json): its
@@ -129,13 +138,9 @@ static void check_exited(struct check *c, json_object *g, const char *path, void
 {
 	char p[96];
 
-	snprintf(p, sizeof(p), "%s.comm", path);
-	of_type(c, member(g, "comm"), p, json_type_string, "expected a string");
 	snprintf(p, sizeof(p), "%s.threads", path);
 	int_in(c, member(g, "threads"), p, 0, INT64_MAX, false, NULL);
-	snprintf(p, sizeof(p), "%s.runq_hist_log2_ns", path);
-	check_count_array(c, member(g, "runq_hist_log2_ns"), p);
-	check_counters(c, g, path, thread_rules, NTHREAD_RULES, sum);
+	check_thread_counts(c, g, path, sum);
 }
 
 static void check_futex(struct check *c, json_object *f, const char *path, void *unused)
