@@ -59,7 +59,7 @@ static __always_inline __s32 light_stack(void *ctx, __u64 now, __u64 *last_ns, _
 		*last_ns = now;
 	}
 	if (*last_id < 0)
-		count_drop(SS_DROP_STACK_FAIL);
+		count_stack_drops(*last_id, 1);
 	return *last_id;
 }
 
@@ -76,7 +76,7 @@ static __always_inline void yield_switched(void *ctx, struct ss_thread *t, __u64
 	}
 	site = t->yield_stack_id;
 	if (t->yield_pending && site < 0) {
-		count_drops(SS_DROP_STACK_FAIL, t->yield_pending);
+		count_stack_drops(site, t->yield_pending);
 	} else if (t->yield_pending) {
 		c = bpf_map_lookup_or_try_init(&yield_sites, &site, &zero);
 		if (c)

@@ -138,7 +138,7 @@ static __always_inline __s32 sampled_stack(void *ctx, __u64 now, __u64 site, __u
 				      backoff, unwind);
 
 	if (id < 0)
-		count_drop(SS_DROP_STACK_FAIL);
+		count_stack_drops(id, 1);
 	return id;
 }
 
@@ -364,7 +364,7 @@ static __always_inline void record_release(void *ctx, struct ss_thread *t, __u32
 				   &t->wake_stack_backoff, unwind);
 		}
 		if (t->wake_stack_id < 0)
-			count_drop(SS_DROP_STACK_FAIL);
+			count_stack_drops(t->wake_stack_id, 1);
 	}
 	p->wakes++;
 	p->woken += woken;
@@ -759,7 +759,7 @@ static __always_inline void add_yields(__s32 stack_id, __u64 n)
 	if (!n)
 		return;
 	if (stack_id < 0) {
-		count_drops(SS_DROP_STACK_FAIL, n);
+		count_stack_drops(stack_id, n);
 		return;
 	}
 	c = bpf_map_lookup_or_try_init(&yield_sites, &stack_id, &zero);

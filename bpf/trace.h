@@ -43,6 +43,9 @@ enum ss_drop {
 					 * same word */
 	SS_DROP_EXITED_NAMES_FULL,	/* exited threads folded under the
 					 * empty name: too many names */
+	SS_DROP_STACK_COLLISION,	/* user stack lost: another stack had
+					 * its bucket in the kernel's stack map
+					 * (bpf_get_stackid's -EEXIST) */
 	SS_DROPS,
 };
 

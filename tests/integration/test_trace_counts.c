@@ -214,10 +214,20 @@ static void assert_exited_threads(json_object *doc, uint64_t n)
 }
 
 /* Nothing was dropped: every counter under "dropped" is zero. The
- * message carries the unwinder's counts too: a failed stack says why there. */
+ * message carries the unwinder's counts too: a failed stack says why there.
+ * One exception: without the unwinder (the 5.10 guest) stacks go to the
+ * kernel's stack map, whose 2048 buckets hold the first of the stacks
+ * that hash alike; a few percent of traces lose a stack so, counted as
+ * stack_collisions (test_light's test_light_stack_collisions_counted
+ * forces and checks that count). The unwinder's map is keyed by 31 bits
+ * of a 64-bit hash: a collision there is a defect. */
 static void assert_nothing_dropped(json_object *doc)
 {
+	bool stack_map = !json_object_get_boolean(tt_get(doc, "symbols.unwind.enabled"));
+
 	json_object_object_foreach(tt_get(doc, "dropped"), key, val) {
+		if (stack_map && !strcmp(key, "stack_collisions"))
+			continue;
 		if (json_object_is_type(val, json_type_int) && json_object_get_int64(val) != 0)
 			fail_msg("dropped.%s = %lld; dropped %s; symbols.unwind %s", key,
 				 (long long)json_object_get_int64(val),

@@ -18,6 +18,7 @@ const char *const ss_drop_names[SS_DROPS] = {
 	[SS_DROP_RELEASES_FULL] = "release_sites_map_full",
 	[SS_DROP_CALL_SITE_UNKNOWN] = "call_site_unknown",
 	[SS_DROP_EXITED_NAMES_FULL] = "exited_names_full",
+	[SS_DROP_STACK_COLLISION] = "stack_collisions",
 };
 
 #define DESC_JSON_KEY_ALL(name) #name

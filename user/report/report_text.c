@@ -496,10 +496,13 @@ static void print_drops(const struct ss_report *r, FILE *out)
 		if (!any)
 			fprintf(out, "DROPPED (events the figures above do not include)\n");
 		any = true;
-		full |= i != SS_DROP_STACK_FAIL && i != SS_DROP_MISSED_EXIT && i != SS_DROP_PROG_MISSES;
+		full |= i != SS_DROP_STACK_FAIL && i != SS_DROP_MISSED_EXIT && i != SS_DROP_PROG_MISSES &&
+			i != SS_DROP_STACK_COLLISION;
 		fprintf(out, "  %-26s %llu%s\n", ss_drop_names[i], (unsigned long long)d[i],
 			i == SS_DROP_MISSED_EXIT ? "  (calls already in progress when tracing began)" :
 			i == SS_DROP_STACK_FAIL ? "  (user stack unreadable or stack map full)" :
+			i == SS_DROP_STACK_COLLISION ? "  (another stack had its bucket in the kernel's stack map: "
+						       "a larger --max-stacks makes that rarer)" :
 			i == SS_DROP_PROG_MISSES ? "  (the kernel skipped our programs: another BPF tool ran on that CPU)" : "");
 	}
 	if (full)

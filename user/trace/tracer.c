@@ -1048,7 +1048,8 @@ static void add_pending_yields(struct tracer *t, struct ss_profile *p)
 		if (!th->yield_pending)
 			continue;
 		if (th->yield_stack_id < 0) {
-			p->drops[SS_DROP_STACK_FAIL] += th->yield_pending;
+			p->drops[th->yield_stack_id == -EEXIST ? SS_DROP_STACK_COLLISION : SS_DROP_STACK_FAIL] +=
+				th->yield_pending;
 			continue;
 		}
 		for (k = 0; k < p->nyields; k++)
