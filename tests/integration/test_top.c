@@ -317,7 +317,7 @@ static void test_top_processes_come_and_go(void **state)
 	struct tt_workload churn, shortlived;
 	struct tl_proc execer;
 	struct tt_bpf_mark mark;
-	json_object *doc, *c, *e;
+	json_object *doc, *c, *e, *h;
 	struct tt_trace t;
 	pid_t shortlived_pid;
 
@@ -350,6 +350,14 @@ static void test_top_processes_come_and_go(void **state)
 	 * second of CPU, less what the loaded host left it */
 	assert_true(tt_u64(must_proc(doc, shortlived_pid, "exited burn"), "oncpu_ns") > 0);
 	assert_int_equal(tt_u64(tt_get(doc, "host"), "drops"), 0);
+	/* What tracing cost, measured over the interval's last eighth only
+	 * (top_live.c) and scaled to the interval: the host switched then
+	 * (the churn, this test's polling), and the programs cannot have run
+	 * longer than the host's CPUs. */
+	h = tt_get(doc, "host");
+	assert_true(tt_u64(h, "bpf_runs") > 0);
+	assert_true(tt_u64(h, "bpf_run_ns") > 0);
+	assert_true(tt_u64(h, "bpf_run_ns") <= tt_u64(doc, "interval_ns") * tt_u64(h, "ncpus"));
 	json_object_put(doc);
 	tt_trace_free(&t);
 	tl_kill(&execer, SIGKILL);

@@ -31,6 +31,8 @@ struct top_bpf {
 	int *sample_fds;
 	int nsample;
 	int stats_fd;			/* BPF_ENABLE_STATS: run time kept while open */
+	uint64_t stats_run0, stats_runs0;	/* the programs' totals when it opened */
+	struct top_bpf_cost cost;	/* the last window's */
 	bool sampling;
 	int verbose;
 };
@@ -99,9 +101,6 @@ struct top_bpf *top_bpf__open(const struct top_bpf_opts *o, int *code, char *why
 			 : t->verbose ? "" : " (run with -v for libbpf's log)");
 		goto fail;
 	}
-	/* The header's tracing cost: the kernel times each program run while
-	 * this fd is open (Linux 5.8+; without it the cost says unknown). */
-	t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	*code = 0;
 	return t;
 fail:
@@ -207,7 +206,7 @@ uint64_t top_bpf__drops(const struct top_bpf *t)
 	return total;
 }
 
-void top_bpf__run_stats(const struct top_bpf *t, uint64_t *run_ns, uint64_t *runs)
+static void run_stats(const struct top_bpf *t, uint64_t *run_ns, uint64_t *runs)
 {
 	struct bpf_program *prog;
 
@@ -223,6 +222,42 @@ void top_bpf__run_stats(const struct top_bpf *t, uint64_t *run_ns, uint64_t *run
 		*run_ns += info.run_time_ns;
 		*runs += info.run_cnt;
 	}
+}
+
+/*
+ * The tracing cost is measured over a window, not the whole run: while
+ * the kernel keeps BPF run-time statistics it reads the clock before and
+ * after every run of every BPF program on the host, its own and other
+ * tools', and on a guest whose clock is kvm-clock one read costs about
+ * 170 ns, more than top's programs themselves (docs/BENCHMARKS.md). The
+ * statistics fd stays open for the window only (Linux 5.8+, CAP_SYS_ADMIN;
+ * without it, or where kernel.bpf_stats_enabled is already on, the totals
+ * are read all the same and the window's difference is what they say).
+ */
+void top_bpf__cost_begin(struct top_bpf *t, uint64_t now_ns)
+{
+	if (t->stats_fd < 0)
+		t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	run_stats(t, &t->stats_run0, &t->stats_runs0);
+	t->cost.window_ns = now_ns;
+}
+
+void top_bpf__cost_end(struct top_bpf *t, uint64_t now_ns)
+{
+	uint64_t run_ns, runs;
+
+	run_stats(t, &run_ns, &runs);
+	if (t->stats_fd >= 0)
+		close(t->stats_fd);
+	t->stats_fd = -1;
+	t->cost.window_ns = now_ns > t->cost.window_ns ? now_ns - t->cost.window_ns : 0;
+	t->cost.run_ns = run_ns - t->stats_run0;
+	t->cost.runs = runs - t->stats_runs0;
+}
+
+struct top_bpf_cost top_bpf__cost(const struct top_bpf *t)
+{
+	return t->cost;
 }
 
 bool top_bpf__sampling(const struct top_bpf *t)

@@ -33,9 +33,16 @@ int top_bpf__spill_fd(const struct top_bpf *t);
 int top_bpf__words_fd(const struct top_bpf *t);
 /* Events not recorded since load, all reasons and CPUs. */
 uint64_t top_bpf__drops(const struct top_bpf *t);
-/* The programs' total run time and runs since load (0 when the kernel
- * keeps no statistics: kernel.bpf_stats_enabled off and no stats fd). */
-void top_bpf__run_stats(const struct top_bpf *t, uint64_t *run_ns, uint64_t *runs);
+/* The programs' run time and runs over the last window between
+ * top_bpf__cost_begin() and top_bpf__cost_end(), which keep the kernel's
+ * run-time statistics on for that window only (all zero where it keeps
+ * none: no CAP_SYS_ADMIN, or a kernel before 5.8). */
+struct top_bpf_cost {
+	uint64_t run_ns, runs, window_ns;
+};
+void top_bpf__cost_begin(struct top_bpf *t, uint64_t now_ns);
+void top_bpf__cost_end(struct top_bpf *t, uint64_t now_ns);
+struct top_bpf_cost top_bpf__cost(const struct top_bpf *t);
 bool top_bpf__sampling(const struct top_bpf *t);
 /* Detaches every program and event; safe to call twice. */
 void top_bpf__detach(struct top_bpf *t);

@@ -49,7 +49,7 @@ struct proc_name {
 
 struct top_host_state {
 	struct host_ticks ticks;
-	uint64_t bpf_run_ns, bpf_runs, drops;
+	uint64_t drops;
 	double self_cpu_s;		/* user + system seconds at the last read */
 	uint64_t last_ns;
 };

@@ -76,7 +76,8 @@ void top_hostinfo_read(struct top_host_state *h, struct top_bpf *bpf, struct top
 	struct top_host *out = &snap->host;
 	struct host_ticks ticks;
 	struct host_load load;
-	uint64_t run_ns, runs, drops, now = top_mono_ns();
+	struct top_bpf_cost cost = top_bpf__cost(bpf);
+	uint64_t drops, now = top_mono_ns();
 	double cpu = self_cpu_seconds(), span = now > h->last_ns ? (double)(now - h->last_ns) / 1e9 : 0;
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -86,11 +87,14 @@ void top_hostinfo_read(struct top_host_state *h, struct top_bpf *bpf, struct top
 	host_load_between(&h->ticks, &ticks, (int)out->ncpus, 0, &load);
 	out->busy_cpus = load.measured ? load.busy_cpus : 0;
 	h->ticks = ticks;
-	top_bpf__run_stats(bpf, &run_ns, &runs);
-	out->bpf_run_ns = run_ns - h->bpf_run_ns;
-	out->bpf_runs = runs - h->bpf_runs;
-	h->bpf_run_ns = run_ns;
-	h->bpf_runs = runs;
+	/* The window's run time and runs, at the window's rate over the
+	 * interval (top_bpf__cost_begin(): statistics cost every program run). */
+	if (cost.window_ns && snap->interval_ns) {
+		double scale = (double)snap->interval_ns / (double)cost.window_ns;
+
+		out->bpf_run_ns = (uint64_t)((double)cost.run_ns * scale + 0.5);
+		out->bpf_runs = (uint64_t)((double)cost.runs * scale + 0.5);
+	}
 	drops = top_bpf__drops(bpf);
 	out->drops = drops - h->drops;
 	h->drops = drops;

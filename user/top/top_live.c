@@ -11,6 +11,10 @@
 #include "top_verdict.h"
 
 #define TOP_STOP_POLL_NS 100000000ull	/* how soon a stop request is seen */
+/* The share of each interval over which the tracing cost is measured
+ * (top_bpf__cost_begin(): the measurement costs every BPF program run on
+ * the host, so it is kept to the interval's last eighth). */
+#define TOP_COST_WINDOW_SHARE 8
 
 struct top_live {
 	struct top_bpf *bpf;
@@ -78,7 +82,10 @@ int top_live_refresh(void *ctx, struct top_snapshot *snap, volatile int *stop)
 	struct top_live *l = ctx;
 	int code;
 
+	wait_until(l->deadline_ns - l->interval_ns / TOP_COST_WINDOW_SHARE, stop);
+	top_bpf__cost_begin(l->bpf, top_mono_ns());
 	wait_until(l->deadline_ns, stop);
+	top_bpf__cost_end(l->bpf, top_mono_ns());
 	code = top_collect__refresh(l->collect, snap);
 	/* The next interval ends one interval after this read: a slow read
 	 * (a loaded host) shifts the intervals rather than shortening one. */

@@ -88,7 +88,7 @@ struct top_host {
 	uint32_t ncpus;
 	double load1, load5, load15;
 	double busy_cpus;		/* /proc/stat, all processes */
-	uint64_t bpf_run_ns;		/* the BPF programs' run time (kernel.bpf_stats_enabled) */
+	uint64_t bpf_run_ns;		/* the BPF programs' run time over the interval, estimated from its last eighth (top_bpf__cost_begin()) */
 	uint64_t bpf_runs;
 	double self_cpu;		/* spinscope's own CPU, share of one CPU */
 	uint64_t self_rss_kib;

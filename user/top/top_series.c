@@ -374,7 +374,7 @@ static void host(FILE *f, const struct top_series_set *s)
 {
 	const struct { const char *name, *type, *help; double v; } rows[] = {
 		{ "spinscope_top_tracing_cpu_seconds_total", "counter",
-		  "CPU time the BPF programs ran (kernel.bpf_stats_enabled): what tracing costs the host.",
+		  "CPU time the BPF programs ran, measured over each interval's last eighth and scaled: what tracing costs the host.",
 		  s->tracing_ns * 1e-9 },
 		{ "spinscope_top_self_cpu_seconds_total", "counter", "spinscope's own CPU time.",
 		  s->self_cpu_ns * 1e-9 },
