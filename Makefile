@@ -191,19 +191,20 @@ integration: check-deps spinscope $(INTEG_BINS) workloads
 demo: check-deps spinscope
 	$(Q)$(OUTPUT)/spinscope demo
 
-# Same tests, built with AddressSanitizer and UBSan into their own folder.
+# Same tests, built with AddressSanitizer, UBSan and LeakSanitizer into
+# their own folder: about 25 minutes here, run by .ci/run.
 asan:
 	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 test
 
-# The unit tests alone under the sanitizers: a few minutes, run by
-# .ci/run (the whole `make asan` takes about 25 minutes quiet: see .ci/run).
+# The unit tests alone under the sanitizers: a few minutes, for a quick
+# check while working (CI runs the whole `make asan`).
 asan-unit:
 	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 unit
 
 # The integration tests that feed spinscope what a hostile target, a
 # neighbour or a broken file would (names with control bytes, recordings
 # of wrong types and sizes, bad arguments), under the sanitizers too:
-# about 4 minutes, run by .ci/run (docs/RELIABILITY.md).
+# about 4 minutes, for a quick check while working (docs/RELIABILITY.md).
 ASAN_INPUT_TESTS := test_hostile test_recording_e2e test_top_recording test_trace_errors
 asan-inputs:
 	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 integration \
