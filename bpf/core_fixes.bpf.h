@@ -50,8 +50,11 @@ static __always_inline __u32 task_state_of(struct task_struct *t, bool btf)
  */
 const volatile bool targ_switch_state = false;
 
-#define SS_TASK_INTERRUPTIBLE 0x0001
-#define SS_TASK_WAKING 0x0200
+/* Task states (include/linux/sched.h; vmlinux.h has no macros): one
+ * definition for every program that reads them. */
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_WAKING 0x0200
 
 static __always_inline __u32 switch_prev_state(unsigned long long *ctx, struct task_struct *prev, bool btf)
 {
@@ -60,7 +63,7 @@ static __always_inline __u32 switch_prev_state(unsigned long long *ctx, struct t
 	if (targ_switch_state)
 		return (__u32)ctx[3];
 	state = task_state_of(prev, btf);
-	return state == SS_TASK_WAKING ? SS_TASK_INTERRUPTIBLE : state;
+	return state == TASK_WAKING ? TASK_INTERRUPTIBLE : state;
 }
 
 #endif

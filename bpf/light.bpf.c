@@ -30,9 +30,6 @@
 #include "task_regs.bpf.h"
 #include "syscall_regs.bpf.h"
 
-#define TASK_RUNNING 0
-#define TASK_INTERRUPTIBLE 1
-
 /* At most one user stack per thread per interval (0: every event). */
 const volatile __u64 targ_stack_interval_ns = 1000000;
 

@@ -7,8 +7,8 @@
  * their own work in one program each, where trace.bpf.c's and theirs ran
  * one after the other: each program run on these host-wide events costs
  * its dispatch and its own pid check (docs/BENCHMARKS.md, issue 12).
- * Include after profile_maps.bpf.h, hist.bpf.h and core_fixes.bpf.h; the
- * includer defines TASK_RUNNING.
+ * Include after profile_maps.bpf.h, hist.bpf.h and core_fixes.bpf.h (which
+ * defines the task states).
  */
 #ifndef SPINSCOPE_SCHED_ACCOUNT_BPF_H
 #define SPINSCOPE_SCHED_ACCOUNT_BPF_H

@@ -26,8 +26,6 @@
 #include "task_regs.bpf.h"
 #include "syscall_regs.bpf.h"
 
-#define TASK_RUNNING 0
-#define TASK_INTERRUPTIBLE 1
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
 
 /* Wake-ups by one thread of one word's waiters within this long of each

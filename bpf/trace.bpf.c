@@ -25,7 +25,6 @@
 #define ETIMEDOUT 110
 #define ERESTARTSYS 512
 #define ERESTART_RESTARTBLOCK 516
-#define TASK_RUNNING 0
 
 /* At most one user stack per thread per interval (0: every event). */
 const volatile __u64 targ_stack_interval_ns = 1000000;

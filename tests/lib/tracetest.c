@@ -145,6 +145,7 @@ long long tt_cpu_ms(pid_t pid)
 	return (long long)((ut + st + cut + cst) * 1000 / (unsigned long long)sysconf(_SC_CLK_TCK));
 }
 
+/* budget_ms, scaled by TT_SAN_FACTOR: what the messages print. */
 static void wait_begin(struct tt_wait *w, pid_t pid, int budget_ms)
 {
 	long long cpu = tt_cpu_ms(pid);
@@ -342,7 +343,7 @@ int tt_workload_wait_exit(struct tt_workload *w, int timeout_ms)
 			break;
 		if (r < 0 || !wait_slice(&wait))
 			fail_msg("workload pid %d did not exit within %d ms of its CPU time", w->proc.pid,
-				 timeout_ms);
+				 wait.budget_ms);
 		usleep(10000);
 	}
 	child_forget(w->proc.pid);
@@ -439,7 +440,7 @@ void tt_trace_start(struct tt_trace *t, const char *const args[])
 	}
 	if (timed_out)
 		fail_msg("spinscope printed no '%s' line within %d ms of its CPU time; stderr so far: %s",
-			 tracing, TT_ATTACH_TIMEOUT_MS, t->err ? t->err : "");
+			 tracing, wait.budget_ms, t->err ? t->err : "");
 	wait_begin(&wait, t->proc.pid, 2000);
 	drain(t->proc.out_fd, t->proc.err_fd, &t->out, &t->err, &wait);
 	t->rc = wait_status(t->proc.pid);
@@ -457,7 +458,7 @@ void tt_trace_end(struct tt_trace *t, int sig, int timeout_ms)
 		kill(t->proc.pid, SIGKILL);
 		wait_status(t->proc.pid);
 		fail_msg("spinscope did not finish within %d ms of its CPU time%s; stderr: %s",
-			 timeout_ms, sig ? " after the signal" : "", t->err);
+			 wait.budget_ms, sig ? " after the signal" : "", t->err);
 	}
 	close(t->proc.out_fd);
 	close(t->proc.err_fd);
@@ -508,7 +509,7 @@ int tt_run(const char *const argv[], char **out, char **err, int timeout_ms)
 		kill(p.pid, SIGKILL);
 		wait_status(p.pid);
 		fail_msg("%s did not finish within %d ms of its CPU time; stderr: %s", argv[0],
-			 timeout_ms, *err);
+			 wait.budget_ms, *err);
 	}
 	close(p.out_fd);
 	close(p.err_fd);
