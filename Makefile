@@ -192,7 +192,7 @@ demo: check-deps spinscope
 	$(Q)$(OUTPUT)/spinscope demo
 
 # Same tests, built with AddressSanitizer, UBSan and LeakSanitizer into
-# their own folder: about 25 minutes here, run by .ci/run.
+# their own folder: about 30 minutes here with the build, run by .ci/run.
 asan:
 	$(Q)$(MAKE) --no-print-directory OUTPUT=build-asan SAN=1 test
 

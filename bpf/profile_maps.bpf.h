@@ -73,18 +73,10 @@ struct {
 	__type(value, __u64);
 } yield_sites SEC(".maps");
 
-/*
- * n events whose user stack walk gave id < 0. A collision is told apart
- * from a stack that could not be read: the kernel's stack map (where
- * there is no unwinder, bpf/unwind.bpf.h) has one bucket per 32-bit
- * hash's low bits, 2048 by default, so two of a trace's few dozen stacks
- * share one in a few percent of traces, and every event of the second
- * then loses its stack (-EEXIST). Its remedy is --max-stacks, not a
- * readable stack.
- */
+/* n events whose user stack walk gave id < 0 (ss_stack_collided()). */
 static __always_inline void count_stack_drops(__s32 id, __u64 n)
 {
-	count_drops(id == -EEXIST ? SS_DROP_STACK_COLLISION : SS_DROP_STACK_FAIL, n);
+	count_drops(ss_stack_collided(id) ? SS_DROP_STACK_COLLISION : SS_DROP_STACK_FAIL, n);
 }
 
 /* tid's record, NULL where it has none yet: its slot's, else the hash's

@@ -101,8 +101,8 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, bool unwind)
 
 	key.user_stack_id = ss_user_stackid(ctx, &stacks, unwind);
 	if (key.user_stack_id < 0)
-		count_drop(key.user_stack_id == -EEXIST ? SS_SAMPLE_DROP_STACK_COLLISION
-							: SS_SAMPLE_DROP_STACK_FAIL);
+		count_drop(ss_stack_collided(key.user_stack_id) ? SS_SAMPLE_DROP_STACK_COLLISION
+								: SS_SAMPLE_DROP_STACK_FAIL);
 
 	n = bpf_map_lookup_or_try_init(&counts, &key, &zero);
 	if (n)

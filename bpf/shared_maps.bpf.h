@@ -22,6 +22,21 @@ struct {
 	__uint(value_size, SS_MAX_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
+/*
+ * A stack id that is bpf_get_stackid's -EEXIST: the stack was walked but
+ * another stack holds its bucket. The kernel's stack map has one bucket
+ * per entry (--max-stacks, 2048 by default), indexed by the low bits of
+ * a 32-bit hash, and keeps the first stack hashed there, so two of a
+ * trace's few dozen stacks share one in a few percent of traces and every
+ * event of the second loses its stack. Counted apart from a stack that
+ * could not be read, since its remedy is a larger map. (The unwinder's
+ * map, bpf/unwind.bpf.h, answers -EEXIST too, at 31 bits of a 64-bit hash.)
+ */
+static __always_inline bool ss_stack_collided(__s32 id)
+{
+	return id == -EEXIST;
+}
+
 /* Why events were not (fully) recorded; always reported. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

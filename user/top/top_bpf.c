@@ -31,7 +31,7 @@ struct top_bpf {
 	int *sample_fds;
 	int nsample;
 	int stats_fd;			/* BPF_ENABLE_STATS: run time kept while open */
-	uint64_t stats_run0, stats_runs0;	/* the programs' totals when it opened */
+	uint64_t stats_t0_ns, stats_run0, stats_runs0;	/* when it opened, and the totals then */
 	struct top_bpf_cost cost;	/* the last window's */
 	bool sampling;
 	int verbose;
@@ -239,7 +239,7 @@ void top_bpf__cost_begin(struct top_bpf *t, uint64_t now_ns)
 	if (t->stats_fd < 0)
 		t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	run_stats(t, &t->stats_run0, &t->stats_runs0);
-	t->cost.window_ns = now_ns;
+	t->stats_t0_ns = now_ns;
 }
 
 void top_bpf__cost_end(struct top_bpf *t, uint64_t now_ns)
@@ -250,7 +250,7 @@ void top_bpf__cost_end(struct top_bpf *t, uint64_t now_ns)
 	if (t->stats_fd >= 0)
 		close(t->stats_fd);
 	t->stats_fd = -1;
-	t->cost.window_ns = now_ns > t->cost.window_ns ? now_ns - t->cost.window_ns : 0;
+	t->cost.window_ns = now_ns > t->stats_t0_ns ? now_ns - t->stats_t0_ns : 0;
 	t->cost.run_ns = run_ns - t->stats_run0;
 	t->cost.runs = runs - t->stats_runs0;
 }
