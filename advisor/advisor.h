@@ -84,6 +84,14 @@ struct adv_futex {
 	 * (user_named false); "" when unresolved. */
 	char name[ADV_NAME_LEN];
 	bool user_named;
+	/* Its sole waiter's samples (0 without sampling): all of them, and
+	 * those on a CPU at the place it parks from (a stack named as this
+	 * word is: the same frame of the user's code, in the same runtime
+	 * call). Those take the lock without parking: the spin of an
+	 * adaptive lock before it parks (HotSpot's monitors, glibc's
+	 * adaptive mutexes, Go's sync.Mutex), measured where it runs, not
+	 * known by the spinning function's name. */
+	uint64_t waiter_samples, acquire_samples;
 	/* Where and by whom its wakes that found waiters were made: for a
 	 * lock, where the threads that held it released it while others
 	 * waited (most time held while contended first) and the threads

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* parking.c: locks whose waiters park each on a word of its own (parking.h). */
+#include <math.h>
 #include <string.h>
 #include "parking.h"
 #include "thresholds.h"
@@ -33,6 +34,19 @@ static bool seen_before(const struct adv_profile *p, size_t first, size_t i, uin
 	return false;
 }
 
+/* The time fx's waiter spent on a CPU taking it: its samples there, as a
+ * share of its samples, of its time on a CPU. */
+static double acquire_ns(const struct adv_profile *p, const struct adv_futex *fx)
+{
+	if (!fx->acquire_samples || !fx->waiter_samples)
+		return 0;
+	for (size_t t = 0; p->threads && t < p->nthreads; t++)
+		if (p->threads[t].tid == fx->sole_waiter)
+			return (double)p->threads[t].c.oncpu_ns *
+			       fmin(1.0, (double)fx->acquire_samples / (double)fx->waiter_samples);
+	return 0;
+}
+
 /* The group of single-waiter words named as fx is (fx its first). */
 static void measure_group(const struct adv_profile *p, size_t first, struct adv_parking *g)
 {
@@ -48,6 +62,8 @@ static void measure_group(const struct adv_profile *p, size_t first, struct adv_
 		if (!seen_before(p, first, i, o->sole_waiter))
 			g->threads++;
 		g->wait_ns += (double)o->wait_ns;
+		g->acquire_ns += acquire_ns(p, o);
+		g->acquire_samples += (double)o->acquire_samples;
 		g->blocked += (double)o->blocked;
 		if (!g->word || o->wait_ns > g->word->wait_ns)
 			g->word = o;

@@ -20,6 +20,11 @@ struct adv_parking {
 	uint32_t words;			/* single-waiter words waited on there */
 	uint32_t threads;		/* their waiters, one each */
 	double wait_ns;			/* their blocked waits' time, summed */
+	/* their time on a CPU at the place they park from, taking it
+	 * without parking (struct adv_futex's acquire_samples of their
+	 * samples, times their time on a CPU): 0 unsampled */
+	double acquire_ns;
+	double acquire_samples;		/* those samples */
 	double blocked;			/* their blocked waits */
 	double wakes;			/* wakes that found a waiter */
 	double by_waiters;		/* of them, made by the group's own waiters */

@@ -25,12 +25,18 @@ bool adv_rule_parked_lock(const struct adv_ctx *ctx, struct adv_finding *f)
 	char name[ADV_NAME_LEN];
 	enum adv_severity sev;
 	bool one_at_a_time;
-	double share, rate;
+	double parked, taking = 0, share, rate;
 
 	if (!adv_parking_lock(ctx->p, &g) || !(m->dur_ns > 0))
 		return false;
 	rate = g.blocked / m->dur_s;
-	share = fmin(1.0, g.wait_ns / (g.threads * m->dur_ns));
+	parked = fmin(1.0, g.wait_ns / (g.threads * m->dur_ns));
+	/* Time on a CPU in the call they park from is spent taking the lock
+	 * (adaptive locks spin there before parking): a waiter that spins
+	 * longer parks less, and it is the same wait. */
+	if (g.acquire_samples >= ADV_LOCK_ACQUIRE_MIN_SAMPLES)
+		taking = fmin(1.0 - parked, g.acquire_ns / (g.threads * m->dur_ns));
+	share = parked + taking;
 	if (g.blocked < ADV_FUTEX_MIN_WAITS || rate < ADV_FUTEX_MIN_RATE || share < ADV_FUTEX_MIN_SHARE)
 		return false;
 	adv_word_name(ctx->p, g.word, name, sizeof(name));
@@ -46,15 +52,22 @@ bool adv_rule_parked_lock(const struct adv_ctx *ctx, struct adv_finding *f)
 			m->conc_parallel <= ADV_SERIAL_PARALLEL;
 	sev = share >= ADV_LOCK_CRIT_SHARE ? ADV_CRITICAL :
 	      share >= ADV_LOCK_WARN_SHARE || one_at_a_time ? ADV_WARNING : ADV_INFO;
-	adv_finding__init(f, sev, "Lock contention: %u threads park in turn, %s of their time, on %.100s",
-			  g.threads, adv_fmt_pct(share).s, name);
+	/* "wait": parked or spinning, as the evidence splits it */
+	adv_finding__init(f, sev, "Lock contention: %u threads %s in turn, %s of their time, on %.100s",
+			  g.threads, taking > 0 ? "wait" : "park", adv_fmt_pct(share).s, name);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "lock", "%.140s", name);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "why a lock",
 			      "each of %u threads parks on a word of its own (%u words), and %s of their wakes came from the others that park there: they hand it on",
 			      g.threads, g.words, adv_fmt_pct(g.by_waiters / g.wakes).s);
 	adv_finding__evidence(f, ADV_SRC_TARGET, "blocked waits", "%s (%s), %s in all",
 			      adv_fmt_count(g.blocked).s, adv_fmt_rate(rate, "").s, adv_fmt_ns(g.wait_ns).s);
-	adv_finding__evidence(f, ADV_SRC_TARGET, "waiters' time parked", "%s", adv_fmt_pct(share).s);
+	if (taking > 0)
+		adv_finding__evidence(f, ADV_SRC_TARGET, "waiters' time taking it",
+				      "%s: %s parked, %s on a CPU in the same call (%s samples: spinning before they park)",
+				      adv_fmt_pct(share).s, adv_fmt_pct(parked).s, adv_fmt_pct(taking).s,
+				      adv_fmt_count(g.acquire_samples).s);
+	else
+		adv_finding__evidence(f, ADV_SRC_TARGET, "waiters' time parked", "%s", adv_fmt_pct(share).s);
 	if (one_at_a_time)
 		adv_finding__evidence(f, ADV_SRC_TARGET, "on a CPU together",
 				      "two or more of its threads in %s of the time any was, wanting %.1f CPUs: it runs them one at a time",

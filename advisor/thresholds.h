@@ -55,6 +55,7 @@
 	X(ADV_AT_ONCE_HOT, 0.5, "share of the word's waits")		\
 	X(ADV_LOCK_WARN_SHARE, 0.10, "share of the waiters' time")	\
 	X(ADV_LOCK_CRIT_SHARE, 0.30, "share of the waiters' time")	\
+	X(ADV_LOCK_ACQUIRE_MIN_SAMPLES, 20, "samples")			\
 	/* who holds a lock (critical_section.c) */			\
 	X(ADV_RELEASE_DOMINANT, 0.5, "share of the time held while contended") \
 	X(ADV_CONVOY_SHARE, 0.5, "share of the releases")		\

@@ -22,7 +22,8 @@ static const char *const place_labels[] = {
 static const char *const cost_labels[] = {
 	"possible saving", "latency over all-local", "woken for nothing",
 	"waiting for the round", "their time waiting for each other",
-	"holder off CPU, not in a futex", "samples on it", "waiters' time parked",
+	"holder off CPU, not in a futex", "samples on it", "waiters' time taking it",
+	"waiters' time parked",
 };
 
 static const char *evidence_value(const struct adv_finding *f, const char *label)

@@ -47,7 +47,7 @@ FUZZ_SRCS_top_read := $(addprefix user/top/,top_read.c top_render.c top_render_j
 FUZZ_LIBS_top_read := -ljson-c -lm
 # The recording read into the model and diffed (spinscope report, diff).
 FUZZ_SRCS_recording_read := $(addprefix user/report/,recording_read.c recording_check.c recording.c \
-	recording_diff.c advice.c advice_releases.c samples_report.c) user/common/outfile.c user/common/names.c \
+	recording_diff.c advice.c advice_releases.c advice_acquire.c samples_report.c) user/common/outfile.c user/common/names.c \
 	$(addprefix user/model/,profile.c stacks.c samples_result.c releases.c) user/syms/hot_insns.c \
 	$(wildcard advisor/*.c)
 FUZZ_LIBS_recording_read := -ljson-c -lzstd -lm

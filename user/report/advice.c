@@ -78,6 +78,10 @@ void advice__name_stack(char *const *frames, int depth, struct advice_stack_name
 	memset(out, 0, sizeof(*out));
 	if (depth <= 0)
 		return;
+	frame_function(frames[depth - 1], user, sizeof(user));
+	frame_function(frames[depth > 1 ? depth - 2 : 0], via, sizeof(via));
+	snprintf(out->outer, sizeof(out->outer), "%.76s%s%.76s", user, depth > 1 ? " -> " : "",
+		 depth > 1 ? via : "");
 	for (int d = 0; d < depth; d++) {
 		frame_module(frames[d], mod, sizeof(mod));
 		/* the runtime's libraries, and language runtimes linked into
@@ -366,7 +370,8 @@ int advice__build_profile(struct advice_input *in, const struct advice_target *t
 	ap->yield_sites = in->yields;
 	ap->nyield_sites = p->nyields;
 
-	if (sr && (copy_samples(in, tgt->pid, sr, sym, sym_arg) || advice__add_data(in, tgt->pid, sr)))
+	if (sr && (copy_samples(in, tgt->pid, sr, sym, sym_arg) || advice__add_data(in, tgt->pid, sr) ||
+		   advice__add_acquire_samples(in, p, stacks, sr, sym, sym_arg)))
 		goto nomem;
 	return 0;
 nomem:

@@ -65,6 +65,11 @@ struct advice_stack_name {
 	char frame[ADV_NAME_LEN];
 	/* The runtime's frames' functions, innermost first, " <- " between. */
 	char runtime[ADV_NAME_LEN];
+	/* The stack's two outermost functions, outermost first, " -> "
+	 * between: where a walk that never reached the user's code stopped
+	 * ("_complete_monitor_locking_Java -> SharedRuntime::complete_monitor_locking_C",
+	 * a JVM without frame pointers), the call it was in. */
+	char outer[ADV_NAME_LEN];
 };
 
 /* Fills each lock word's release sites and holders (advice_releases.c)
@@ -75,6 +80,13 @@ int advice__add_releases(struct advice_input *in, const struct ss_profile *p,
 /* Decodes the samples' registers into in->profile.data (advice_data.c),
  * when they were captured. 0 or -ENOMEM. */
 int advice__add_data(struct advice_input *in, int pid, const struct samples_result *sr);
+
+/* Counts each parking word's waiter's samples, and those taken at the
+ * place it parks from, into in->futexes, which mirror p->futexes
+ * (advice_acquire.c). 0 or -ENOMEM. */
+int advice__add_acquire_samples(struct advice_input *in, const struct ss_profile *p,
+				const struct ss_stacks *stacks, const struct samples_result *sr,
+				samples_symbolize_fn sym, void *sym_arg);
 
 /* Names a stack (see struct advice_stack_name). Pure. */
 void advice__name_stack(char *const *frames, int depth, struct advice_stack_name *out);

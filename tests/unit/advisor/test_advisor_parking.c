@@ -88,6 +88,73 @@ static void test_parked_threads_are_one_lock(void **state)
 	fx_free(fx);
 }
 
+/* Samples of each waiter at the place it parks from, acquire of waiter
+ * (struct adv_futex): fx_parked's words are the last NPARKED. */
+static void fx_taking(struct fx *fx, uint64_t acquire, uint64_t of)
+{
+	for (size_t i = fx->p.nfutexes - NPARKED; i < fx->p.nfutexes; i++) {
+		fx->futexes[i].acquire_samples = acquire;
+		fx->futexes[i].waiter_samples = of;
+	}
+}
+
+static const char MONITOR[] = "SyncStorm.lambda$main$0 in [jit] (via SharedRuntime::complete_monitor_locking_C in libjvm)";
+static const char MONITOR_FRAMES[] =
+	"__futex_abstimed_wait_common <- pthread_cond_wait <- PlatformEvent::park <- ObjectMonitor::EnterI";
+
+/* A monitor's NPARKED waiters parked for share of a 5 s trace, acquire of
+ * their samples each where they park from (of them in all), on a CPU
+ * 20% of it (fx_lock): its parked-lock finding, or NULL. *fxp to free. */
+static const struct adv_finding *monitor(struct fx **fxp, double parked, uint64_t acquire, uint64_t of)
+{
+	struct fx *fx = fx_new(5, 2);
+	static struct parked ps;
+
+	fx->p.target.runtime = ADV_RT_JVM;
+	fx_parked(fx, &ps, MONITOR, MONITOR_FRAMES, 400, parked, 0);
+	fx_taking(fx, acquire, of);
+	fx_host(fx);
+	*fxp = fx;
+	return fx_run_get(fx, "parked-lock");
+}
+
+/* An adaptive lock's waiters spin in the call they park from (HotSpot's
+ * monitors): parked 6% of their time, and on a CPU half of their 20% in
+ * that call, they wait 16% of their time: a warning, where parking alone
+ * says info. Too few samples there say nothing. Parked 3%, spinning 10%:
+ * a lock all the same. */
+static void test_spinning_before_parking_counts(void **state)
+{
+	struct fx *fx;
+	const struct adv_finding *f = monitor(&fx, 0.06, 100, 200);
+	const char *v;
+
+	fx_print(f);
+	assert_non_null(f);
+	assert_int_equal(f->severity, ADV_WARNING);
+	v = fx_evidence(f, "waiters' time taking it");
+	assert_non_null(v);
+	assert_non_null(strstr(v, "16%: 6.0% parked, 10% on a CPU in the same call (400 samples"));
+	assert_null(fx_evidence(f, "waiters' time parked"));
+	assert_non_null(strstr(f->title, "4 threads wait in turn, 16% of their time"));
+	assert_non_null(strstr(f->cost, "16%"));
+	fx_free(fx);
+
+	/* 4 samples each, 16 in all: below ADV_LOCK_ACQUIRE_MIN_SAMPLES */
+	f = monitor(&fx, 0.06, 4, 8);
+	assert_non_null(f);
+	assert_int_equal(f->severity, ADV_INFO);
+	assert_non_null(fx_evidence(f, "waiters' time parked"));
+	fx_free(fx);
+
+	assert_null(monitor(&fx, 0.03, 0, 0));
+	fx_free(fx);
+	f = monitor(&fx, 0.03, 100, 200);
+	assert_non_null(f);
+	assert_int_equal(f->severity, ADV_WARNING);
+	fx_free(fx);
+}
+
 /* Consumers parked each on its own word, woken by a producer that never
  * parks there: they wait for it, they hand nothing on. */
 static void test_producer_woken_parks_are_no_lock(void **state)
@@ -183,6 +250,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parked_threads_are_one_lock),
+		cmocka_unit_test(test_spinning_before_parking_counts),
 		cmocka_unit_test(test_producer_woken_parks_are_no_lock),
 		cmocka_unit_test(test_jvm_without_frame_pointers_guesses_the_method),
 		cmocka_unit_test(test_go_mutex_above_the_scheduler),

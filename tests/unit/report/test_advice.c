@@ -464,6 +464,120 @@ static void test_samples_classified_from_code(void **state)
 }
 #endif
 
+/* ---- samples where a parking word's waiter parks from --------------------- */
+
+/* ips by hundreds: 1xx in pthread_mutex_lock (libc), 2xx update_table,
+ * 3xx worker, 4xx flush_log (app), 5xx a JIT stub into the runtime, 6xx
+ * pthread_cond_wait (libc). */
+static const char *name_by_range(void *arg, __u64 ip, const char **module)
+{
+	static const char *const fn[] = { NULL, "pthread_mutex_lock", "update_table", "worker",
+					  "flush_log", "stub_enter", "pthread_cond_wait" };
+	static const char *const mod[] = { NULL, "/usr/lib/x86_64-linux-gnu/libc.so.6",
+					   "/opt/app/bin/app", "/opt/app/bin/app", "/opt/app/bin/app",
+					   "[jit]", "/usr/lib/x86_64-linux-gnu/libc.so.6" };
+
+	(void)arg;
+	*module = NULL;
+	if (ip / 100 < 1 || ip / 100 > 6)
+		return NULL;
+	*module = mod[ip / 100];
+	return fn[ip / 100];
+}
+
+/* Thread 4243 parks alone on its word from update_table's
+ * pthread_mutex_lock: of its samples, those in that call from that
+ * function are taking it; its samples in update_table's own code, in the
+ * same call from another function, and another thread's in the same call
+ * are not. */
+static void test_acquire_samples_where_it_parks(void **state)
+{
+	struct fixture *fx = *state;
+	const struct adv_futex *w;
+	__u32 tid[1] = { 4243 };
+	struct ss_waiter_stack ws[1] = { { .stack_id = 7, .count = 100, .wait_ns = 100000000 } };
+	struct ss_futex_rec recs[2] = {
+		fx->futexes[0],
+		{ .uaddr = 0x7f00beef0000ull, .waiters = 1, .tids = tid, .stacks = ws, .nstacks = 1,
+		  .f = { .waits = 100, .blocked = 100, .wait_ns = 100000000 } },
+	};
+	/* leaf first; return addresses are named at ip - 1 (x01 -> x00) */
+	__u64 spin[3] = { 150, 201, 301 }, own[2] = { 250, 301 }, other_fn[2] = { 150, 401 };
+	struct samples_stack st[] = {
+		{ .tid = 4243, .stack_id = 1, .count = 30, .depth = 3, .ips = spin },
+		{ .tid = 4243, .stack_id = 2, .count = 50, .depth = 2, .ips = own },
+		{ .tid = 4244, .stack_id = 1, .count = 40, .depth = 3, .ips = spin },
+		{ .tid = 4243, .stack_id = 3, .count = 7, .depth = 2, .ips = other_fn },
+	};
+	struct samples_thread th[] = { { .tid = 4244, .samples = 40 }, { .tid = 4243, .samples = 87 } };
+	struct samples_result sr = {
+		.event = "cpu-clock", .available = true, .cpus = 2, .total = 127,
+		.stacks = st, .nr_stacks = 4, .threads = th, .nr_threads = 2,
+	};
+
+	fx->prof.futexes = recs;
+	fx->prof.nfutexes = 2;
+	assert_int_equal(advice__build_profile(&fx->in, &fx->tgt, &fx->prof, &stacks, &sr,
+					       name_by_range, NULL), 0);
+	w = futex_of(&fx->in.profile, 0x7f00beef0000ull);
+	assert_int_equal(w->sole_waiter, 4243);
+	assert_string_equal(w->name, "update_table in app (via pthread_mutex_lock in libc)");
+	assert_int_equal(w->acquire_samples, 30);
+	assert_int_equal(w->waiter_samples, 87);
+	/* two waiters: no one thread's samples are its */
+	w = futex_of(&fx->in.profile, UADDR_HOT);
+	assert_int_equal(w->acquire_samples, 0);
+	assert_int_equal(w->waiter_samples, 0);
+}
+
+/* Walks that stop in the runtime (a JVM's stub without frame pointers)
+ * place a wait and a sample by where they stopped: thread 4246's samples
+ * stopped at the stub it parks from are taking it. Thread 4247 has no
+ * sample that stopped anywhere else: that stop is where all its walks
+ * end, not a call, and counts nothing. */
+static char *frames_stopped[] = { "__futex_abstimed_wait_common+0x1 (libc.so.6)",
+				  "pthread_cond_wait+0x2 (libc.so.6)", "stub_enter+0x3 ([jit])" };
+
+static void test_acquire_samples_where_the_walk_stopped(void **state)
+{
+	struct fixture *fx = *state;
+	const struct adv_futex *w;
+	__u32 tid[2] = { 4246, 4247 };
+	struct ss_stack sv[6] = { stack_v[0], stack_v[1], stack_v[2], stack_v[3], stack_v[4],
+				  { .id = 20, .depth = 3, .ips = ips3, .frames = frames_stopped } };
+	const struct ss_stacks with_stopped = { .v = sv, .n = 6, .cap = 6 };
+	struct ss_waiter_stack ws[1] = { { .stack_id = 20, .count = 100, .wait_ns = 100000000 } };
+	struct ss_futex_rec recs[2] = {
+		{ .uaddr = 0x7f00beef0000ull, .waiters = 1, .tids = &tid[0], .stacks = ws, .nstacks = 1,
+		  .f = { .waits = 100, .blocked = 100, .wait_ns = 100000000 } },
+		{ .uaddr = 0x7f00beef0040ull, .waiters = 1, .tids = &tid[1], .stacks = ws, .nstacks = 1,
+		  .f = { .waits = 100, .blocked = 100, .wait_ns = 100000000 } },
+	};
+	__u64 stopped[2] = { 650, 501 }, own[1] = { 250 };
+	struct samples_stack st[] = {
+		{ .tid = 4246, .stack_id = 1, .count = 20, .depth = 2, .ips = stopped },
+		{ .tid = 4246, .stack_id = 2, .count = 10, .depth = 1, .ips = own },
+		{ .tid = 4247, .stack_id = 1, .count = 15, .depth = 2, .ips = stopped },
+	};
+	struct samples_thread th[] = { { .tid = 4246, .samples = 30 }, { .tid = 4247, .samples = 15 } };
+	struct samples_result sr = {
+		.event = "cpu-clock", .available = true, .cpus = 2, .total = 45,
+		.stacks = st, .nr_stacks = 3, .threads = th, .nr_threads = 2,
+	};
+
+	fx->prof.futexes = recs;
+	fx->prof.nfutexes = 2;
+	assert_int_equal(advice__build_profile(&fx->in, &fx->tgt, &fx->prof, &with_stopped, &sr,
+					       name_by_range, NULL), 0);
+	w = futex_of(&fx->in.profile, 0x7f00beef0000ull);
+	assert_false(w->user_named);
+	assert_int_equal(w->acquire_samples, 20);
+	assert_int_equal(w->waiter_samples, 30);
+	w = futex_of(&fx->in.profile, 0x7f00beef0040ull);
+	assert_int_equal(w->acquire_samples, 0);
+	assert_int_equal(w->waiter_samples, 15);
+}
+
 static void test_samples_unavailable(void **state)
 {
 	struct fixture *fx = *state;
@@ -640,6 +754,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_build_profile_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_reach_the_advice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_samples_classified_from_code, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_acquire_samples_where_it_parks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_acquire_samples_where_the_walk_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_samples_unavailable, setup, teardown),
 		cmocka_unit_test(test_to_json),
 		cmocka_unit_test(test_print_text),
