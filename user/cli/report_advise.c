@@ -95,6 +95,13 @@ static int build_input(const struct ss_recording *rec, struct report_advice *ra)
 	ap->nfences = rec->nfences;
 	ap->spin_loops = rec->spin_loops;
 	ap->nspin_loops = rec->nspin_loops;
+	/* in.futexes mirror the recording's, which it names by address */
+	for (size_t i = 0; i < ap->nfutexes; i++)
+		for (size_t k = 0; k < rec->nparked_samples; k++)
+			if (rec->parked_samples[k].uaddr == ra->in.futexes[i].uaddr) {
+				ra->in.futexes[i].waiter_samples = rec->parked_samples[k].waiter;
+				ra->in.futexes[i].acquire_samples = rec->parked_samples[k].acquire;
+			}
 	ap->numa = rec->numa;
 	ap->data = rec->data;
 	return 0;

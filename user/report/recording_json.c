@@ -261,6 +261,22 @@ static json_object *advisor_input_json(const struct adv_profile *ap)
 		json_object_array_add(a, s);
 	}
 	add(o, "spin_loops", a);
+	/* Each parking word's waiter's samples, and those where it parks from
+	 * (parked-lock grades by them): [address, waiter's, there]. */
+	a = json_object_new_array();
+	for (size_t i = 0; i < ap->nfutexes; i++) {
+		const struct adv_futex *f = &ap->futexes[i];
+		json_object *s;
+
+		if (!f->waiter_samples && !f->acquire_samples)
+			continue;
+		s = json_object_new_array();
+		json_object_array_add(s, U64(f->uaddr));
+		json_object_array_add(s, U64(f->waiter_samples));
+		json_object_array_add(s, U64(f->acquire_samples));
+		json_object_array_add(a, s);
+	}
+	add(o, "parked_samples", a);
 	a = json_object_new_array();
 	for (__u32 n = 0; n < ap->numa.nodes && n < ADV_MAX_NODES; n++) {
 		json_object *s = json_object_new_array();

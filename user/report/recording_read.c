@@ -611,6 +611,7 @@ static int read_advisor_input(struct ss_recording *rec)
 	json_object *in = get_type(rec->doc, "advisor_input", json_type_object);
 	json_object *top = get(in, "samples_top"), *fences = get(in, "fences");
 	json_object *numa = get(in, "numa_nodes"), *spins = get(in, "spin_loops");
+	json_object *parked = get(in, "parked_samples");
 
 	rec->have_input = in != NULL;
 	rec->ncpus = (__u32)(get_u64(in, "ncpus") & 0xffff);
@@ -624,7 +625,8 @@ static int read_advisor_input(struct ss_recording *rec)
 	rec->samples_top = alloc_n(arr_len(top), sizeof(*rec->samples_top));
 	rec->fences = alloc_n(arr_len(fences), sizeof(*rec->fences));
 	rec->spin_loops = alloc_n(arr_len(spins), sizeof(*rec->spin_loops));
-	if (!rec->samples_top || !rec->fences || !rec->spin_loops)
+	rec->parked_samples = alloc_n(arr_len(parked), sizeof(*rec->parked_samples));
+	if (!rec->samples_top || !rec->fences || !rec->spin_loops || !rec->parked_samples)
 		return -ENOMEM;
 	for (size_t i = 0; i < arr_len(top); i++) {
 		json_object *o = json_object_array_get_idx(top, i);
@@ -653,6 +655,22 @@ static int read_advisor_input(struct ss_recording *rec)
 		copy_str(l->hint, sizeof(l->hint), o, "hint");
 		l->samples = get_u64(o, "samples");
 		l->runtime = get_bool(o, "runtime");
+	}
+	/* [address, waiter's samples, those where it parks from]; a row of
+	 * another shape is skipped, and there are never more there than in
+	 * all (the advisor's ratio stays a share) */
+	for (size_t i = 0; i < arr_len(parked); i++) {
+		json_object *e = json_object_array_get_idx(parked, i);
+		struct ss_parked_samples *ps = &rec->parked_samples[rec->nparked_samples];
+
+		if (arr_len(e) != 3)
+			continue;
+		ps->uaddr = num(json_object_array_get_idx(e, 0));
+		ps->waiter = num(json_object_array_get_idx(e, 1));
+		ps->acquire = num(json_object_array_get_idx(e, 2));
+		if (ps->acquire > ps->waiter)
+			ps->acquire = ps->waiter;
+		rec->nparked_samples++;
 	}
 	for (size_t n = 0; n < arr_len(numa) && n < ADV_MAX_NODES; n++) {
 		json_object *e = json_object_array_get_idx(numa, n);
@@ -1005,6 +1023,7 @@ void recording__free(struct ss_recording *rec)
 	free(rec->samples_top);
 	free(rec->fences);
 	free(rec->spin_loops);
+	free(rec->parked_samples);
 	free(rec->data_accesses);
 	json_object_put(rec->doc);
 	memset(rec, 0, sizeof(*rec));

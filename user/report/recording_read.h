@@ -57,6 +57,13 @@ struct ss_recording {
 	size_t nfences;
 	struct adv_spin_loop *spin_loops;	/* since 1.1; none in older ones */
 	size_t nspin_loops;
+	/* advisor_input.parked_samples: a parking word's address and its
+	 * waiter's samples, all and where it parks from (struct adv_futex's
+	 * waiter_samples, acquire_samples); none in older ones. */
+	struct ss_parked_samples {
+		__u64 uaddr, waiter, acquire;
+	} *parked_samples;
+	size_t nparked_samples;
 	struct adv_numa numa;
 	json_object *calibration;	/* borrowed from doc, or NULL */
 	json_object *intervals;		/* borrowed from doc, or NULL */

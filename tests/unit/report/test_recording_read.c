@@ -164,6 +164,45 @@ static void test_round_trip(void **state)
 	free(fx);
 }
 
+/* A parking word's waiter's samples, all and where it parks from, come
+ * back by address; a row of another shape is skipped, and one that says
+ * more there than in all is held to all (a hostile file). */
+static void test_parked_samples_round_trip(void **state)
+{
+	struct fixture *fx = fixture();
+	struct adv_futex word = { .uaddr = 0x7f00beef0000ull, .waiter_samples = 87, .acquire_samples = 30 };
+	json_object *doc, *rows, *bad;
+	char why[256];
+	struct ss_recording rec;
+
+	fx->input.futexes = &word;
+	fx->input.nfutexes = 1;
+	doc = report_to_json(&fx->rep);
+	rows = json_object_object_get(json_object_object_get(doc, "advisor_input"), "parked_samples");
+	assert_int_equal(json_object_array_length(rows), 1);
+	json_object_array_add(rows, json_tokener_parse("[1, 2]"));
+	json_object_array_add(rows, json_tokener_parse("[\"0x40\", 5, 9]"));
+	assert_int_equal(recording__from_json(doc, &rec, why, sizeof(why)), 0);
+	assert_int_equal(rec.nparked_samples, 2);
+	assert_int_equal(rec.parked_samples[0].uaddr, 0x7f00beef0000ull);
+	assert_int_equal(rec.parked_samples[0].waiter, 87);
+	assert_int_equal(rec.parked_samples[0].acquire, 30);
+	assert_int_equal(rec.parked_samples[1].uaddr, 0x40);
+	assert_int_equal(rec.parked_samples[1].acquire, 5);
+	recording__free(&rec);	/* and the document it read */
+	/* wrong types throughout: nothing, and no crash */
+	doc = report_to_json(&fx->rep);
+	bad = json_tokener_parse("{\"advisor_input\": {\"parked_samples\": [\"x\", [null, {}, -3]]}}");
+	json_object_object_add(doc, "advisor_input", json_object_get(json_object_object_get(bad, "advisor_input")));
+	assert_int_equal(recording__from_json(doc, &rec, why, sizeof(why)), 0);
+	assert_int_equal(rec.nparked_samples, 1);
+	assert_int_equal(rec.parked_samples[0].waiter, 0);
+	assert_int_equal(rec.parked_samples[0].acquire, 0);
+	recording__free(&rec);
+	json_object_put(bad);
+	free(fx);
+}
+
 /* The mechanism that traced the calls comes back: report FILE says the
  * same "attached by ..." as the live report. */
 static void test_mechanism_round_trip(void **state)
@@ -751,6 +790,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_parked_samples_round_trip),
 		cmocka_unit_test(test_mechanism_round_trip),
 		cmocka_unit_test(test_samples_round_trip),
 		cmocka_unit_test(test_sample_stacks_come_back_whole),
