@@ -85,9 +85,11 @@ struct adv_futex {
 	char name[ADV_NAME_LEN];
 	bool user_named;
 	/* Its sole waiter's samples (0 without sampling): all of them, and
-	 * those on a CPU at the place it parks from (a stack named as this
-	 * word is: the same frame of the user's code, in the same runtime
-	 * call). Those take the lock without parking: the spin of an
+	 * those on a CPU at the place it parks from (a stack placed as this
+	 * word's waits are: the same frame of the user's code in the same
+	 * runtime call, or where a walk that never reached the user's code
+	 * stopped; user/report/advice_acquire.c). Those take the lock
+	 * without parking: the spin of an
 	 * adaptive lock before it parks (HotSpot's monitors, glibc's
 	 * adaptive mutexes, Go's sync.Mutex), measured where it runs, not
 	 * known by the spinning function's name. */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A parking word's waiter on a CPU where it parks from: its samples whose
- * stack is named as the word's waits are (the same frame of the user's
- * code, in the same runtime call) are time spent taking the lock without
+ * stack is placed as the word's waits are (the same frame of the user's
+ * code in the same runtime call, or the same place where a walk stopped
+ * short of the user's code) are time spent taking the lock without
  * sleeping. Adaptive locks spin there before they park (HotSpot's
  * monitors, glibc's adaptive mutexes, Go's sync.Mutex), and the longer
  * they spin the less they park: a lock graded by its waiters' time parked
