@@ -63,7 +63,7 @@ bool adv_rule_parked_lock(const struct adv_ctx *ctx, struct adv_finding *f)
 			      adv_fmt_count(g.blocked).s, adv_fmt_rate(rate, "").s, adv_fmt_ns(g.wait_ns).s);
 	if (taking > 0)
 		adv_finding__evidence(f, ADV_SRC_TARGET, "waiters' time taking it",
-				      "%s: %s parked, %s on a CPU in the same call (%s samples: spinning before they park)",
+				      "%s: %s parked, %s on a CPU in the same call (%s samples there: a spin before parking, or the call's own work)",
 				      adv_fmt_pct(share).s, adv_fmt_pct(parked).s, adv_fmt_pct(taking).s,
 				      adv_fmt_count(g.acquire_samples).s);
 	else
